@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Runs the CLI on the Node 24 that package.json pins. Under npm scripts and npx that is already the
+// `node` on PATH; when started some other way on an older Node, re-run on the pinned binary.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major >= 24) {
+  const { main } = await import('../src/cli/main.ts');
+  const code = await main(process.argv.slice(2));
+  // serve keeps running until a signal; every other command ends here.
+  if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
+} else {
+  const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+  if (!existsSync(pinned)) {
+    process.stderr.write(`bookmaker needs Node 24 (found ${process.version}); run npm install first.\n`);
+    process.exit(1);
+  }
+  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type AppEnv = 'development' | 'staging' | 'production';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appEnv: AppEnv;
+  sportsbookUrl: string | undefined;
+  /** Current AES-256-GCM key for secrets at rest, then older keys still accepted for decryption. */
+  secretsKeys: Buffer[];
+  logLevel: string;
+}
+
+/** A configuration problem; the message always names the variable. */
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const APP_ENVS: readonly AppEnv[] = ['development', 'staging', 'production'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DEV_KEY_FILE = 'secrets.key';
+
+/** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const appEnv = parseAppEnv(env.APP_ENV);
+  const dataDir = resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+  return {
+    port: parsePort(env.PORT),
+    host: nonEmpty(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
+    dataDir,
+    appEnv,
+    sportsbookUrl: parseSportsbookUrl(env.SPORTSBOOK_URL),
+    secretsKeys: [secretsKey(env, appEnv, dataDir), ...previousKeys(env.SECRETS_KEY_PREVIOUS)],
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function parseAppEnv(raw: string | undefined): AppEnv {
+  const value = raw?.trim() || 'development';
+  if (!(APP_ENVS as readonly string[]).includes(value)) {
+    throw new ConfigError('APP_ENV', `must be one of ${APP_ENVS.join(', ')}, got "${value}"`);
+  }
+  return value as AppEnv;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3000;
+  if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  return value;
+}
+
+function parseSportsbookUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('SPORTSBOOK_URL', `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError('SPORTSBOOK_URL', `must be an absolute http(s) URL, got "${value}"`);
+  }
+  return url.origin;
+}
+
+function parseLogLevel(raw: string | undefined): string {
+  const value = raw?.trim() || 'info';
+  if (!LOG_LEVELS.includes(value)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return value;
+}
+
+function decodeKey(variable: string, raw: string): Buffer {
+  const key = Buffer.from(raw.trim(), 'base64');
+  if (key.length !== 32 || key.toString('base64') !== raw.trim()) {
+    throw new ConfigError(variable, 'must be 32 bytes encoded as base64 (44 characters)');
+  }
+  return key;
+}
+
+/** Outside development the key must be given; in development one is generated once into DATA_DIR. */
+function secretsKey(env: Env, appEnv: AppEnv, dataDir: string): Buffer {
+  const raw = nonEmpty(env, 'SECRETS_KEY');
+  if (raw) return decodeKey('SECRETS_KEY', raw);
+  if (appEnv !== 'development') {
+    throw new ConfigError('SECRETS_KEY', `is required when APP_ENV=${appEnv}`);
+  }
+  const file = join(dataDir, DEV_KEY_FILE);
+  if (existsSync(file)) return decodeKey('SECRETS_KEY', readFileSync(file, 'utf8'));
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64');
+  writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
+  return Buffer.from(generated, 'base64');
+}
+
+function previousKeys(raw: string | undefined): Buffer[] {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((part) => decodeKey('SECRETS_KEY_PREVIOUS', part));
+}

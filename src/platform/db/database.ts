@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or a transaction: stores accept both so services decide the transaction. */
+export type Queryable = Db | Tx;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  /** postgres:// URL; when absent PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; absent means in-memory (tests). */
+  dataDir?: string | undefined;
+}
+
+const INT8_OID = 20;
+// Counters and minor-unit amounts stay far below 2^53; plain numbers keep arithmetic exact and simple.
+const parseInt8 = (value: string): number => Number(value);
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: target.databaseUrl,
+      max: 10,
+      types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(target.dataDir ? { dataDir: target.dataDir } : {}),
+    parsers: { [INT8_OID]: parseInt8 },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+/** The one transaction helper: every multi-statement change goes through it. Never call the network inside. */
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(work);
+}
+
+export function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider: migrationProvider });
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Ready = the database answers and no migration is pending. */
+export async function isReady(db: Db): Promise<{ ready: boolean; reason?: string }> {
+  try {
+    await sql`select 1`.execute(db);
+    const pending = (await migrator(db).getMigrations()).filter((m) => !m.executedAt);
+    return pending.length === 0 ? { ready: true } : { ready: false, reason: 'migrations_pending' };
+  } catch {
+    return { ready: false, reason: 'database_unreachable' };
+  }
+}

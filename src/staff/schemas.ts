@@ -1,0 +1,54 @@
+import { Type, type Static } from 'typebox';
+import { ErrorResponse } from '../platform/http/schemas.ts';
+
+export const STAFF_ROLES = ['platform_admin', 'trader', 'operator'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+export const Password = Type.String({ minLength: 1, maxLength: 256 });
+/** Policy for new passwords; login accepts any length up to the bound so old passwords keep working. */
+export const NEW_PASSWORD_MIN_LENGTH = 12;
+
+export const LoginBody = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    totp: Type.String({ pattern: '^[0-9]{6}$', description: 'current 6-digit code of the authenticator app' }),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+export const LoginResponse = Type.Object({
+  token: Type.String({ description: 'opaque staff token (prefix bm_staff_); send as Authorization: Bearer' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const StaffProfile = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.Enum(STAFF_ROLES),
+  tenantId: Type.Union([Type.String(), Type.Null()]),
+  sessionExpiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const loginSchema = {
+  tags: ['admin: staff'],
+  summary: 'Log in with e-mail, password and TOTP code',
+  body: LoginBody,
+  response: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+};
+
+export const logoutSchema = {
+  tags: ['admin: staff'],
+  summary: 'End the staff session of the bearer token',
+  security: [{ staffToken: [] }],
+  response: { 204: Type.Null(), 401: ErrorResponse },
+};
+
+export const meSchema = {
+  tags: ['admin: staff'],
+  summary: 'The staff account behind the bearer token',
+  security: [{ staffToken: [] }],
+  response: { 200: Type.Object({ staff: StaffProfile }), 401: ErrorResponse },
+};
