@@ -1,0 +1,138 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp, type App } from '../../src/app.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
+import type { Db } from '../../src/platform/db/database.ts';
+import { totpCode } from '../../src/staff/totp.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    APP_ENV: 'development',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'bookmaker-test-')),
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+}
+
+/** Every log line the app wrote, for assertions that secrets never reach the logs. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent byte for byte instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  token?: string;
+}
+
+/** A real HTTP server on a random loopback port, over this file's test database. */
+export interface TestApp {
+  app: App;
+  db: Db;
+  database: TestDatabase;
+  clock: ManualClock;
+  config: Config;
+  logs: LogCapture;
+  url: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** Clean tables and a reset clock between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CLOCK_START = '2026-03-01T12:00:00Z';
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock(CLOCK_START);
+  const logs = new LogCapture();
+  const config = testConfig(env);
+  const app = await buildApp({ config, db: database.db, clock, logStream: logs });
+  const url = await app.http.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    db: database.db,
+    database,
+    clock,
+    config,
+    logs,
+    url,
+    request: (method, path, options = {}) => request(url, method, path, options),
+    reset: async () => {
+      await database.reset();
+      clock.set(CLOCK_START);
+      logs.lines.length = 0;
+    },
+    close: async () => {
+      await app.http.close();
+      await database.close();
+    },
+  };
+}
+
+export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.rawBody;
+  if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['content-type'] = 'application/json';
+  }
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(base + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export interface LoggedInStaff {
+  id: string;
+  email: string;
+  password: string;
+  totpSecret: string;
+  token: string;
+}
+
+export const STAFF_PASSWORD = 'correct horse battery staple';
+
+/** Creates a staff account through the service and logs it in over HTTP, as a person would. */
+export async function loginAsStaff(
+  t: TestApp,
+  role: 'platform_admin' | 'trader' | 'operator' = 'platform_admin',
+  options: { email?: string; tenantId?: string } = {},
+): Promise<LoggedInStaff> {
+  const email = options.email ?? `${role}.${Math.random().toString(36).slice(2, 8)}@bookmaker.test`;
+  const created = await t.app.services.staff.create({ email, password: STAFF_PASSWORD, role, tenantId: options.tenantId });
+  const response = await t.request('POST', '/api/v1/admin/auth/login', {
+    body: { email, password: STAFF_PASSWORD, totp: totpCode(created.totpSecret, t.clock.now()) },
+  });
+  if (response.status !== 200) throw new Error(`login failed: ${response.text}`);
+  return { id: created.id, email, password: STAFF_PASSWORD, totpSecret: created.totpSecret, token: response.body.token };
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { isReady } from '../../src/platform/db/database.ts';
+import { createTestDatabase } from '../helpers/database.ts';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+before(async () => (t = await startTestApp()));
+after(() => t.close());
+beforeEach(() => t.reset());
+
+describe('the one error shape', () => {
+  it('answers an unknown route with 404 not_found', async () => {
+    const response = await t.request('GET', '/api/v1/nowhere');
+    assert.equal(response.status, 404);
+    assert.deepEqual(response.body, { error: { code: 'not_found', message: 'No such endpoint.' } });
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const response = await t.request('DELETE', '/api/v1/admin/auth/login');
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'POST');
+    assert.deepEqual(response.body, {
+      error: {
+        code: 'method_not_allowed',
+        message: 'DELETE is not allowed on this path.',
+        details: { allowed: ['POST'] },
+      },
+    });
+  });
+
+  it('refuses an unknown body field with 400 validation naming it (not silently dropped)', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x', totp: '123456', role: 'platform_admin' },
+    });
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, {
+      error: { code: 'validation', message: 'Unknown field "role".', details: { field: 'role', in: 'body' } },
+    });
+  });
+
+  it('names a missing required field', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x' },
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.error.code, 'validation');
+    assert.equal(response.body.error.details.field, 'totp');
+  });
+
+  it('does not coerce body types: a number where a string is due is refused', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x', totp: 123456 },
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.error.details.field, 'totp');
+  });
+
+  it('checks bounds: a password of 257 characters is refused, 256 is accepted for checking', async () => {
+    const tooLong = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x'.repeat(257), totp: '123456' },
+    });
+    assert.equal(tooLong.status, 400);
+    assert.equal(tooLong.body.error.details.field, 'password');
+    const atBound = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x'.repeat(256), totp: '123456' },
+    });
+    assert.equal(atBound.status, 401);
+  });
+
+  it('answers malformed JSON with 400 bad_request', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', { rawBody: '{"email":' });
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, { error: { code: 'bad_request', message: 'The body is not valid JSON.' } });
+  });
+
+  it('answers a body over 64 KiB with 413 payload_too_large', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', {
+      body: { email: 'a@bookmaker.test', password: 'x'.repeat(65 * 1024), totp: '123456' },
+    });
+    assert.equal(response.status, 413);
+    assert.equal(response.body.error.code, 'payload_too_large');
+  });
+
+  it('answers a non-JSON content type with 415', async () => {
+    const response = await t.request('POST', '/api/v1/admin/auth/login', {
+      rawBody: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(response.status, 415);
+    assert.equal(response.body.error.code, 'unsupported_media_type');
+  });
+});
+
+describe('response defaults', () => {
+  it('marks API answers Cache-Control: no-store, errors included', async () => {
+    assert.equal((await t.request('GET', '/healthz')).headers.get('cache-control'), 'no-store');
+    assert.equal((await t.request('GET', '/api/v1/nowhere')).headers.get('cache-control'), 'no-store');
+  });
+
+  it('echoes a well-formed X-Request-Id and generates one otherwise', async () => {
+    const echoed = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'req-123.abc' } });
+    assert.equal(echoed.headers.get('x-request-id'), 'req-123.abc');
+    const generated = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.match(generated.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('health', () => {
+  it('GET /healthz says the process is alive', async () => {
+    const response = await t.request('GET', '/healthz');
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, { status: 'ok' });
+  });
+
+  it('GET /readyz says ready when the database answers and migrations are applied', async () => {
+    const response = await t.request('GET', '/readyz');
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, { status: 'ready' });
+  });
+
+  it('readiness is false while migrations are pending', async () => {
+    const fresh = await createTestDatabase({ migrate: false });
+    try {
+      assert.deepEqual(await isReady(fresh.db), { ready: false, reason: 'migrations_pending' });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
+    const response = await t.request('GET', '/api/v1/openapi.json');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.openapi, '3.1.0');
+    const login = response.body.paths['/api/v1/admin/auth/login'].post;
+    assert.deepEqual(login.requestBody.content['application/json'].schema.required, ['email', 'password', 'totp']);
+    assert.equal(login.requestBody.content['application/json'].schema.additionalProperties, false);
+    assert.ok(response.body.paths['/api/v1/admin/me'].get.responses['401']);
+    assert.ok(response.body.paths['/readyz']);
+  });
+});
+
+describe('logs', () => {
+  it('never contain credentials from headers or query strings', async () => {
+    const staff = await loginAsStaff(t);
+    await t.request('GET', '/api/v1/admin/me', { token: staff.token });
+    await t.request('GET', `/api/v1/nowhere?token=${staff.token}&launch=bm_launch_secretvalue&page=2`, {
+      headers: { 'x-api-key': 'bm_int_secretkeyvalue1234', cookie: 'session=cookievalue' },
+    });
+    const logs = t.logs.text;
+    assert.ok(logs.includes('page=2'), 'non-secret query parameters stay readable');
+    for (const secret of [staff.token, staff.password, staff.totpSecret, 'bm_launch_secretvalue', 'bm_int_secretkeyvalue1234', 'cookievalue']) {
+      assert.ok(!logs.includes(secret), `log contains ${secret.slice(0, 12)}…`);
+    }
+  });
+});
+
+describe('audit log', () => {
+  it('is append-only: the database refuses UPDATE and DELETE', async () => {
+    await loginAsStaff(t);
+    await assert.rejects(sql`update audit_log set outcome = 'success'`.execute(t.db), /append-only/);
+    await assert.rejects(sql`delete from audit_log`.execute(t.db), /append-only/);
+  });
+});
