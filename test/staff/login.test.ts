@@ -201,7 +201,7 @@ describe('staff tokens', () => {
 
   it('is accepted only as Authorization: Bearer', async () => {
     const staff = await loginAsStaff(t);
-    const cases = [
+    const cases: { headers: Record<string, string> }[] = [
       { headers: {} },
       { headers: { authorization: `Basic ${staff.token}` } },
       { headers: { authorization: staff.token } },

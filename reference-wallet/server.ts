@@ -1,0 +1,247 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { failure, WalletStore, type MovementRequest, type StoredOutcome } from './store.ts';
+
+/**
+ * The reference partner wallet: the wallet side of the integration contract, written to be read.
+ * Endpoints: POST {base}/balance | /debit | /credit | /rollback. Test controls live under /_control and need
+ * the X-Control-Token header; a real wallet has nothing like them.
+ */
+export interface ReferenceWalletOptions {
+  secret: string;
+  controlToken: string;
+  /** Current time in ms; tests share their clock with the service so the 300 s window holds. */
+  now?: () => number;
+  dataDir?: string;
+}
+
+export type FaultMode =
+  | 'delay' // apply, then answer only after delayMs (past the caller's 5 s timeout)
+  | 'status_500'
+  | 'status_503'
+  | 'status_408'
+  | 'status_429'
+  | 'malformed' // 200 with a body that is not JSON
+  | 'empty_4xx' // 400 with an empty body
+  | 'wrong_tx_id' // 200 echoing another txId
+  | 'wrong_currency'; // 200 in another currency
+
+export interface Fault {
+  mode: FaultMode;
+  /** Which endpoint it hits; all when absent. */
+  endpoint?: string;
+  /** How many requests it hits before it clears itself. */
+  times: number;
+  /** Whether the movement is applied before the faulty answer (the worst case for the caller). */
+  apply: boolean;
+  delayMs: number;
+}
+
+export interface ReceivedRequest {
+  endpoint: string;
+  txId: string | null;
+  signatureValid: boolean;
+}
+
+const CLOCK_WINDOW_SECONDS = 300;
+const ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
+type Endpoint = (typeof ENDPOINTS)[number];
+const KINDS: Record<Endpoint, string[]> = {
+  balance: ['balance'],
+  debit: ['bet', 'resettle', 'adjustment'],
+  credit: ['payout', 'refund', 'cashout', 'resettle', 'adjustment'],
+  rollback: ['rollback'],
+};
+
+export interface ReferenceWallet {
+  app: FastifyInstance;
+  store: WalletStore;
+  faults: Fault[];
+  received: ReceivedRequest[];
+  setSecret(secret: string): void;
+  close(): Promise<void>;
+}
+
+export async function createReferenceWallet(options: ReferenceWalletOptions): Promise<ReferenceWallet> {
+  const store = await WalletStore.open(options.dataDir);
+  const now = options.now ?? Date.now;
+  let secret = options.secret;
+  const faults: Fault[] = [];
+  const received: ReceivedRequest[] = [];
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+
+  // The signature covers the raw bytes, so the body is kept as text and parsed only after it is verified.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  for (const endpoint of ENDPOINTS) {
+    app.post(`/${endpoint}`, async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const signatureValid = verifySignature(secret, request.headers, raw, now());
+      received.push({ endpoint, txId: txIdOf(raw), signatureValid });
+      if (!signatureValid) return send(reply, failure(401, 'invalid_signature', 'Signature or timestamp is not valid.'));
+      const movement = parseMovement(endpoint, raw);
+      if ('status' in movement) return send(reply, movement);
+      const fault = takeFault(faults, endpoint);
+      if (fault && !fault.apply && fault.mode !== 'delay') return sendFault(reply, fault, movement);
+      const outcome = await process(store, endpoint, movement);
+      if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      else if (fault) return sendFault(reply, fault, movement);
+      return send(reply, outcome);
+    });
+  }
+
+  registerControls(app, options.controlToken, { store, faults, received, setSecret: (value) => (secret = value) });
+
+  return {
+    app,
+    store,
+    faults,
+    received,
+    setSecret: (value) => (secret = value),
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+/** HMAC-SHA256 over `timestamp.rawBody`, hex in either case, compared in constant time, within 300 s. */
+export function verifySignature(secret: string, headers: Record<string, unknown>, raw: string, nowMs: number): boolean {
+  const timestamp = headers['x-timestamp'];
+  const signature = headers['x-signature'];
+  if (typeof timestamp !== 'string' || !/^\d{1,12}$/.test(timestamp)) return false;
+  if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  if (Math.abs(nowMs / 1000 - Number(timestamp)) > CLOCK_WINDOW_SECONDS) return false;
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+type Movement = Omit<MovementRequest, 'endpoint'>;
+
+function parseMovement(endpoint: Endpoint, raw: string): Movement | StoredOutcome {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    return failure(400, 'invalid_request', 'The body is not JSON.');
+  }
+  const { txId, playerId, amount, currency, kind, betId, ref } = body;
+  if (typeof txId !== 'string' || txId.length === 0 || txId.length > 200) return failure(400, 'invalid_request', 'txId must be 1-200 characters.');
+  if (typeof playerId !== 'string' || playerId.length === 0) return failure(400, 'invalid_request', 'playerId is required.');
+  if (!Number.isSafeInteger(amount) || (amount as number) < 0) return failure(400, 'invalid_request', 'amount must be a non-negative integer.');
+  if (typeof currency !== 'string') return failure(400, 'invalid_request', 'currency is required.');
+  if (typeof kind !== 'string' || !KINDS[endpoint].includes(kind)) return failure(400, 'invalid_request', `kind must be one of ${KINDS[endpoint].join(', ')}.`);
+  if (endpoint === 'rollback' && typeof ref !== 'string') return failure(400, 'invalid_request', 'ref names the debit to roll back.');
+  return {
+    txId,
+    playerId,
+    amount: amount as number,
+    currency,
+    kind,
+    betId: typeof betId === 'string' ? betId : null,
+    ref: typeof ref === 'string' ? ref : null,
+  };
+}
+
+async function process(store: WalletStore, endpoint: Endpoint, movement: Movement): Promise<StoredOutcome> {
+  if (endpoint !== 'balance') return store.apply({ ...movement, endpoint });
+  const player = await store.player(movement.playerId);
+  if (!player) return failure(404, 'player_not_found', 'Unknown player.');
+  if (player.currency !== movement.currency) return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
+  return { status: 200, body: { txId: movement.txId, balance: player.balance, currency: player.currency } };
+}
+
+function takeFault(faults: Fault[], endpoint: Endpoint): Fault | undefined {
+  const index = faults.findIndex((fault) => !fault.endpoint || fault.endpoint === endpoint);
+  if (index < 0) return undefined;
+  const fault = faults[index]!;
+  fault.times -= 1;
+  if (fault.times <= 0) faults.splice(index, 1);
+  return fault;
+}
+
+function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
+  switch (fault.mode) {
+    case 'status_500':
+    case 'status_503':
+    case 'status_408':
+    case 'status_429':
+      return reply.code(Number(fault.mode.slice(-3))).type('application/json').send('{"error":{"code":"temporary","message":"try later"}}');
+    case 'malformed':
+      return reply.code(200).type('application/json').send('{"txId": "');
+    case 'empty_4xx':
+      return reply.code(400).type('application/json').send('');
+    case 'wrong_tx_id':
+      return reply.code(200).send({ txId: `${movement.txId}-other`, balance: 0, currency: movement.currency });
+    case 'wrong_currency':
+      return reply.code(200).send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
+    case 'delay':
+      return reply;
+  }
+}
+
+function send(reply: FastifyReply, outcome: StoredOutcome) {
+  return reply.code(outcome.status).send(outcome.body);
+}
+
+function txIdOf(raw: string): string | null {
+  try {
+    const txId = (JSON.parse(raw) as { txId?: unknown }).txId;
+    return typeof txId === 'string' ? txId : null;
+  } catch {
+    return null;
+  }
+}
+
+function registerControls(
+  app: FastifyInstance,
+  controlToken: string,
+  state: { store: WalletStore; faults: Fault[]; received: ReceivedRequest[]; setSecret(secret: string): void },
+) {
+  app.register(async (controls) => {
+    controls.addHook('onRequest', async (request, reply) => {
+      const given = request.headers['x-control-token'];
+      const ok = typeof given === 'string' && given.length === controlToken.length &&
+        timingSafeEqual(Buffer.from(given), Buffer.from(controlToken));
+      if (!ok) return reply.code(401).send({ error: { code: 'unauthorized', message: 'X-Control-Token is required.' } });
+    });
+    const json = (raw: unknown) => JSON.parse(String(raw)) as Record<string, unknown>;
+
+    controls.put('/secret', async (request) => {
+      state.setSecret(String(json(request.body).secret));
+      return { ok: true };
+    });
+    controls.put<{ Params: { id: string } }>('/players/:id', async (request) => {
+      const body = json(request.body);
+      await state.store.upsertPlayer({
+        id: request.params.id,
+        balance: Number(body.balance ?? 0),
+        currency: String(body.currency ?? 'BRL'),
+        blocked: body.blocked === true,
+      });
+      return state.store.player(request.params.id);
+    });
+    controls.get<{ Params: { id: string } }>('/players/:id', async (request, reply) =>
+      (await state.store.player(request.params.id)) ?? reply.code(404).send({ error: { code: 'player_not_found', message: 'Unknown player.' } }),
+    );
+    controls.get('/transactions', async () => ({ transactions: await state.store.transactions() }));
+    controls.get('/requests', async () => ({ requests: state.received }));
+    controls.post('/faults', async (request) => {
+      const body = json(request.body);
+      const fault: Fault = {
+        mode: body.mode as FaultMode,
+        ...(typeof body.endpoint === 'string' ? { endpoint: body.endpoint } : {}),
+        times: Number(body.times ?? 1),
+        apply: body.apply === true,
+        delayMs: Number(body.delayMs ?? 6000),
+      };
+      state.faults.push(fault);
+      return { faults: state.faults };
+    });
+    controls.delete('/faults', async () => {
+      state.faults.length = 0;
+      return { faults: [] };
+    });
+  }, { prefix: '/_control' });
+}

@@ -1,0 +1,74 @@
+import type { Clock } from '../platform/clock.ts';
+import { hmacSha256Hex } from '../platform/crypto.ts';
+import type { WalletEndpoint } from './movement.ts';
+import { classifyAnswer, type WalletOutcome } from './outcome.ts';
+import { TransportRefused, TransportTimeout, type WalletTransport } from './transport.ts';
+
+export interface WalletTarget {
+  /** Base URL; the endpoint name is appended (`{walletUrl}/debit`). */
+  walletUrl: string;
+  secret: string;
+}
+
+export type WalletAttempt = WalletOutcome & { durationMs: number };
+
+/** X-Signature: lowercase hex HMAC-SHA256 over `timestamp + '.' + rawBody`, keyed with the wallet secret. */
+export function signatureHeaders(secret: string, timestamp: number, body: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-timestamp': String(timestamp),
+    'x-signature': hmacSha256Hex(secret, `${timestamp}.${body}`),
+  };
+}
+
+/**
+ * Signs and sends one attempt, and says what it proved. It never retries: whether and when to try again is
+ * the caller's rule (a stake debit is sent once; other obligations are redelivered by the delivery engine).
+ */
+export class WalletClient {
+  readonly #transport: WalletTransport;
+  readonly #clock: Clock;
+
+  constructor(transport: WalletTransport, clock: Clock) {
+    this.#transport = transport;
+    this.#clock = clock;
+  }
+
+  async send(
+    target: WalletTarget,
+    endpoint: WalletEndpoint,
+    body: string,
+    expected: { txId: string; currency: string },
+  ): Promise<WalletAttempt> {
+    // A fresh timestamp and signature on every attempt, over the same body bytes.
+    const timestamp = Math.floor(this.#clock.now().getTime() / 1000);
+    return this.sendSigned(target.walletUrl, endpoint, body, signatureHeaders(target.secret, timestamp, body), expected);
+  }
+
+  /** Sends with the given headers; activation uses it to prove the wallet refuses a bad signature. */
+  async sendSigned(
+    walletUrl: string,
+    endpoint: WalletEndpoint,
+    body: string,
+    headers: Record<string, string>,
+    expected: { txId: string; currency: string },
+  ): Promise<WalletAttempt> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const answer = await this.#transport.post(`${walletUrl}/${endpoint}`, body, headers);
+      return { ...classifyAnswer(answer.status, answer.body, { endpoint, ...expected }), durationMs: elapsed() };
+    } catch (error) {
+      if (error instanceof TransportRefused) {
+        return { outcome: 'unknown', status: null, reason: 'refused_address', detail: error.message, durationMs: elapsed() };
+      }
+      return {
+        outcome: 'unknown',
+        status: null,
+        reason: error instanceof TransportTimeout ? 'timeout' : 'connection_error',
+        detail: (error as Error).message,
+        durationMs: elapsed(),
+      };
+    }
+  }
+}

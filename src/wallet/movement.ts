@@ -1,0 +1,37 @@
+/** The four wallet endpoints and the movement kinds each one carries (contract: "Kinds and endpoints"). */
+export const WALLET_ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
+export type WalletEndpoint = (typeof WALLET_ENDPOINTS)[number];
+
+export const MOVEMENT_KINDS = ['balance', 'bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback', 'adjustment'] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+export const KINDS_BY_ENDPOINT: Record<WalletEndpoint, readonly MovementKind[]> = {
+  balance: ['balance'],
+  debit: ['bet', 'resettle', 'adjustment'],
+  credit: ['payout', 'refund', 'cashout', 'resettle', 'adjustment'],
+  rollback: ['rollback'],
+};
+
+export const MAX_TX_ID_LENGTH = 200;
+
+export interface Movement {
+  txId: string;
+  playerId: string;
+  /** Minor units, never negative: the endpoint gives the direction. */
+  amount: number;
+  currency: string;
+  kind: MovementKind;
+  betId?: string | undefined;
+  ref?: string | undefined;
+}
+
+/**
+ * The exact body text of a movement, in a fixed field order. It is built once, stored with the obligation
+ * and sent byte for byte on every attempt, so the wallet sees the same body each time.
+ */
+export function movementBody(movement: Movement): string {
+  const { txId, playerId, amount, currency, kind, betId, ref } = movement;
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative integer, got ${amount}`);
+  if (txId.length === 0 || txId.length > MAX_TX_ID_LENGTH) throw new Error('txId must be 1-200 characters');
+  return JSON.stringify({ txId, playerId, amount, currency, kind, ...(betId ? { betId } : {}), ...(ref ? { ref } : {}) });
+}

@@ -1,0 +1,136 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { bareHostname } from '../platform/urls.ts';
+
+/**
+ * The one way out to a partner wallet. It resolves the host once, checks every address, then connects to the
+ * checked address itself (so a second DNS answer cannot redirect it), ignores proxy settings (a fresh agent
+ * per request never reads the environment), follows no redirects and gives up after the timeout.
+ */
+export interface TransportPolicy {
+  /** APP_ENV=development only: plain http and https to loopback addresses, on any port. */
+  allowLoopback: boolean;
+  /** Staging and production: https on port 443 only. */
+  requireHttps443: boolean;
+  timeoutMs: number;
+}
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+export class TransportRefused extends Error {
+  readonly reason: 'scheme' | 'port' | 'address' | 'resolution';
+  constructor(reason: TransportRefused['reason'], message: string) {
+    super(message);
+    this.name = 'TransportRefused';
+    this.reason = reason;
+  }
+}
+
+/** No complete answer within the timeout: the request may or may not have been processed. */
+export class TransportTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs} ms`);
+    this.name = 'TransportTimeout';
+  }
+}
+
+export interface TransportResponse {
+  status: number;
+  body: string;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export class WalletTransport {
+  readonly #policy: TransportPolicy;
+  readonly #resolve: Resolver;
+
+  constructor(policy: TransportPolicy, resolve: Resolver = systemResolver) {
+    this.#policy = policy;
+    this.#resolve = resolve;
+  }
+
+  /** Checks the URL and returns the one address the request will connect to; throws TransportRefused. */
+  async checkedAddress(url: URL): Promise<string> {
+    const isHttps = url.protocol === 'https:';
+    if (!isHttps && !(url.protocol === 'http:' && this.#policy.allowLoopback)) {
+      throw new TransportRefused('scheme', `${url.protocol} is not allowed; wallets are called over https`);
+    }
+    if (this.#policy.requireHttps443 && url.port !== '' && url.port !== '443') {
+      throw new TransportRefused('port', `port ${url.port} is not allowed; wallets are called on port 443`);
+    }
+    const hostname = bareHostname(url);
+    // IP literals (including forms such as 2130706433 that the URL parser turns into 127.0.0.1) never reach DNS.
+    const addresses = isIP(hostname) ? [hostname] : await this.#resolveAll(hostname);
+    for (const address of addresses) this.#checkAddress(address, isHttps);
+    return addresses[0]!;
+  }
+
+  async #resolveAll(hostname: string): Promise<string[]> {
+    let addresses: string[];
+    try {
+      addresses = await this.#resolve(hostname);
+    } catch (error) {
+      throw new TransportRefused('resolution', `cannot resolve ${hostname}: ${(error as Error).message}`);
+    }
+    if (addresses.length === 0) throw new TransportRefused('resolution', `${hostname} has no address`);
+    return addresses;
+  }
+
+  /** Public unicast only; a name answering with any other address is refused as a whole. */
+  #checkAddress(address: string, isHttps: boolean): void {
+    const range = ipaddr.parse(address).range();
+    if (range === 'unicast') {
+      if (!isHttps) throw new TransportRefused('scheme', 'plain http is allowed only to loopback in development');
+      return;
+    }
+    if (range === 'loopback' && this.#policy.allowLoopback) return;
+    throw new TransportRefused('address', `address ${address} (${range}) is not a public address`);
+  }
+
+  /** POSTs exact bytes; resolves with any HTTP answer, rejects on refusal, connection error or timeout. */
+  async post(rawUrl: string, body: string, headers: Record<string, string>): Promise<TransportResponse> {
+    const url = new URL(rawUrl);
+    const address = await this.checkedAddress(url);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const request = client.request({
+        host: address,
+        port: url.port || (url.protocol === 'https:' ? 443 : 80),
+        path: url.pathname + url.search,
+        method: 'POST',
+        agent: false,
+        servername: isIP(bareHostname(url)) ? undefined : bareHostname(url),
+        headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) },
+      });
+      // One deadline for the whole exchange, connection to last byte of the answer.
+      const deadline = setTimeout(() => request.destroy(new TransportTimeout(this.#policy.timeoutMs)), this.#policy.timeoutMs);
+      const fail = (error: Error) => {
+        clearTimeout(deadline);
+        reject(error);
+      };
+      request.on('error', fail);
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) response.destroy(new Error('response body too large'));
+          else chunks.push(chunk);
+        });
+        response.on('error', fail);
+        response.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      request.end(body);
+    });
+  }
+}
