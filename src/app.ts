@@ -15,6 +15,13 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { PeriodicJob } from './platform/jobs.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { StaffService } from './staff/service.ts';
+import { AggregatorAdminService } from './aggregator/admin.ts';
+import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './aggregator/routes.ts';
+import { ProvisioningService } from './aggregator/service.ts';
+import { IdempotencyService } from './platform/idempotency.ts';
+import { TenantService } from './tenants/service.ts';
+import { WalletClient } from './wallet/client.ts';
+import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
 export interface AppDeps {
   config: Config;
@@ -22,17 +29,28 @@ export interface AppDeps {
   clock: Clock;
   /** Where logs go; tests pass a stream to read them back. Defaults to stdout. */
   logStream?: DestinationStream;
+  /** DNS for wallet calls; tests map names to loopback. Defaults to the system resolver. */
+  resolver?: Resolver;
 }
 
 export interface App {
   http: TypedApp;
-  services: { staff: StaffService };
+  services: {
+    staff: StaffService;
+    tenants: TenantService;
+    idempotency: IdempotencyService;
+    provisioning: ProvisioningService;
+    aggregatorAdmin: AggregatorAdminService;
+    wallets: WalletClient;
+  };
   jobs: PeriodicJob[];
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
+/** Contract: "Wallet timeout: 5 s per attempt". */
+export const WALLET_TIMEOUT_MS = 5_000;
 
 /** Wires the domains together: services from their dependencies, routes from their services. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -50,15 +68,32 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installResponseDefaults(http);
   await registerOpenApi(http);
 
-  const secrets = new SecretBox(deps.config.secretsKeys);
-  const audit = new AuditLog(deps.clock);
-  const staff = new StaffService({ db: deps.db, clock: deps.clock, secrets, audit });
+  const { config, db, clock } = deps;
+  const secrets = new SecretBox(config.secretsKeys);
+  const audit = new AuditLog(clock);
+  const development = config.appEnv === 'development';
+  const originRules = { allowLoopback: development };
+  const transport = new WalletTransport(
+    { allowLoopback: development, requireHttps443: !development, timeoutMs: WALLET_TIMEOUT_MS },
+    deps.resolver,
+  );
+  const wallets = new WalletClient(transport, clock);
+  const staff = new StaffService({ db, clock, secrets, audit });
+  const tenants = new TenantService({ clock, secrets });
+  const idempotency = new IdempotencyService({ db, clock, secrets });
+  const provisioning = new ProvisioningService({ db, clock, audit, idempotency, tenants, wallets, originRules });
+  const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
 
-  healthRoutes(http, deps.db);
+  healthRoutes(http, db);
   staffRoutes(http, staff);
+  aggregatorAdminRoutes(http, aggregatorAdmin, staff);
+  await aggregatorRoutes(http, provisioning);
 
-  const jobs = [new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log)];
-  return { http, services: { staff }, jobs };
+  const jobs = [
+    new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),
+    new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
+  ];
+  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, wallets }, jobs };
 }
 
 function installResponseDefaults(http: TypedApp): void {
@@ -81,9 +116,44 @@ async function registerOpenApi(http: TypedApp): Promise<void> {
       components: {
         securitySchemes: {
           staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/v1/admin/auth/login' },
+          aggregatorKey: { type: 'http', scheme: 'bearer', description: 'Aggregator API key (bm_agg_…), issued by the platform, server to server only' },
         },
       },
     },
   });
   http.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => http.swagger());
+  http.get(`${AGGREGATOR_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => aggregatorOpenApi(http));
 }
+
+/** The aggregator's own document: the same generated schemas, only its paths, versioned 1.0.0. */
+function aggregatorOpenApi(http: TypedApp) {
+  const full = http.swagger() as { paths?: Record<string, unknown>; components?: { securitySchemes?: Record<string, unknown> } };
+  const paths = Object.fromEntries(
+    Object.entries(full.paths ?? {})
+      .filter(([path]) => path.startsWith(`${AGGREGATOR_PREFIX}/`))
+      .map(([path, item]) => [path.slice(AGGREGATOR_PREFIX.length), item]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Bookmaker aggregator API',
+      version: '1.0.0',
+      description: AGGREGATOR_API_DESCRIPTION,
+    },
+    servers: [{ url: AGGREGATOR_PREFIX }],
+    components: { securitySchemes: { aggregatorKey: full.components?.securitySchemes?.aggregatorKey } },
+    security: [{ aggregatorKey: [] }],
+    paths,
+  };
+}
+
+const AGGREGATOR_API_DESCRIPTION = [
+  'Server-to-server provisioning of casinos (clients) by an authorized aggregator.',
+  'Authorization: Bearer <aggregator key>; requests carrying Origin or X-Tenant-ID are refused.',
+  'Every POST needs Idempotency-Key (^[A-Za-z0-9_.:-]{8,128}$); the original response is replayed for 24 h with Idempotency-Replayed: true.',
+  'Errors: { error: { code, message, details? } } with Cache-Control: no-store; rate limit 120 requests/minute per aggregator (429, Retry-After: 60).',
+  'Codes: validation, bad_request, wallet_validation_failed, tenant_header_not_allowed (400); unauthorized (401, details.reason);',
+  'scope_missing, not_authorized, activation_not_permitted, suspended_by_platform, origin_not_allowed (403); not_found (404);',
+  'duplicate_external_id, quota_exceeded, already_active, not_active, configuration_changed, idempotency_mismatch, idempotency_expired, idempotency_in_progress (409);',
+  'payload_too_large (413); rate_limited (429).',
+].join(' ');

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { TOKEN_PREFIX } from '../platform/crypto.ts';
-import { unauthorized } from '../platform/errors.ts';
+import { AppError, unauthorized } from '../platform/errors.ts';
 import { bearerToken } from '../platform/http/bearer.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import { loginSchema, logoutSchema, meSchema } from './schemas.ts';
+import { loginSchema, logoutSchema, meSchema, type StaffRole } from './schemas.ts';
 import type { StaffPrincipal, StaffService } from './service.ts';
 
 declare module 'fastify' {
@@ -22,6 +22,15 @@ export function requireStaff(service: StaffService) {
     if (!staff) throw unauthorized('The staff token is invalid, expired or logged out.');
     request.staff = staff;
     request.staffToken = token;
+  };
+}
+
+/** preHandler after requireStaff: the staff member must hold one of the roles. */
+export function requireRole(...roles: StaffRole[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.staff || !roles.includes(request.staff.role)) {
+      throw new AppError('forbidden', 403, `This needs the role ${roles.join(' or ')}.`, { requiredRoles: roles });
+    }
   };
 }
 

@@ -42,21 +42,11 @@ export class WalletClient {
   ): Promise<WalletAttempt> {
     // A fresh timestamp and signature on every attempt, over the same body bytes.
     const timestamp = Math.floor(this.#clock.now().getTime() / 1000);
-    return this.sendSigned(target.walletUrl, endpoint, body, signatureHeaders(target.secret, timestamp, body), expected);
-  }
-
-  /** Sends with the given headers; activation uses it to prove the wallet refuses a bad signature. */
-  async sendSigned(
-    walletUrl: string,
-    endpoint: WalletEndpoint,
-    body: string,
-    headers: Record<string, string>,
-    expected: { txId: string; currency: string },
-  ): Promise<WalletAttempt> {
+    const headers = signatureHeaders(target.secret, timestamp, body);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const answer = await this.#transport.post(`${walletUrl}/${endpoint}`, body, headers);
+      const answer = await this.#transport.post(`${target.walletUrl}/${endpoint}`, body, headers);
       return { ...classifyAnswer(answer.status, answer.body, { endpoint, ...expected }), durationMs: elapsed() };
     } catch (error) {
       if (error instanceof TransportRefused) {

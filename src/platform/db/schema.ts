@@ -5,7 +5,17 @@ export interface Database {
   staff_users: StaffUsersTable;
   staff_tokens: StaffTokensTable;
   audit_log: AuditLogTable;
+  aggregators: AggregatorsTable;
+  aggregator_authorizations: AggregatorAuthorizationsTable;
+  aggregator_keys: AggregatorKeysTable;
+  clients: ClientsTable;
+  tenants: TenantsTable;
+  integration_keys: IntegrationKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
 }
+
+/** jsonb columns: read as parsed values, written as JSON text. */
+type Json<T> = ColumnType<T, string, string>;
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -48,3 +58,97 @@ export interface AuditLogTable {
 export type StaffUser = Selectable<StaffUsersTable>;
 export type NewStaffUser = Insertable<StaffUsersTable>;
 export type AuditEntry = Selectable<AuditLogTable>;
+
+export interface AggregatorsTable {
+  id: string;
+  name: string;
+  created_at: Date;
+  created_by: string;
+}
+
+export interface AggregatorAuthorizationsTable {
+  aggregator_id: string;
+  version: number;
+  enabled: boolean;
+  client_quota: number;
+  currencies: Json<string[]>;
+  jurisdictions: Json<string[]>;
+  territories: Json<string[]>;
+  wallet_origins: Json<string[]>;
+  auto_activation: boolean;
+  agreement_ref: string;
+  expires_at: Date;
+  updated_at: Date;
+  updated_by: string;
+}
+
+export interface AggregatorKeysTable {
+  id: string;
+  aggregator_id: string;
+  key_hash: string;
+  scopes: Json<string[]>;
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: Date;
+  created_by: string;
+}
+
+export interface ClientsTable {
+  id: string;
+  aggregator_id: string;
+  external_id: string;
+  name: string;
+  legal_name: string;
+  brand_name: string;
+  currency: string;
+  jurisdiction: string;
+  locale: string;
+  territories: Json<string[]>;
+  embed_origins: Json<string[]>;
+  status: 'suspended' | 'active';
+  platform_suspended_at: Date | null;
+  config_version: ColumnType<number, number | undefined, number>;
+  created_at: Date;
+  activated_at: Date | null;
+}
+
+export interface TenantsTable {
+  id: string;
+  client_id: string | null;
+  environment: 'production' | 'sandbox';
+  name: string;
+  currency: string;
+  locale: string;
+  jurisdiction: string;
+  embed_origins: Json<string[]>;
+  wallet_url: string;
+  wallet_mode: ColumnType<string, string | undefined, string>;
+  wallet_secret_enc: string;
+  status: 'suspended' | 'active';
+  created_at: Date;
+}
+
+export interface IntegrationKeysTable {
+  id: string;
+  tenant_id: string;
+  key_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface IdempotencyRecordsTable {
+  scope: string;
+  idempotency_key: string;
+  credential_id: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body_enc: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export type AggregatorAuthorization = Selectable<AggregatorAuthorizationsTable>;
+export type Client = Selectable<ClientsTable>;
+export type Tenant = Selectable<TenantsTable>;
+export type IdempotencyRecord = Selectable<IdempotencyRecordsTable>;

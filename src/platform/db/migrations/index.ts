@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001_foundation.ts';
+import * as provisioning from './0002_provisioning.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_provisioning': provisioning,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,64 @@
+import type { Static } from 'typebox';
+import type { Queryable } from '../platform/db/database.ts';
+import type { AggregatorAuthorization, Client, Tenant } from '../platform/db/schema.ts';
+import { liveIntegrationKeys, tenantsOfClient } from '../tenants/store.ts';
+import type { AuthorizationRecord, ClientRecord } from './schemas.ts';
+
+/** The Client record of the API: everything about a client except secrets and credentials. */
+export async function clientRecord(q: Queryable, client: Client): Promise<Static<typeof ClientRecord>> {
+  const tenants = await tenantsOfClient(q, client.id);
+  const keys = await liveIntegrationKeys(q, tenants.map((tenant) => tenant.id));
+  const environment = (name: Tenant['environment']) => {
+    const tenant = tenants.find((candidate) => candidate.environment === name);
+    if (!tenant) throw new Error(`client ${client.id} has no ${name} tenant`);
+    const key = keys.find((candidate) => candidate.tenant_id === tenant.id);
+    return {
+      tenantId: tenant.id,
+      environment: name,
+      status: tenant.status,
+      walletUrl: tenant.wallet_url,
+      integrationKey: key ? { keyId: key.id, createdAt: key.created_at.toISOString() } : null,
+    };
+  };
+  return {
+    id: client.id,
+    externalId: client.external_id,
+    name: client.name,
+    legalName: client.legal_name,
+    brandName: client.brand_name,
+    currency: client.currency as Static<typeof ClientRecord>['currency'],
+    jurisdiction: client.jurisdiction as Static<typeof ClientRecord>['jurisdiction'],
+    locale: client.locale as Static<typeof ClientRecord>['locale'],
+    territories: client.territories,
+    embedOrigins: client.embed_origins,
+    status: client.status,
+    suspendedByPlatform: client.platform_suspended_at !== null,
+    nextAction: nextAction(client),
+    production: environment('production'),
+    sandbox: environment('sandbox'),
+    createdAt: client.created_at.toISOString(),
+    activatedAt: client.activated_at?.toISOString() ?? null,
+  };
+}
+
+function nextAction(client: Client): Static<typeof ClientRecord>['nextAction'] {
+  if (client.platform_suspended_at) return 'contact_platform';
+  return client.status === 'active' ? 'none' : 'install_wallet_secrets_then_activate';
+}
+
+export function authorizationRecord(row: AggregatorAuthorization): Static<typeof AuthorizationRecord> {
+  return {
+    version: row.version,
+    enabled: row.enabled,
+    clientQuota: row.client_quota,
+    currencies: row.currencies,
+    jurisdictions: row.jurisdictions,
+    territories: row.territories,
+    walletOrigins: row.wallet_origins,
+    autoActivation: row.auto_activation,
+    agreementRef: row.agreement_ref,
+    expiresAt: row.expires_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    updatedBy: row.updated_by,
+  };
+}

@@ -1,0 +1,261 @@
+import { Type, type Static } from 'typebox';
+import { ErrorResponse } from '../platform/http/schemas.ts';
+import {
+  Currency,
+  EnvironmentName,
+  Jurisdiction,
+  Locale,
+  MAX_EMBED_ORIGINS,
+  Origin,
+  Territory,
+} from '../tenants/schemas.ts';
+
+export const SCOPES = ['clients:read', 'clients:create', 'clients:activate', 'credentials:rotate'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const MAX_AUTHORIZATION_YEARS = 5;
+export const MAX_KEY_DAYS = 365;
+export const CREDENTIALS_REPLAY_SECONDS = 86_400;
+
+/** Text a person typed: no leading or trailing whitespace. */
+const Text = (min: number, max: number, description?: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: '^\\S(.*\\S)?$', ...(description ? { description } : {}) });
+const Reason = Type.Optional(Text(1, 500, 'free text kept in the audit log'));
+const WalletUrl = Type.String({
+  minLength: 8,
+  maxLength: 2048,
+  description: 'HTTPS base URL of the wallet (origin plus optional path; no query, fragment or user info); its origin must be one of the authorization walletOrigins',
+});
+const Territories = Type.Array(Territory, { minItems: 1, maxItems: 250, uniqueItems: true });
+const Timestamp = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// ---- aggregator API: requests ----
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.String({
+    pattern: '^[A-Za-z0-9_.:-]{8,128}$',
+    description: 'one key per operation; reuse it, with the same body and API key, on every retry',
+  }),
+});
+
+export const CreateClientBody = Type.Object(
+  {
+    externalId: Type.String({ minLength: 1, maxLength: 128, description: 'your id for the casino; unique within your clients' }),
+    name: Text(2, 100),
+    legalName: Text(2, 200),
+    brandName: Text(2, 100),
+    currency: Currency,
+    jurisdiction: Jurisdiction,
+    locale: Locale,
+    territories: Territories,
+    embedOrigins: Type.Array(Origin, {
+      maxItems: MAX_EMBED_ORIGINS,
+      uniqueItems: true,
+      description: 'exact HTTPS origins of the casino sites (scheme, host, optional port)',
+    }),
+    productionWalletUrl: WalletUrl,
+    sandboxWalletUrl: WalletUrl,
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
+export type CreateClientBody = Static<typeof CreateClientBody>;
+
+export const ActivateClientBody = Type.Object(
+  {
+    productionPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'a player that exists in the production wallet' }),
+    sandboxPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'a player that exists in the sandbox wallet' }),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
+export type ActivateClientBody = Static<typeof ActivateClientBody>;
+
+export const RotateCredentialsBody = Type.Object(
+  { environment: EnvironmentName, reason: Reason },
+  { additionalProperties: false },
+);
+export type RotateCredentialsBody = Static<typeof RotateCredentialsBody>;
+
+export const ListClientsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+    externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type ListClientsQuery = Static<typeof ListClientsQuery>;
+
+export const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+// ---- aggregator API: responses ----
+
+const EnvironmentRecord = Type.Object({
+  tenantId: Type.String(),
+  environment: EnvironmentName,
+  status: Type.Enum(['suspended', 'active']),
+  walletUrl: Type.String(),
+  integrationKey: Nullable(Type.Object({ keyId: Type.String(), createdAt: Timestamp })),
+});
+
+export const ClientRecord = Type.Object({
+  id: Type.String(),
+  externalId: Type.String(),
+  name: Type.String(),
+  legalName: Type.String(),
+  brandName: Type.String(),
+  currency: Currency,
+  jurisdiction: Jurisdiction,
+  locale: Locale,
+  territories: Type.Array(Type.String()),
+  embedOrigins: Type.Array(Type.String()),
+  status: Type.Enum(['suspended', 'active']),
+  suspendedByPlatform: Type.Boolean({ description: 'true while the platform holds the client suspended; only the platform can lift it' }),
+  nextAction: Type.Enum(['install_wallet_secrets_then_activate', 'none', 'contact_platform']),
+  production: EnvironmentRecord,
+  sandbox: EnvironmentRecord,
+  createdAt: Timestamp,
+  activatedAt: Nullable(Timestamp),
+});
+
+export const CreatedClient = Type.Object({
+  id: Type.String(),
+  externalId: Type.String(),
+  status: Type.Literal('suspended'),
+  nextAction: Type.Literal('install_wallet_secrets_then_activate'),
+  credentialsReplaySeconds: Type.Literal(CREDENTIALS_REPLAY_SECONDS),
+  production: Type.Object({ tenantId: Type.String(), walletSecret: Type.String() }),
+  sandbox: Type.Object({ tenantId: Type.String(), walletSecret: Type.String() }),
+});
+
+const IssuedEnvironmentKey = (environment: 'production' | 'sandbox') =>
+  Type.Object({
+    tenantId: Type.String(),
+    environment: Type.Literal(environment),
+    keyId: Type.String(),
+    integrationApiKey: Type.String(),
+  });
+
+export const ActivatedClient = Type.Object({
+  id: Type.String(),
+  status: Type.Literal('active'),
+  credentialsReplaySeconds: Type.Literal(CREDENTIALS_REPLAY_SECONDS),
+  production: IssuedEnvironmentKey('production'),
+  sandbox: IssuedEnvironmentKey('sandbox'),
+});
+
+export const RotatedCredentials = Type.Object({
+  id: Type.String({ description: 'client id' }),
+  environment: EnvironmentName,
+  tenantId: Type.String(),
+  keyId: Type.String(),
+  integrationApiKey: Type.String(),
+  revokedKeys: Type.Integer({ description: 'how many earlier keys of this environment stopped working' }),
+  credentialsReplaySeconds: Type.Literal(CREDENTIALS_REPLAY_SECONDS),
+});
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse };
+const security = [{ aggregatorKey: [] }];
+const tags = ['aggregator'];
+
+export const createClientSchema = {
+  tags, security, operationId: 'createClient', summary: 'Register a casino as a client with a production and a sandbox environment',
+  headers: IdempotencyHeaders, body: CreateClientBody, response: { 201: CreatedClient, ...errors },
+};
+export const listClientsSchema = {
+  tags, security, operationId: 'listClients', summary: 'List your clients, ordered by id',
+  querystring: ListClientsQuery,
+  response: { 200: Type.Object({ clients: Type.Array(ClientRecord), nextCursor: Type.String({ description: 'empty when there are no more' }) }), ...errors },
+};
+export const getClientSchema = {
+  tags, security, operationId: 'getClient', summary: 'Read one of your clients',
+  params: ClientIdParams, response: { 200: Type.Object({ client: ClientRecord }), ...errors },
+};
+export const activateClientSchema = {
+  tags, security, operationId: 'activateClient', summary: 'Validate both wallets and activate the client',
+  headers: IdempotencyHeaders, params: ClientIdParams, body: ActivateClientBody, response: { 200: ActivatedClient, ...errors },
+};
+export const rotateCredentialsSchema = {
+  tags, security, operationId: 'rotateCredentials', summary: 'Replace the integration key of one environment',
+  headers: IdempotencyHeaders, params: ClientIdParams, body: RotateCredentialsBody, response: { 200: RotatedCredentials, ...errors },
+};
+
+// ---- platform administration ----
+
+export const CreateAggregatorBody = Type.Object({ name: Text(2, 100) }, { additionalProperties: false });
+
+export const AuthorizationBody = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    clientQuota: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    currencies: Type.Array(Currency, { minItems: 1, uniqueItems: true }),
+    jurisdictions: Type.Array(Jurisdiction, { minItems: 1, uniqueItems: true }),
+    territories: Territories,
+    walletOrigins: Type.Array(Origin, { minItems: 1, maxItems: 50, uniqueItems: true }),
+    autoActivation: Type.Boolean(),
+    agreementRef: Text(1, 200),
+    expiresAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type AuthorizationBody = Static<typeof AuthorizationBody>;
+
+export const AuthorizationRecord = Type.Object({
+  version: Type.Integer(),
+  enabled: Type.Boolean(),
+  clientQuota: Type.Integer(),
+  currencies: Type.Array(Type.String()),
+  jurisdictions: Type.Array(Type.String()),
+  territories: Type.Array(Type.String()),
+  walletOrigins: Type.Array(Type.String()),
+  autoActivation: Type.Boolean(),
+  agreementRef: Type.String(),
+  expiresAt: Timestamp,
+  updatedAt: Timestamp,
+  updatedBy: Type.String(),
+});
+
+export const IssueKeyBody = Type.Object(
+  {
+    scopes: Type.Array(Type.Enum(SCOPES), { minItems: 1, uniqueItems: true }),
+    expiresAt: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type IssueKeyBody = Static<typeof IssueKeyBody>;
+
+const KeyRecord = Type.Object({
+  keyId: Type.String(),
+  scopes: Type.Array(Type.String()),
+  expiresAt: Timestamp,
+  revokedAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+});
+
+export const AggregatorRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  createdAt: Timestamp,
+  authorization: Nullable(AuthorizationRecord),
+  keys: Type.Array(KeyRecord),
+  clientCount: Type.Integer(),
+});
+
+export const ClientActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+const adminErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+const adminSecurity = [{ staffToken: [] }];
+const adminTags = ['admin: aggregators'];
+const AggregatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const adminSchemas = {
+  createAggregator: { tags: adminTags, security: adminSecurity, summary: 'Register an aggregator (starts without authorization, so disabled)', body: CreateAggregatorBody, response: { 201: Type.Object({ aggregator: AggregatorRecord }), ...adminErrors } },
+  listAggregators: { tags: adminTags, security: adminSecurity, summary: 'All aggregators', response: { 200: Type.Object({ aggregators: Type.Array(AggregatorRecord) }), ...adminErrors } },
+  getAggregator: { tags: adminTags, security: adminSecurity, summary: 'One aggregator with its authorization and keys', params: AggregatorIdParams, response: { 200: Type.Object({ aggregator: AggregatorRecord }), ...adminErrors } },
+  putAuthorization: { tags: adminTags, security: adminSecurity, summary: 'Set the whole authorization policy; each change bumps its version', params: AggregatorIdParams, body: AuthorizationBody, response: { 200: Type.Object({ authorization: AuthorizationRecord }), ...adminErrors } },
+  issueKey: { tags: adminTags, security: adminSecurity, summary: 'Issue a scoped aggregator key, shown this once', params: AggregatorIdParams, body: IssueKeyBody, response: { 201: Type.Object({ keyId: Type.String(), key: Type.String(), scopes: Type.Array(Type.String()), expiresAt: Timestamp }), ...adminErrors } },
+  revokeKey: { tags: adminTags, security: adminSecurity, summary: 'Revoke an aggregator key: new requests and replays with it stop', params: Type.Object({ id: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) }), response: { 200: Type.Object({ key: KeyRecord }), ...adminErrors } },
+  getClient: { tags: adminTags, security: adminSecurity, summary: 'Any client, with its aggregator', params: ClientIdParams, response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }), ...adminErrors } },
+  clientAction: (summary: string) => ({ tags: adminTags, security: adminSecurity, summary, params: ClientIdParams, body: ClientActionBody, response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }), ...adminErrors } }),
+};

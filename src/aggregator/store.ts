@@ -1,0 +1,125 @@
+import type { Insertable } from 'kysely';
+import type { Queryable } from '../platform/db/database.ts';
+import type { AggregatorAuthorizationsTable, Client, ClientsTable } from '../platform/db/schema.ts';
+
+export async function insertAggregator(q: Queryable, row: { id: string; name: string; createdAt: Date; createdBy: string }) {
+  await q.insertInto('aggregators').values({ id: row.id, name: row.name, created_at: row.createdAt, created_by: row.createdBy }).execute();
+}
+
+export function findAggregator(q: Queryable, id: string) {
+  return q.selectFrom('aggregators').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listAggregators(q: Queryable) {
+  return q.selectFrom('aggregators').selectAll().orderBy('id').execute();
+}
+
+export function findAuthorization(q: Queryable, aggregatorId: string, options: { lock?: boolean } = {}) {
+  const query = q.selectFrom('aggregator_authorizations').selectAll().where('aggregator_id', '=', aggregatorId);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function saveAuthorization(q: Queryable, row: Omit<Insertable<AggregatorAuthorizationsTable>, 'version'>) {
+  return q
+    .insertInto('aggregator_authorizations')
+    .values({ ...row, version: 1 })
+    .onConflict((oc) =>
+      oc.column('aggregator_id').doUpdateSet((eb) => ({
+        version: eb('aggregator_authorizations.version', '+', 1),
+        enabled: eb.ref('excluded.enabled'),
+        client_quota: eb.ref('excluded.client_quota'),
+        currencies: eb.ref('excluded.currencies'),
+        jurisdictions: eb.ref('excluded.jurisdictions'),
+        territories: eb.ref('excluded.territories'),
+        wallet_origins: eb.ref('excluded.wallet_origins'),
+        auto_activation: eb.ref('excluded.auto_activation'),
+        agreement_ref: eb.ref('excluded.agreement_ref'),
+        expires_at: eb.ref('excluded.expires_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        updated_by: eb.ref('excluded.updated_by'),
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertKey(
+  q: Queryable,
+  row: { id: string; aggregatorId: string; keyHash: string; scopes: string[]; expiresAt: Date; createdAt: Date; createdBy: string },
+) {
+  await q
+    .insertInto('aggregator_keys')
+    .values({
+      id: row.id,
+      aggregator_id: row.aggregatorId,
+      key_hash: row.keyHash,
+      scopes: JSON.stringify(row.scopes),
+      expires_at: row.expiresAt,
+      created_at: row.createdAt,
+      created_by: row.createdBy,
+    })
+    .execute();
+}
+
+export function keysOf(q: Queryable, aggregatorId: string) {
+  return q.selectFrom('aggregator_keys').selectAll().where('aggregator_id', '=', aggregatorId).orderBy('created_at').orderBy('id').execute();
+}
+
+export function findKeyByHash(q: Queryable, keyHash: string) {
+  return q.selectFrom('aggregator_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export function findKey(q: Queryable, aggregatorId: string, keyId: string, options: { lock?: boolean } = {}) {
+  const query = q.selectFrom('aggregator_keys').selectAll().where('aggregator_id', '=', aggregatorId).where('id', '=', keyId);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export function revokeKey(q: Queryable, keyId: string, now: Date) {
+  return q
+    .updateTable('aggregator_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', keyId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function countClients(q: Queryable, aggregatorId: string): Promise<number> {
+  const row = await q
+    .selectFrom('clients')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('aggregator_id', '=', aggregatorId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertClient(q: Queryable, row: Insertable<ClientsTable>) {
+  await q.insertInto('clients').values(row).execute();
+}
+
+export function findClient(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<Client | undefined> {
+  const query = q.selectFrom('clients').selectAll().where('id', '=', id);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export function findClientByExternalId(q: Queryable, aggregatorId: string, externalId: string) {
+  return q.selectFrom('clients').select('id').where('aggregator_id', '=', aggregatorId).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export function listClients(q: Queryable, aggregatorId: string, page: { afterId?: string; externalId?: string; limit: number }) {
+  let query = q.selectFrom('clients').selectAll().where('aggregator_id', '=', aggregatorId);
+  if (page.afterId) query = query.where('id', '>', page.afterId);
+  if (page.externalId) query = query.where('external_id', '=', page.externalId);
+  return query.orderBy('id').limit(page.limit + 1).execute();
+}
+
+export async function updateClient(
+  q: Queryable,
+  id: string,
+  changes: Partial<Pick<Client, 'status' | 'platform_suspended_at' | 'activated_at'>>,
+): Promise<void> {
+  await q
+    .updateTable('clients')
+    .set((eb) => ({ ...changes, config_version: eb('config_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
