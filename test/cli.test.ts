@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/platform/config.ts';
 import { InstanceLockError } from '../src/platform/db/instance-lock.ts';
+import { migrationProvider } from '../src/platform/db/migrations/index.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from './helpers/database.ts';
@@ -46,7 +47,9 @@ describe('bookmaker CLI', () => {
   it('migrate applies the migrations once and reports them', async () => {
     const first = await cli(['migrate']);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), { applied: ['0001_foundation'] });
+    const all = Object.keys(await migrationProvider.getMigrations());
+    assert.ok(all.includes('0001_foundation'));
+    assert.deepEqual(JSON.parse(first.stdout), { applied: all });
     const second = await cli(['migrate']);
     assert.deepEqual(JSON.parse(second.stdout), { applied: [] });
   });
