@@ -81,7 +81,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const staff = new StaffService({ db, clock, secrets, audit });
   const tenants = new TenantService({ clock, secrets });
   const idempotency = new IdempotencyService({ db, clock, secrets });
-  const provisioning = new ProvisioningService({ db, clock, audit, idempotency, tenants, wallets, originRules });
+  const provisioning = new ProvisioningService({
+    db, clock, audit, idempotency, tenants, wallets, originRules, sandboxesEnabled: config.integrationSandboxes,
+  });
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
 
   healthRoutes(http, db);
@@ -152,7 +154,7 @@ const AGGREGATOR_API_DESCRIPTION = [
   'Authorization: Bearer <aggregator key>; requests carrying Origin or X-Tenant-ID are refused.',
   'Every POST needs Idempotency-Key (^[A-Za-z0-9_.:-]{8,128}$); the original response is replayed for 24 h with Idempotency-Replayed: true.',
   'Errors: { error: { code, message, details? } } with Cache-Control: no-store; rate limit 120 requests/minute per aggregator (429, Retry-After: 60).',
-  'Codes: validation, bad_request, wallet_validation_failed, tenant_header_not_allowed (400); unauthorized (401, details.reason);',
+  'Codes: validation, bad_request, wallet_validation_failed, deployment_not_configured, tenant_header_not_allowed (400); unauthorized (401, details.reason);',
   'scope_missing, not_authorized, activation_not_permitted, suspended_by_platform, origin_not_allowed (403); not_found (404);',
   'duplicate_external_id, quota_exceeded, already_active, not_active, configuration_changed, idempotency_mismatch, idempotency_expired, idempotency_in_progress (409);',
   'payload_too_large (413); rate_limited (429).',

@@ -49,6 +49,7 @@ export class ProvisioningService {
   readonly #tenants: TenantService;
   readonly #wallets: WalletClient;
   readonly #originRules: OriginRules;
+  readonly #sandboxesEnabled: boolean;
 
   constructor(deps: {
     db: Db;
@@ -58,6 +59,7 @@ export class ProvisioningService {
     tenants: TenantService;
     wallets: WalletClient;
     originRules: OriginRules;
+    sandboxesEnabled: boolean;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
@@ -66,6 +68,7 @@ export class ProvisioningService {
     this.#tenants = deps.tenants;
     this.#wallets = deps.wallets;
     this.#originRules = deps.originRules;
+    this.#sandboxesEnabled = deps.sandboxesEnabled;
   }
 
   /** The key must be live and its aggregator's authorization enabled and unexpired. */
@@ -240,6 +243,11 @@ export class ProvisioningService {
 
   async #activationPreconditions(principal: AggregatorPrincipal, clientId: string) {
     const client = await this.#ownedClient(this.#db, principal, clientId);
+    if (!this.#sandboxesEnabled) {
+      throw new AppError('deployment_not_configured', 400, 'This deployment does not offer integration sandboxes, so no client can be activated; contact the platform.', {
+        setting: 'INTEGRATION_SANDBOXES',
+      });
+    }
     if (client.platform_suspended_at) {
       throw new AppError('suspended_by_platform', 403, 'The platform has suspended this client; only the platform can lift it.');
     }

@@ -14,6 +14,8 @@ export interface Config {
   /** Current AES-256-GCM key for secrets at rest, then older keys still accepted for decryption. */
   secretsKeys: Buffer[];
   logLevel: string;
+  /** Whether this deployment offers the dedicated integration sandboxes that activation requires. */
+  integrationSandboxes: boolean;
 }
 
 /** A configuration problem; the message always names the variable. */
@@ -45,6 +47,7 @@ export function loadConfig(env: Env = process.env): Config {
     sportsbookUrl: parseSportsbookUrl(env.SPORTSBOOK_URL),
     secretsKeys: [secretsKey(env, appEnv, dataDir), ...previousKeys(env.SECRETS_KEY_PREVIOUS)],
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    integrationSandboxes: parseBoolean('INTEGRATION_SANDBOXES', env.INTEGRATION_SANDBOXES, true),
   };
 }
 
@@ -97,6 +100,14 @@ function parseSportsbookUrl(raw: string | undefined): string | undefined {
     throw new ConfigError('SPORTSBOOK_URL', `must be an absolute http(s) URL, got "${value}"`);
   }
   return url.origin;
+}
+
+function parseBoolean(variable: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(variable, `must be true or false, got "${raw}"`);
 }
 
 function parseLogLevel(raw: string | undefined): string {

@@ -320,3 +320,70 @@ describe('platform revocation of integration credentials', () => {
     assert.equal(audit[0]!.details.reason, 'leak');
   });
 });
+
+describe('the provisioning life cycle', () => {
+  it('runs end to end over real HTTP, and no secret reaches a GET response or a log line', async () => {
+    await t.reset();
+    const fresh = await setUpAggregator(t, wallets);
+    const key = newIdempotencyKey();
+    const body = createClientBody(wallets, { externalId: 'life-cycle' });
+    const created = await fresh.call('POST', '/clients', body, { idempotencyKey: key });
+    assert.equal(created.status, 201);
+    const replayed = await fresh.call('POST', '/clients', body, { idempotencyKey: key });
+    assert.deepEqual([replayed.headers.get('idempotency-replayed'), replayed.body], ['true', created.body]);
+    const listed = await fresh.call('GET', '/clients?externalId=life-cycle');
+    assert.deepEqual(listed.body.clients.map((c: { id: string }) => c.id), [created.body.id]);
+    const read = await fresh.call('GET', `/clients/${created.body.id}`);
+    assert.equal(read.body.client.externalId, 'life-cycle');
+
+    wallets.production.setSecret(created.body.production.walletSecret);
+    wallets.sandbox.setSecret(created.body.sandbox.walletSecret);
+    const activated = await fresh.call('POST', `/clients/${created.body.id}/activate`, ACTIVATE);
+    assert.equal(activated.status, 200, activated.text);
+    const rotated = await fresh.call('POST', `/clients/${created.body.id}/credentials/rotate`, { environment: 'production' });
+    assert.equal(rotated.status, 200);
+    assert.ok(await keyWorks(created.body.production.tenantId, rotated.body.integrationApiKey));
+    assert.ok(!(await keyWorks(created.body.production.tenantId, activated.body.production.integrationApiKey)));
+
+    const secrets = [
+      fresh.key,
+      created.body.production.walletSecret,
+      created.body.sandbox.walletSecret,
+      activated.body.production.integrationApiKey,
+      activated.body.sandbox.integrationApiKey,
+      rotated.body.integrationApiKey,
+    ];
+    const reads = [
+      (await fresh.call('GET', '/clients')).text,
+      (await fresh.call('GET', `/clients/${created.body.id}`)).text,
+      (await t.request('GET', `/api/v1/admin/aggregators/${fresh.aggregatorId}`, { token: fresh.adminToken })).text,
+      (await t.request('GET', `/api/v1/admin/clients/${created.body.id}`, { token: fresh.adminToken })).text,
+    ].join('\n');
+    const database = JSON.stringify(await Promise.all(
+      (['aggregator_keys', 'tenants', 'integration_keys', 'idempotency_records', 'audit_log', 'clients'] as const).map((table) =>
+        t.db.selectFrom(table).selectAll().execute(),
+      ),
+    ));
+    for (const secret of secrets) {
+      assert.ok(!reads.includes(secret), 'a GET response carries a secret');
+      assert.ok(!t.logs.text.includes(secret), 'a log line carries a secret');
+      assert.ok(!database.includes(secret), 'the database holds a secret in plaintext');
+    }
+  });
+});
+
+describe('deployment configuration', () => {
+  it('refuses activation with 400 deployment_not_configured when integration sandboxes are disabled', async () => {
+    const other = await startTestApp({ INTEGRATION_SANDBOXES: 'false' });
+    try {
+      const fixture = await setUpAggregator(other, wallets);
+      const created = (await fixture.call('POST', '/clients', createClientBody(wallets))).body;
+      const response = await fixture.call('POST', `/clients/${created.id}/activate`, ACTIVATE);
+      assert.equal(response.status, 400);
+      assert.equal(response.body.error.code, 'deployment_not_configured');
+      assert.deepEqual(response.body.error.details, { setting: 'INTEGRATION_SANDBOXES' });
+    } finally {
+      await other.close();
+    }
+  });
+});

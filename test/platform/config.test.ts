@@ -96,6 +96,12 @@ describe('configuration', () => {
     );
   });
 
+  it('reads INTEGRATION_SANDBOXES as a boolean, enabled by default', () => {
+    assert.equal(loadConfig({ DATA_DIR: tempDir() }).integrationSandboxes, true);
+    assert.equal(loadConfig({ DATA_DIR: tempDir(), INTEGRATION_SANDBOXES: 'false' }).integrationSandboxes, false);
+    assert.equal(configError({ INTEGRATION_SANDBOXES: 'maybe' }).variable, 'INTEGRATION_SANDBOXES');
+  });
+
   it('refuses an unknown LOG_LEVEL', () => {
     assert.equal(configError({ LOG_LEVEL: 'loud' }).variable, 'LOG_LEVEL');
   });
