@@ -180,23 +180,16 @@ export class AggregatorAdminService {
       const client = await store.findClient(tx, clientId, { lock: true });
       if (!client) throw notFound('Client');
       await change(tx, client);
-      await this.#audit.record(tx, {
-        actor: { type: 'staff', id: call.staff.id },
-        action,
-        target: { type: 'client', id: clientId },
-        outcome: 'success',
-        ip: call.ip,
-        details: { reason },
-      });
+      await this.#record(tx, call, action, { type: 'client', id: clientId }, { reason });
     });
     return this.client(clientId);
   }
 
-  #record(tx: Tx, call: StaffCall, action: string, aggregatorId: string, details: Record<string, unknown>) {
+  #record(tx: Tx, call: StaffCall, action: string, target: string | { type: string; id: string }, details: Record<string, unknown>) {
     return this.#audit.record(tx, {
       actor: { type: 'staff', id: call.staff.id },
       action,
-      target: { type: 'aggregator', id: aggregatorId },
+      target: typeof target === 'string' ? { type: 'aggregator', id: target } : target,
       outcome: 'success',
       ip: call.ip,
       details,

@@ -101,13 +101,9 @@ export class ProvisioningService {
           throw new AppError('quota_exceeded', 409, 'The client quota of your authorization is used up.', { quota: authorization.client_quota });
         }
         const response = await this.#insertClient(tx, principal, body, wallets);
-        await this.#audit.record(tx, {
-          actor: { type: 'aggregator', id: principal.aggregatorId },
-          action: 'client.create',
-          target: { type: 'client', id: response.id },
-          outcome: 'success',
-          ip: call.ip,
-          details: { keyId: principal.keyId, externalId: body.externalId, reason: body.reason },
+        await this.#record(tx, principal, call, 'client.create', { type: 'client', id: response.id }, 'success', {
+          externalId: body.externalId,
+          reason: body.reason,
         });
         const stored = { status: 201, body: response };
         await this.#idempotency.complete(tx, scope, stored);
@@ -226,14 +222,7 @@ export class ProvisioningService {
       return inTransaction(this.#db, async (tx) => {
         await this.#recheckUnchanged(tx, principal, snapshot);
         const response = await this.#activate(tx, snapshot.client);
-        await this.#audit.record(tx, {
-          actor: { type: 'aggregator', id: principal.aggregatorId },
-          action: 'client.activate',
-          target: { type: 'client', id: clientId },
-          outcome: 'success',
-          ip: call.ip,
-          details: { keyId: principal.keyId, reason: body.reason },
-        });
+        await this.#record(tx, principal, call, 'client.activate', { type: 'client', id: clientId }, 'success', { reason: body.reason });
         const stored = { status: 200, body: response };
         await this.#idempotency.complete(tx, scope, stored);
         return stored;
@@ -278,14 +267,7 @@ export class ProvisioningService {
         playerId: environment === 'production' ? body.productionPlayerId : body.sandboxPlayerId,
       });
       if (failure) {
-        await this.#audit.record(this.#db, {
-          actor: { type: 'aggregator', id: principal.aggregatorId },
-          action: 'client.activate',
-          target: { type: 'client', id: client.id },
-          outcome: 'failure',
-          ip: call.ip,
-          details: { environment, ...failure },
-        });
+        await this.#record(this.#db, principal, call, 'client.activate', { type: 'client', id: client.id }, 'failure', { environment, ...failure });
         throw new AppError('wallet_validation_failed', 400, `The ${environment} wallet failed the ${failure.check} check on /${failure.endpoint}: ${failure.reason}.`, {
           environment,
           ...failure,
@@ -338,13 +320,11 @@ export class ProvisioningService {
         const tenant = (await tenantsOfClient(tx, client.id)).find((candidate) => candidate.environment === body.environment)!;
         const revokedKeys = await this.#tenants.revokeIntegrationKeys(tx, [tenant.id]);
         const key = await this.#tenants.issueIntegrationKey(tx, tenant.id);
-        await this.#audit.record(tx, {
-          actor: { type: 'aggregator', id: principal.aggregatorId },
-          action: 'client.credentials.rotate',
-          target: { type: 'tenant', id: tenant.id },
-          outcome: 'success',
-          ip: call.ip,
-          details: { keyId: principal.keyId, clientId, environment: body.environment, revokedKeys, reason: body.reason },
+        await this.#record(tx, principal, call, 'client.credentials.rotate', { type: 'tenant', id: tenant.id }, 'success', {
+          clientId,
+          environment: body.environment,
+          revokedKeys,
+          reason: body.reason,
         });
         const stored = {
           status: 200,
@@ -361,6 +341,26 @@ export class ProvisioningService {
         return stored;
       }),
     );
+  }
+
+  /** Every aggregator action is audited with the key that made it. */
+  #record(
+    q: Db | Tx,
+    principal: AggregatorPrincipal,
+    call: IdempotentCall,
+    action: string,
+    target: { type: string; id: string },
+    outcome: 'success' | 'failure',
+    details: Record<string, unknown>,
+  ) {
+    return this.#audit.record(q, {
+      actor: { type: 'aggregator', id: principal.aggregatorId },
+      action,
+      target,
+      outcome,
+      ip: call.ip,
+      details: { keyId: principal.keyId, ...details },
+    });
   }
 
   #scope(principal: AggregatorPrincipal, call: IdempotentCall, operation: string, body: unknown): IdempotencyScope {

@@ -22,13 +22,8 @@ export interface OriginRules {
  */
 export function parseExactOrigin(value: string, rules: OriginRules): { origin: string } | { problem: string } {
   if (value.includes('*')) return { problem: 'wildcards are not allowed' };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { problem: 'not an absolute URL' };
-  }
-  if (url.username || url.password) return { problem: 'user info is not allowed' };
+  const url = parseAbsolute(value);
+  if ('problem' in url) return url;
   if (url.search || value.includes('?')) return { problem: 'a query is not allowed' };
   if (url.hash || value.includes('#')) return { problem: 'a fragment is not allowed' };
   if (url.pathname !== '/') return { problem: 'a path is not allowed' };
@@ -40,19 +35,24 @@ export function parseExactOrigin(value: string, rules: OriginRules): { origin: s
 
 /** A wallet base URL: an HTTPS origin plus an optional path, nothing else. */
 export function parseWalletBaseUrl(value: string, rules: OriginRules): { url: string; origin: string } | { problem: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { problem: 'not an absolute URL' };
-  }
-  if (url.username || url.password) return { problem: 'user info is not allowed' };
+  const url = parseAbsolute(value);
+  if ('problem' in url) return url;
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
     return { problem: 'a query or fragment is not allowed' };
   }
   const schemeProblem = checkScheme(url, rules);
   if (schemeProblem) return { problem: schemeProblem };
   return { url: url.origin + url.pathname.replace(/\/+$/, ''), origin: url.origin };
+}
+
+function parseAbsolute(value: string): URL | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { problem: 'not an absolute URL' };
+  }
+  return url.username || url.password ? { problem: 'user info is not allowed' } : url;
 }
 
 function checkScheme(url: URL, rules: OriginRules): string | null {

@@ -4,21 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createClientBody, newIdempotencyKey, setUpAggregator, type AggregatorFixture } from '../helpers/aggregator.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { startWalletPair, type WalletPair } from '../helpers/wallet.ts';
 
 let t: TestApp;
-let wallets: { production: TestWallet; sandbox: TestWallet };
+let wallets: WalletPair;
 let agg: AggregatorFixture;
 let client: { id: string; production: { tenantId: string; walletSecret: string }; sandbox: { tenantId: string; walletSecret: string } };
 
 before(async () => {
   t = await startTestApp();
-  wallets = { production: await startTestWallet(t.clock), sandbox: await startTestWallet(t.clock) };
+  wallets = await startWalletPair(t.clock);
 });
 after(async () => {
   await t.close();
-  await wallets.production.close();
-  await wallets.sandbox.close();
+  await wallets.close();
 });
 
 /** A created client whose wallet secrets the partner has installed, with one validation player per wallet. */

@@ -49,3 +49,23 @@ export async function startTestWallet(clock: Clock, secret = `bm_whsec_${randomB
     close: () => wallet.close(),
   };
 }
+
+export interface WalletPair {
+  production: TestWallet;
+  sandbox: TestWallet;
+  close(): Promise<void>;
+}
+
+/** The two wallets of a client: production and sandbox, separate servers with separate balances. */
+export async function startWalletPair(clock: Clock): Promise<WalletPair> {
+  const production = await startTestWallet(clock);
+  const sandbox = await startTestWallet(clock);
+  return {
+    production,
+    sandbox,
+    close: async () => {
+      await production.close();
+      await sandbox.close();
+    },
+  };
+}
