@@ -20,6 +20,9 @@ import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './ag
 import { ProvisioningService } from './aggregator/service.ts';
 import { IdempotencyService } from './platform/idempotency.ts';
 import { TenantService } from './tenants/service.ts';
+import { tenantRoutes } from './tenants/routes.ts';
+import { IntegrationService } from './integration/service.ts';
+import { integrationRoutes } from './integration/routes.ts';
 import { WalletClient } from './wallet/client.ts';
 import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
@@ -41,6 +44,7 @@ export interface App {
     idempotency: IdempotencyService;
     provisioning: ProvisioningService;
     aggregatorAdmin: AggregatorAdminService;
+    integration: IntegrationService;
     wallets: WalletClient;
   };
   jobs: PeriodicJob[];
@@ -79,23 +83,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   const wallets = new WalletClient(transport, clock);
   const staff = new StaffService({ db, clock, secrets, audit });
-  const tenants = new TenantService({ clock, secrets });
+  const tenants = new TenantService({ db, clock, secrets, audit, originRules });
   const idempotency = new IdempotencyService({ db, clock, secrets });
   const provisioning = new ProvisioningService({
     db, clock, audit, idempotency, tenants, wallets, originRules, sandboxesEnabled: config.integrationSandboxes,
   });
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
+  const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
 
   healthRoutes(http, db);
   staffRoutes(http, staff);
   aggregatorAdminRoutes(http, aggregatorAdmin, staff);
   await aggregatorRoutes(http, provisioning);
+  tenantRoutes(http, tenants, staff);
+  integrationRoutes(http, integration, staff);
 
   const jobs = [
     new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),
     new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
+    new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
   ];
-  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, wallets }, jobs };
+  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, wallets }, jobs };
 }
 
 function installResponseDefaults(http: TypedApp): void {
@@ -119,6 +127,8 @@ async function registerOpenApi(http: TypedApp): Promise<void> {
         securitySchemes: {
           staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/v1/admin/auth/login' },
           aggregatorKey: { type: 'http', scheme: 'bearer', description: 'Aggregator API key (bm_agg_…), issued by the platform, server to server only' },
+          integrationKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Tenant integration key, with X-Tenant-ID; server to server only' },
+          sessionToken: { type: 'http', scheme: 'bearer', description: 'Player session token (bm_sess_…) from the launch exchange' },
         },
       },
     },

@@ -6,7 +6,7 @@ import { newToken, sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { AppError, notFound, validationError } from '../platform/errors.ts';
 import { parseExactOrigin, type OriginRules } from '../platform/urls.ts';
-import type { StaffPrincipal } from '../staff/service.ts';
+import type { StaffCall } from '../staff/service.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { setTenantStatusForClient, tenantsOfClient } from '../tenants/store.ts';
 import { authorizationRecord, clientRecord } from './records.ts';
@@ -22,11 +22,6 @@ import * as store from './store.ts';
 const DAY_MS = 86_400_000;
 const newAggregatorId = (): string => `ag_${randomBytes(8).toString('hex')}`;
 const newKeyId = (): string => `ak_${randomBytes(8).toString('hex')}`;
-
-export interface StaffCall {
-  staff: StaffPrincipal;
-  ip: string;
-}
 
 /** Platform administration of aggregators: registration, authorization policy, keys, and client interventions. */
 export class AggregatorAdminService {

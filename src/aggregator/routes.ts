@@ -5,8 +5,8 @@ import { AppError } from '../platform/errors.ts';
 import { bearerToken } from '../platform/http/bearer.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { requireRole, requireStaff } from '../staff/routes.ts';
-import type { StaffService } from '../staff/service.ts';
-import type { AggregatorAdminService, StaffCall } from './admin.ts';
+import type { StaffCall, StaffService } from '../staff/service.ts';
+import type { AggregatorAdminService } from './admin.ts';
 import {
   activateClientSchema,
   adminSchemas,

@@ -21,6 +21,12 @@ export interface StaffPrincipal {
   sessionExpiresAt: Date;
 }
 
+/** A staff member's request, as services need it for authorization and the audit trail. */
+export interface StaffCall {
+  staff: StaffPrincipal;
+  ip: string;
+}
+
 export interface NewStaffInput {
   email: string;
   password: string;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 /** Reference data of the contract (CreateClient table). */
 export const CURRENCIES = ['BRL', 'USD', 'EUR', 'PEN', 'COP', 'MXN', 'KES', 'ZAR', 'PHP'] as const;
@@ -18,3 +18,70 @@ export const Territory = Type.String({ pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$', m
 /** An exact origin (scheme, host, optional port); checked further by parseExactOrigin. */
 export const Origin = Type.String({ minLength: 8, maxLength: 200 });
 export const MAX_EMBED_ORIGINS = 20;
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const WalletUrl = Type.String({ minLength: 8, maxLength: 2048, description: 'HTTPS base URL of the wallet' });
+const EmbedOrigins = Type.Array(Origin, {
+  maxItems: MAX_EMBED_ORIGINS,
+  uniqueItems: true,
+  description: 'exact origins of the casino pages allowed to frame the sportsbook (scheme, host, optional port)',
+});
+
+export const TenantRecord = Type.Object({
+  id: Type.String(),
+  clientId: Nullable(Type.String()),
+  environment: EnvironmentName,
+  name: Type.String(),
+  currency: Type.String(),
+  locale: Type.String(),
+  jurisdiction: Type.String(),
+  embedOrigins: Type.Array(Type.String()),
+  walletUrl: Type.String(),
+  walletMode: Type.String(),
+  status: Type.Enum(['suspended', 'active']),
+  createdAt: Timestamp,
+  firstFinancialAt: Nullable(Timestamp),
+  integrationKey: Nullable(Type.Object({ keyId: Type.String(), createdAt: Timestamp })),
+});
+
+export const CreateTenantBody = Type.Object(
+  {
+    name: Type.String({ minLength: 2, maxLength: 100, pattern: '^\\S(.*\\S)?$' }),
+    currency: Currency,
+    locale: Locale,
+    jurisdiction: Jurisdiction,
+    walletUrl: WalletUrl,
+    embedOrigins: Type.Optional(EmbedOrigins),
+  },
+  { additionalProperties: false },
+);
+export type CreateTenantBody = Static<typeof CreateTenantBody>;
+
+export const UpdateTenantBody = Type.Object(
+  {
+    embedOrigins: Type.Optional(EmbedOrigins),
+    name: Type.Optional(Type.String({ minLength: 2, maxLength: 100, pattern: '^\\S(.*\\S)?$' })),
+    locale: Type.Optional(Locale),
+    walletUrl: Type.Optional(WalletUrl),
+    walletMode: Type.Optional(Type.Enum(['seamless'])),
+    currency: Type.Optional(Currency),
+    status: Type.Optional(Type.Enum(['active', 'suspended'], { description: 'platform only: a suspended tenant opens no sessions (503)' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateTenantBody = Static<typeof UpdateTenantBody>;
+
+export const TenantQuery = Type.Object(
+  { tenantId: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'platform administrators name the tenant; operators may omit it' })) },
+  { additionalProperties: false },
+);
+
+export const RotatedApiKey = Type.Object({ tenantId: Type.String(), keyId: Type.String(), integrationApiKey: Type.String() });
+export const RotatedWalletSecret = Type.Object({ tenantId: Type.String(), walletSecret: Type.String() });
+export const CreatedTenant = Type.Object({
+  tenant: TenantRecord,
+  walletSecret: Type.String(),
+  keyId: Type.String(),
+  integrationApiKey: Type.String(),
+});

@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AuditLog } from '../platform/audit.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
-import type { Queryable, Tx } from '../platform/db/database.ts';
+import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import type { Tenant } from '../platform/db/schema.ts';
-import type { Environment } from './schemas.ts';
+import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
+import { parseExactOrigin, parseWalletBaseUrl, type OriginRules } from '../platform/urls.ts';
+import type { StaffCall, StaffPrincipal } from '../staff/service.ts';
+import type { CreateTenantBody, Environment, TenantRecord, UpdateTenantBody } from './schemas.ts';
 import * as store from './store.ts';
+
+/** Changing any of these after the first money movement would send owed money somewhere else. */
+const WALLET_IDENTITY = ['walletUrl', 'walletMode', 'currency'] as const;
+/** Settings only the platform may change. */
+const PLATFORM_ONLY = [...WALLET_IDENTITY, 'status'] as const;
 
 export interface NewEnvironment {
   tenantId: string;
@@ -29,12 +39,18 @@ const walletSecretContext = (tenantId: string) => `tenants.wallet_secret:${tenan
 
 /** Tenants (one per client environment) and their credentials: the integration key and the wallet secret. */
 export class TenantService {
+  readonly #db: Db;
   readonly #clock: Clock;
   readonly #secrets: SecretBox;
+  readonly #audit: AuditLog;
+  readonly #originRules: OriginRules;
 
-  constructor(deps: { clock: Clock; secrets: SecretBox }) {
+  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; originRules: OriginRules }) {
+    this.#db = deps.db;
     this.#clock = deps.clock;
     this.#secrets = deps.secrets;
+    this.#audit = deps.audit;
+    this.#originRules = deps.originRules;
   }
 
   /** Creates a suspended tenant with a fresh wallet secret; the secret is returned this once. */
@@ -79,4 +95,160 @@ export class TenantService {
   revokeIntegrationKeys(q: Queryable, tenantIds: string[]): Promise<number> {
     return store.revokeIntegrationKeys(q, tenantIds, this.#clock.now());
   }
+
+  /** Marks the tenant's first money movement; from then on its wallet identity is locked. */
+  async markFinancialUse(q: Queryable, tenantId: string): Promise<void> {
+    await q.updateTable('tenants').set({ first_financial_at: this.#clock.now() }).where('id', '=', tenantId).where('first_financial_at', 'is', null).execute();
+  }
+
+  // ---- administration (operator staff of the tenant, or a platform administrator naming it) ----
+
+  /** Operators act on their own tenant only; platform administrators must name one. */
+  resolveTenantId(staff: StaffPrincipal, requested: string | undefined): string {
+    if (staff.role === 'operator') {
+      if (requested !== undefined && requested !== staff.tenantId) throw forbidden('Operators manage their own tenant only.');
+      return staff.tenantId!;
+    }
+    if (staff.role !== 'platform_admin') throw forbidden('Tenant settings need an operator or a platform administrator.');
+    if (!requested) throw validationError('tenantId', 'Name the tenant with ?tenantId=.');
+    return requested;
+  }
+
+  /** A tenant for an operator that is not behind an aggregator: active at once, credentials returned once. */
+  async createTenant(call: StaffCall, body: CreateTenantBody) {
+    const walletUrl = this.#walletUrl(body.walletUrl);
+    const embedOrigins = this.#embedOrigins(body.embedOrigins ?? []);
+    const tenantId = newTenantId();
+    return inTransaction(this.#db, async (tx) => {
+      const { walletSecret } = await this.createEnvironment(tx, {
+        tenantId, clientId: null, environment: 'production', name: body.name, currency: body.currency,
+        locale: body.locale, jurisdiction: body.jurisdiction, embedOrigins, walletUrl,
+      });
+      await tx.updateTable('tenants').set({ status: 'active' }).where('id', '=', tenantId).execute();
+      const key = await this.issueIntegrationKey(tx, tenantId);
+      await this.#record(tx, call, 'tenant.create', tenantId, { name: body.name, currency: body.currency, walletUrl });
+      return { tenant: await this.#view(tx, tenantId), walletSecret, ...key };
+    });
+  }
+
+  async tenant(tenantId: string): Promise<Static<typeof TenantRecord>> {
+    return this.#view(this.#db, tenantId);
+  }
+
+  /** Ordinary settings; wallet URL, wallet mode and currency are platform-only and lock at first money movement. */
+  async updateTenant(call: StaffCall, tenantId: string, body: UpdateTenantBody) {
+    const platformOnly = PLATFORM_ONLY.filter((field) => body[field] !== undefined);
+    if (platformOnly.length > 0 && call.staff.role !== 'platform_admin') {
+      throw forbidden(`Only the platform can change ${platformOnly.join(', ')}.`);
+    }
+    const identityChange = WALLET_IDENTITY.filter((field) => body[field] !== undefined);
+    const changes = {
+      ...(body.embedOrigins !== undefined ? { embed_origins: JSON.stringify(this.#embedOrigins(body.embedOrigins)) } : {}),
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.locale !== undefined ? { locale: body.locale } : {}),
+      ...(body.walletUrl !== undefined ? { wallet_url: this.#walletUrl(body.walletUrl) } : {}),
+      ...(body.walletMode !== undefined ? { wallet_mode: body.walletMode } : {}),
+      ...(body.currency !== undefined ? { currency: body.currency } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
+    };
+    return inTransaction(this.#db, async (tx) => {
+      const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', tenantId).forUpdate().executeTakeFirst();
+      if (!tenant) throw notFound('Tenant');
+      const changed = identityChange.filter((field) => identityValue(tenant, field) !== changes[fieldColumn(field)]);
+      if (tenant.first_financial_at && changed.length > 0) {
+        throw new AppError('wallet_identity_locked', 409, `The tenant has moved money; ${changed.join(', ')} can no longer change through settings.`, {
+          reason: 'wallet_identity_locked',
+          fields: changed,
+        });
+      }
+      await tx.updateTable('tenants').set(changes).where('id', '=', tenantId).execute();
+      await this.#record(tx, call, 'tenant.update', tenantId, { fields: Object.keys(body) });
+      return this.#view(tx, tenantId);
+    });
+  }
+
+  /** New integration key returned once; the previous one stops at once. */
+  async rotateApiKey(call: StaffCall, tenantId: string) {
+    return inTransaction(this.#db, async (tx) => {
+      await this.#existing(tx, tenantId);
+      const key = await this.issueIntegrationKey(tx, tenantId);
+      await this.#record(tx, call, 'tenant.api_key.rotate', tenantId, { keyId: key.keyId });
+      return { tenantId, ...key };
+    });
+  }
+
+  /** New wallet secret returned once; every later signature uses it. */
+  async rotateWalletSecret(call: StaffCall, tenantId: string) {
+    const walletSecret = newToken('walletSecret');
+    await inTransaction(this.#db, async (tx) => {
+      await this.#existing(tx, tenantId);
+      await tx
+        .updateTable('tenants')
+        .set({ wallet_secret_enc: this.#secrets.encrypt(walletSecret, walletSecretContext(tenantId)) })
+        .where('id', '=', tenantId)
+        .execute();
+      await this.#record(tx, call, 'tenant.wallet_secret.rotate', tenantId, {});
+    });
+    return { tenantId, walletSecret };
+  }
+
+  async #existing(q: Queryable, tenantId: string): Promise<Tenant> {
+    const tenant = await q.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
+    if (!tenant) throw notFound('Tenant');
+    return tenant;
+  }
+
+  async #view(q: Queryable, tenantId: string): Promise<Static<typeof TenantRecord>> {
+    const tenant = await this.#existing(q, tenantId);
+    const [key] = await store.liveIntegrationKeys(q, [tenantId]);
+    return {
+      id: tenant.id,
+      clientId: tenant.client_id,
+      environment: tenant.environment,
+      name: tenant.name,
+      currency: tenant.currency,
+      locale: tenant.locale,
+      jurisdiction: tenant.jurisdiction,
+      embedOrigins: tenant.embed_origins,
+      walletUrl: tenant.wallet_url,
+      walletMode: tenant.wallet_mode,
+      status: tenant.status,
+      createdAt: tenant.created_at.toISOString(),
+      firstFinancialAt: tenant.first_financial_at?.toISOString() ?? null,
+      integrationKey: key ? { keyId: key.id, createdAt: key.created_at.toISOString() } : null,
+    };
+  }
+
+  #embedOrigins(origins: string[]): string[] {
+    return origins.map((origin, index) => {
+      const parsed = parseExactOrigin(origin, this.#originRules);
+      if ('problem' in parsed) throw validationError(`embedOrigins.${index}`, `embedOrigins entry "${origin}": ${parsed.problem}.`);
+      return parsed.origin;
+    });
+  }
+
+  #walletUrl(value: string): string {
+    const parsed = parseWalletBaseUrl(value, this.#originRules);
+    if ('problem' in parsed) throw validationError('walletUrl', `walletUrl "${value}": ${parsed.problem}.`);
+    return parsed.url;
+  }
+
+  #record(tx: Tx, call: StaffCall, action: string, tenantId: string, details: Record<string, unknown>) {
+    return this.#audit.record(tx, {
+      actor: { type: 'staff', id: call.staff.id },
+      action,
+      target: { type: 'tenant', id: tenantId },
+      outcome: 'success',
+      ip: call.ip,
+      details,
+    });
+  }
+}
+
+function fieldColumn(field: (typeof WALLET_IDENTITY)[number]): 'wallet_url' | 'wallet_mode' | 'currency' {
+  return field === 'walletUrl' ? 'wallet_url' : field === 'walletMode' ? 'wallet_mode' : 'currency';
+}
+
+function identityValue(tenant: Tenant, field: (typeof WALLET_IDENTITY)[number]): string {
+  return tenant[fieldColumn(field)];
 }

@@ -12,6 +12,10 @@ export interface Database {
   tenants: TenantsTable;
   integration_keys: IntegrationKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+  players: PlayersTable;
+  player_sessions: PlayerSessionsTable;
+  session_tokens: SessionTokensTable;
+  launch_tokens: LaunchTokensTable;
 }
 
 /** jsonb columns: read as parsed values, written as JSON text. */
@@ -126,6 +130,7 @@ export interface TenantsTable {
   wallet_secret_enc: string;
   status: 'suspended' | 'active';
   created_at: Date;
+  first_financial_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IntegrationKeysTable {
@@ -148,6 +153,48 @@ export interface IdempotencyRecordsTable {
   expires_at: Date;
 }
 
+export type PlayerStatus = 'active' | 'blocked' | 'paused' | 'closed';
+
+export interface PlayersTable {
+  id: string;
+  tenant_id: string;
+  external_id: string;
+  display_name: string;
+  status: ColumnType<PlayerStatus, PlayerStatus | undefined, PlayerStatus>;
+  kyc_status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PlayerSessionsTable {
+  id: string;
+  tenant_id: string;
+  player_id: string;
+  created_at: Date;
+  expires_at: Date;
+  last_activity_at: Date;
+  ended_at: Date | null;
+  end_reason: 'logout' | 'idle' | 'expired' | null;
+}
+
+export interface SessionTokensTable {
+  token_hash: string;
+  session_id: string;
+  issued_to: 'server' | 'iframe';
+  created_at: Date;
+}
+
+export interface LaunchTokensTable {
+  token_hash: string;
+  tenant_id: string;
+  session_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export type Player = Selectable<PlayersTable>;
+export type PlayerSession = Selectable<PlayerSessionsTable>;
 export type AggregatorAuthorization = Selectable<AggregatorAuthorizationsTable>;
 export type Client = Selectable<ClientsTable>;
 export type Tenant = Selectable<TenantsTable>;

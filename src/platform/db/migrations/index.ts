@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001_foundation.ts';
 import * as provisioning from './0002_provisioning.ts';
+import * as sessions from './0003_sessions.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_provisioning': provisioning,
+  '0003_sessions': sessions,
 };
 
 export const migrationProvider: MigrationProvider = {

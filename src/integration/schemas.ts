@@ -1,0 +1,135 @@
+import { Type, type Static } from 'typebox';
+import { ErrorResponse } from '../platform/http/schemas.ts';
+import { Currency, Locale } from '../tenants/schemas.ts';
+
+const Id = '[A-Za-z0-9_-]{1,64}';
+/** Contract deep links: /, /live, /live/{sportId}, /sport/{sportId}, /competition/{competitionId}, /event/{eventId}, /my-bets. */
+export const DEEP_LINK_PATTERN = `^/((live(/${Id})?)|(sport/${Id})|(competition/${Id})|(event/${Id})|(my-bets))?$`;
+export const DeepLink = Type.String({ pattern: DEEP_LINK_PATTERN, maxLength: 100, description: 'deep link of the first page' });
+
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const TenantHeaders = Type.Object({
+  'x-tenant-id': Type.String({ minLength: 1, maxLength: 80, description: 'tenant id of the environment' }),
+});
+
+export const SessionRequest = Type.Object(
+  {
+    externalPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'your stable, opaque player id (never an e-mail or CPF); the playerId of every wallet call' }),
+    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "nickname shown in the sportsbook; default 'Player'" })),
+    currency: Type.Optional(Currency),
+    cpf: Type.Optional(Type.String({ maxLength: 64, deprecated: true, description: 'deprecated: accepted and ignored, neither validated nor stored' })),
+    path: Type.Optional(DeepLink),
+    locale: Type.Optional(Locale),
+  },
+  { additionalProperties: false },
+);
+export type SessionRequest = Static<typeof SessionRequest>;
+
+export const PlayerRecord = Type.Object({
+  id: Type.String(),
+  tenantId: Type.String(),
+  externalId: Type.String(),
+  status: Type.Enum(['active', 'blocked', 'paused', 'closed']),
+  displayName: Type.String(),
+  currency: Type.String(),
+  kycStatus: Type.String({ description: "'verified' for players created through the integration: KYC is delegated to the operator" }),
+  createdAt: Timestamp,
+});
+
+export const SessionResponse = Type.Object({
+  launchToken: Type.String({ description: 'single use, for the page or SDK; expires at launchExpiresAt' }),
+  launchExpiresAt: Timestamp,
+  launchUrl: Type.String({ description: 'ready-made iframe URL with tenant, launch, path and locale' }),
+  token: Type.String({ description: 'the session token: keep it on your server, never in a URL or page' }),
+  player: PlayerRecord,
+});
+
+export const LaunchBody = Type.Object({ launchToken: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const LaunchResponse = Type.Object({ token: Type.String(), player: PlayerRecord });
+
+export const SessionInfo = Type.Object({
+  player: PlayerRecord,
+  session: Type.Object({
+    expiresAt: Timestamp,
+    idleExpiresAt: Timestamp,
+    idleTimeoutMinutes: Type.Integer(),
+  }),
+});
+
+export const ConfigQuery = Type.Object(
+  { tenant: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
+  { additionalProperties: false },
+);
+
+export const PublicConfig = Type.Object({
+  tenant: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    currency: Type.String(),
+    locale: Type.String(),
+    jurisdiction: Type.String(),
+    embedOrigins: Type.Array(Type.String()),
+    available: Type.Boolean({ description: 'false while the tenant is suspended: sessions cannot be opened' }),
+  }),
+  session: Type.Object({ idleTimeoutMinutes: Type.Integer(), absoluteTimeoutHours: Type.Integer() }),
+  locales: Type.Array(Type.String()),
+  embed: Type.Object({ sdkUrl: Type.String(), protocolVersion: Type.Integer() }),
+});
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse };
+
+export const sessionsSchema = {
+  tags: ['integration'],
+  summary: 'Open a player session (casino server, X-Tenant-ID + X-API-Key)',
+  security: [{ integrationKey: [] }],
+  headers: TenantHeaders,
+  body: SessionRequest,
+  response: { 200: SessionResponse, ...errors },
+};
+
+export const launchSchema = {
+  tags: ['integration'],
+  summary: 'Exchange a launch token for the session (iframe)',
+  headers: TenantHeaders,
+  body: LaunchBody,
+  response: { 200: LaunchResponse, ...errors },
+};
+
+export const configSchema = {
+  tags: ['integration'],
+  summary: 'Public settings of a tenant for the iframe (by X-Tenant-ID or ?tenant=)',
+  querystring: ConfigQuery,
+  response: { 200: PublicConfig, ...errors },
+};
+
+export const sessionInfoSchema = {
+  tags: ['player'],
+  summary: 'The player session behind the bearer token (counts as activity)',
+  security: [{ sessionToken: [] }],
+  response: { 200: SessionInfo, 401: ErrorResponse },
+};
+
+export const logoutSchema = {
+  tags: ['player'],
+  summary: 'End the player session',
+  security: [{ sessionToken: [] }],
+  response: { 204: Type.Null(), 401: ErrorResponse },
+};
+
+export const PlayerStatusBody = Type.Object(
+  {
+    status: Type.Enum(['active', 'blocked', 'paused', 'closed']),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+export const playerStatusSchema = {
+  tags: ['admin: players'],
+  summary: 'Block, pause, close or reactivate a player (operator of the tenant, or platform administrator)',
+  security: [{ staffToken: [] }],
+  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  body: PlayerStatusBody,
+  response: { 200: Type.Object({ player: PlayerRecord }), 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+};

@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AuditLog } from '../platform/audit.ts';
+import type { Clock } from '../platform/clock.ts';
+import { newToken, sha256Hex } from '../platform/crypto.ts';
+import { inTransaction, type Db } from '../platform/db/database.ts';
+import type { Player, PlayerStatus, Tenant } from '../platform/db/schema.ts';
+import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
+import type { StaffCall } from '../staff/service.ts';
+import { LOCALES } from '../tenants/schemas.ts';
+import type { TenantService } from '../tenants/service.ts';
+import type { PlayerRecord, PublicConfig, SessionRequest } from './schemas.ts';
+import * as store from './store.ts';
+
+export const LAUNCH_TOKEN_TTL_MS = 120_000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+export const LAUNCH_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Contract: idle timeout 60 min, 30 min for Brazil. */
+export const idleTimeoutMinutes = (jurisdiction: string): number => (jurisdiction === 'BR' ? 30 : 60);
+const idleMs = (jurisdiction: string) => idleTimeoutMinutes(jurisdiction) * 60_000;
+
+export interface SessionPrincipal {
+  sessionId: string;
+  playerId: string;
+  tenantId: string;
+  expiresAt: Date;
+  idleExpiresAt: Date;
+  idleTimeoutMinutes: number;
+}
+
+const newPlayerId = () => `pl_${randomBytes(8).toString('hex')}`;
+const newSessionId = () => `ps_${randomBytes(8).toString('hex')}`;
+
+const launchError = (code: string, reason: string, message: string) => new AppError(code, 401, message, { reason });
+const sessionExpired = () => new AppError('session_expired', 401, 'The session has ended; open a new one from the casino.');
+
+/** Contract section b: player sessions opened by the casino's server, launch tokens exchanged by the iframe. */
+export class IntegrationService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #audit: AuditLog;
+  readonly #tenants: TenantService;
+  readonly #sportsbookUrl: string | undefined;
+
+  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; sportsbookUrl: string | undefined }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#audit = deps.audit;
+    this.#tenants = deps.tenants;
+    this.#sportsbookUrl = deps.sportsbookUrl;
+  }
+
+  /** Unknown tenant 404; missing or wrong key 401 (audited with the caller IP); suspended tenant 503. */
+  async authenticateTenant(tenantId: string | undefined, apiKey: string | undefined, ip: string): Promise<Tenant> {
+    const tenant = await this.#tenant(tenantId);
+    const authenticated = apiKey ? await this.#tenants.authenticateIntegrationKey(this.#db, tenant.id, apiKey) : undefined;
+    if (!authenticated) {
+      await this.#audit.record(this.#db, {
+        actor: { type: 'anonymous' },
+        action: 'integration.authenticate',
+        target: { type: 'tenant', id: tenant.id },
+        outcome: 'denied',
+        ip,
+        details: { reason: apiKey ? 'wrong_key' : 'missing_key' },
+      });
+      throw new AppError('unauthorized', 401, 'X-API-Key is missing or not the integration key of this tenant.');
+    }
+    return checkAvailable(authenticated);
+  }
+
+  async #tenant(tenantId: string | undefined): Promise<Tenant> {
+    if (!tenantId) throw validationError('x-tenant-id', 'Name the tenant with the X-Tenant-ID header.');
+    const tenant = tenantId ? await this.#db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst() : undefined;
+    if (!tenant) throw notFound('Tenant');
+    return tenant;
+  }
+
+  /** Each call opens a new session; earlier sessions of the player stay valid until they end. */
+  async openSession(tenant: Tenant, body: SessionRequest, requestOrigin: string) {
+    if (body.currency !== undefined && body.currency !== tenant.currency) {
+      throw validationError('currency', `currency must be the tenant currency ${tenant.currency}.`);
+    }
+    const now = this.#clock.now();
+    const token = newToken('session');
+    const launchToken = newToken('launch');
+    const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
+    // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
+    const player = await inTransaction(this.#db, async (tx) => {
+      const player = await store.upsertPlayer(tx, { id: newPlayerId(), tenantId: tenant.id, externalId: body.externalPlayerId, displayName: body.displayName, now });
+      checkPlayerMayPlay(player);
+      const sessionId = newSessionId();
+      await store.insertSession(tx, {
+        id: sessionId,
+        tenant_id: tenant.id,
+        player_id: player.id,
+        created_at: now,
+        expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+        last_activity_at: now,
+      });
+      await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'server', now });
+      await store.insertLaunchToken(tx, { tokenHash: sha256Hex(launchToken), tenantId: tenant.id, sessionId, createdAt: now, expiresAt: launchExpiresAt });
+      return player;
+    });
+    return {
+      launchToken,
+      launchExpiresAt: launchExpiresAt.toISOString(),
+      launchUrl: this.#launchUrl(requestOrigin, tenant, launchToken, body),
+      token,
+      player: playerRecord(player, tenant),
+    };
+  }
+
+  #launchUrl(requestOrigin: string, tenant: Tenant, launchToken: string, body: SessionRequest): string {
+    const url = new URL('/', this.#sportsbookUrl ?? requestOrigin);
+    url.searchParams.set('tenant', tenant.id);
+    url.searchParams.set('launch', launchToken);
+    url.searchParams.set('path', body.path ?? '/');
+    url.searchParams.set('locale', body.locale ?? tenant.locale);
+    return url.toString();
+  }
+
+  /** The iframe's exchange: exactly one caller ever gets a session token for a launch token. */
+  async exchangeLaunchToken(tenantId: string, launchToken: string, ip: string) {
+    const tenant = checkAvailable(await this.#tenant(tenantId));
+    const now = this.#clock.now();
+    const tokenHash = sha256Hex(launchToken);
+    const idleCutoff = new Date(now.getTime() - idleMs(tenant.jurisdiction));
+    const sessionId = await store.consumeLaunchToken(this.#db, { tokenHash, tenantId: tenant.id, now, idleCutoff });
+    if (!sessionId) throw await this.#launchRefusal(tenant, tokenHash, now, idleCutoff, ip);
+    const token = newToken('session');
+    const session = await inTransaction(this.#db, async (tx) => {
+      await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'iframe', now });
+      await store.touchSession(tx, sessionId, now);
+      return (await store.findSession(tx, sessionId))!;
+    });
+    const player = (await store.findPlayer(this.#db, session.player_id))!;
+    return { token, player: playerRecord(player, tenant) };
+  }
+
+  /** Why a launch token was refused: read after the failed exchange, for the error and the audit trail. */
+  async #launchRefusal(tenant: Tenant, tokenHash: string, now: Date, idleCutoff: Date, ip: string): Promise<AppError> {
+    const launch = await store.findLaunchToken(this.#db, tokenHash);
+    if (!launch) return launchError('launch_token_invalid', 'unknown_token', 'The launch token is not valid.');
+    if (launch.tenant_id !== tenant.id) return launchError('launch_token_invalid', 'wrong_tenant', 'The launch token is not valid for this tenant.');
+    if (launch.used_at) {
+      await this.#audit.record(this.#db, {
+        actor: { type: 'anonymous' },
+        action: 'integration.launch.replay',
+        target: { type: 'session', id: launch.session_id },
+        outcome: 'denied',
+        ip,
+        details: { tenantId: tenant.id, firstUsedAt: launch.used_at.toISOString() },
+      });
+      return launchError('launch_token_used', 'already_used', 'The launch token was already used; ask the casino for a new one.');
+    }
+    if (launch.expires_at <= now) return launchError('launch_token_expired', 'expired', 'The launch token expired 120 s after it was issued.');
+    const session = await store.findSession(this.#db, launch.session_id);
+    if (session) await this.#endIfOver(session, now, idleCutoff);
+    return sessionExpired();
+  }
+
+  /** Any authenticated player call: the session must be alive, and the call counts as activity. */
+  async authenticateSession(token: string): Promise<SessionPrincipal> {
+    const now = this.#clock.now();
+    const found = await store.findSessionByToken(this.#db, sha256Hex(token));
+    if (!found) throw new AppError('unauthorized', 401, 'The session token is not valid.');
+    const idle = idleMs(found.jurisdiction);
+    const idleCutoff = new Date(now.getTime() - idle);
+    if (found.endedAt || found.expiresAt <= now || found.lastActivityAt <= idleCutoff) {
+      await this.#endIfOver({ id: found.sessionId, ended_at: found.endedAt, expires_at: found.expiresAt, last_activity_at: found.lastActivityAt }, now, idleCutoff);
+      throw sessionExpired();
+    }
+    if (found.tenantStatus !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
+    if (found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
+    await store.touchSession(this.#db, found.sessionId, now);
+    return {
+      sessionId: found.sessionId,
+      playerId: found.playerId,
+      tenantId: found.tenantId,
+      expiresAt: found.expiresAt,
+      idleExpiresAt: new Date(now.getTime() + idle),
+      idleTimeoutMinutes: idleTimeoutMinutes(found.jurisdiction),
+    };
+  }
+
+  /** Records why a session that is over ended (idle or absolute expiry), the first time anyone notices. */
+  async #endIfOver(
+    session: { id: string; ended_at: Date | null; expires_at: Date; last_activity_at: Date },
+    now: Date,
+    idleCutoff: Date,
+  ): Promise<void> {
+    if (session.ended_at) return;
+    if (session.expires_at <= now) await store.endSession(this.#db, session.id, now, 'expired');
+    else if (session.last_activity_at <= idleCutoff) await store.endSession(this.#db, session.id, now, 'idle');
+  }
+
+  async sessionInfo(principal: SessionPrincipal) {
+    const player = (await store.findPlayer(this.#db, principal.playerId))!;
+    const tenant = await this.#tenant(principal.tenantId);
+    return {
+      player: playerRecord(player, tenant),
+      session: {
+        expiresAt: principal.expiresAt.toISOString(),
+        idleExpiresAt: principal.idleExpiresAt.toISOString(),
+        idleTimeoutMinutes: principal.idleTimeoutMinutes,
+      },
+    };
+  }
+
+  async logout(principal: SessionPrincipal): Promise<void> {
+    await store.endSession(this.#db, principal.sessionId, this.#clock.now(), 'logout');
+  }
+
+  async publicConfig(tenantId: string | undefined): Promise<Static<typeof PublicConfig>> {
+    const tenant = await this.#tenant(tenantId);
+    return {
+      tenant: {
+        id: tenant.id,
+        name: tenant.name,
+        currency: tenant.currency,
+        locale: tenant.locale,
+        jurisdiction: tenant.jurisdiction,
+        embedOrigins: tenant.embed_origins,
+        available: tenant.status === 'active',
+      },
+      session: { idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction), absoluteTimeoutHours: SESSION_ABSOLUTE_MS / 3_600_000 },
+      locales: [...LOCALES],
+      embed: { sdkUrl: '/embed/v1.js', protocolVersion: 1 },
+    };
+  }
+
+  /** Platform block or a local restriction; operators act on their own tenant's players only. */
+  async setPlayerStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
+    if (call.staff.role !== 'platform_admin' && call.staff.role !== 'operator') throw forbidden();
+    return inTransaction(this.#db, async (tx) => {
+      const player = await store.findPlayer(tx, playerId);
+      if (!player || (call.staff.role === 'operator' && player.tenant_id !== call.staff.tenantId)) throw notFound('Player');
+      const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
+      await this.#audit.record(tx, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: 'player.status.set',
+        target: { type: 'player', id: playerId },
+        outcome: 'success',
+        ip: call.ip,
+        details: { from: player.status, to: status, reason },
+      });
+      const tenant = await this.#tenant(player.tenant_id);
+      return playerRecord(updated, tenant);
+    });
+  }
+
+  async purgeLaunchRecords(): Promise<number> {
+    return store.deleteOldLaunchTokens(this.#db, new Date(this.#clock.now().getTime() - LAUNCH_RETENTION_MS));
+  }
+}
+
+function checkAvailable(tenant: Tenant): Tenant {
+  if (tenant.status !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
+  return tenant;
+}
+
+function checkPlayerMayPlay(player: Player): void {
+  if (player.status !== 'active') throw playerRefusal(player.status);
+}
+
+function playerRefusal(status: string): AppError {
+  switch (status) {
+    case 'paused':
+      return new AppError('account_paused', 403, 'The player account is paused.');
+    case 'closed':
+      return new AppError('account_closed', 403, 'The player account is closed.');
+    default:
+      return new AppError('account_blocked', 403, 'The player is blocked on the platform.');
+  }
+}
+
+export function playerRecord(player: Player, tenant: Pick<Tenant, 'currency'>): Static<typeof PlayerRecord> {
+  return {
+    id: player.id,
+    tenantId: player.tenant_id,
+    externalId: player.external_id,
+    status: player.status,
+    displayName: player.display_name,
+    currency: tenant.currency,
+    kycStatus: player.kyc_status,
+    createdAt: player.created_at.toISOString(),
+  };
+}
