@@ -16,7 +16,7 @@ export interface ReferenceWalletOptions {
 }
 
 export type FaultMode =
-  | 'delay' // apply, then answer only after delayMs (past the caller's 5 s timeout)
+  | 'delay' // answer only after delayMs (past the caller's 5 s timeout): normally when apply, else 503
   | 'status_500'
   | 'status_503'
   | 'status_408'
@@ -70,24 +70,26 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
   const received: ReceivedRequest[] = [];
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
 
-  // The signature covers the raw bytes, so the body is kept as text and parsed only after it is verified.
+  // The signature covers the raw bytes, so the body is kept as bytes and parsed only after it is verified.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   for (const endpoint of ENDPOINTS) {
     app.post(`/${endpoint}`, async (request, reply) => {
-      const raw = typeof request.body === 'string' ? request.body : '';
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signatureValid = verifySignature(secret, request.headers, raw, now());
-      received.push({ endpoint, txId: txIdOf(raw), signatureValid });
-      if (!signatureValid) return send(reply, failure(401, 'invalid_signature', 'Signature or timestamp is not valid.'));
-      const movement = parseMovement(endpoint, raw);
+      if (!signatureValid) {
+        received.push({ endpoint, txId: null, signatureValid });
+        return send(reply, failure(401, 'invalid_signature', 'Signature or timestamp is not valid.'));
+      }
+      const movement = parseMovement(endpoint, raw.toString('utf8'));
+      received.push({ endpoint, txId: 'txId' in movement ? movement.txId : null, signatureValid });
       if ('status' in movement) return send(reply, movement);
       const fault = takeFault(faults, endpoint);
-      if (fault && !fault.apply && fault.mode !== 'delay') return sendFault(reply, fault, movement);
-      const outcome = await process(store, endpoint, movement);
+      const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
       if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-      else if (fault) return sendFault(reply, fault, movement);
-      return send(reply, outcome);
+      if (fault && !(fault.mode === 'delay' && outcome)) return sendFault(reply, fault, movement);
+      return send(reply, outcome!);
     });
   }
 
@@ -106,14 +108,18 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
   };
 }
 
-/** HMAC-SHA256 over `timestamp.rawBody`, hex in either case, compared in constant time, within 300 s. */
-export function verifySignature(secret: string, headers: Record<string, unknown>, raw: string, nowMs: number): boolean {
+/**
+ * HMAC-SHA256 over `timestamp.rawBody` (the bytes as received), hex in either case, compared in constant time,
+ * within 300 s. Without a configured secret nothing verifies: an empty key would let anyone sign.
+ */
+export function verifySignature(secret: string, headers: Record<string, unknown>, raw: Buffer, nowMs: number): boolean {
+  if (!secret) return false;
   const timestamp = headers['x-timestamp'];
   const signature = headers['x-signature'];
   if (typeof timestamp !== 'string' || !/^\d{1,12}$/.test(timestamp)) return false;
   if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > CLOCK_WINDOW_SECONDS) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest();
+  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
@@ -177,21 +183,12 @@ function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
     case 'wrong_currency':
       return reply.code(200).send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
     case 'delay':
-      return reply;
+      return reply.code(503).type('application/json').send('{"error":{"code":"timeout","message":"gave up"}}');
   }
 }
 
 function send(reply: FastifyReply, outcome: StoredOutcome) {
   return reply.code(outcome.status).send(outcome.body);
-}
-
-function txIdOf(raw: string): string | null {
-  try {
-    const txId = (JSON.parse(raw) as { txId?: unknown }).txId;
-    return typeof txId === 'string' ? txId : null;
-  } catch {
-    return null;
-  }
 }
 
 function registerControls(

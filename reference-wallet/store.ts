@@ -49,7 +49,7 @@ const SCHEMA = `
     created_at timestamptz not null default now()
   );
   -- rollbacks that arrived before (or instead of) the debit they name
-  create table if not exists early_rollbacks (debit_tx_id text primary key);
+  create table if not exists early_rollbacks (debit_tx_id text primary key, player_id text not null);
 `;
 
 export class WalletStore {
@@ -130,7 +130,8 @@ async function decide(tx: Transaction, request: MovementRequest): Promise<Stored
   ]);
   const player = rows[0];
   if (!player) return failure(404, 'player_not_found', 'Unknown player.');
-  if (player.blocked) return failure(403, 'player_blocked', 'The player is blocked.');
+  // A block stops new stakes only: money owed to the player (payouts, refunds, rollbacks) is still paid.
+  if (player.blocked && request.endpoint === 'debit' && request.kind === 'bet') return failure(403, 'player_blocked', 'The player is blocked.');
   if (player.currency !== request.currency) return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
 
   switch (request.endpoint) {
@@ -144,7 +145,10 @@ async function decide(tx: Transaction, request: MovementRequest): Promise<Stored
 }
 
 async function debit(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
-  const early = await tx.query('delete from early_rollbacks where debit_tx_id = $1 returning debit_tx_id', [request.txId]);
+  const early = await tx.query('delete from early_rollbacks where debit_tx_id = $1 and player_id = $2 returning debit_tx_id', [
+    request.txId,
+    player.id,
+  ]);
   if (early.rows.length > 0) return failure(409, 'rolled_back', 'This debit was already rolled back.');
   // All or nothing, for stakes and for corrections alike: no partial collection, no negative balance.
   if (player.balance < request.amount) return failure(402, 'insufficient_funds', 'The balance is too low.');
@@ -152,14 +156,18 @@ async function debit(tx: Transaction, player: Player, request: MovementRequest):
 }
 
 async function rollback(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
-  const { rows } = await tx.query<{ amount: number; status: number; reversed: boolean }>(
-    `select amount, status, reversed from transactions where tx_id = $1 and endpoint = 'debit' for update`,
+  const { rows } = await tx.query<{ amount: number; status: number; reversed: boolean; player_id: string; currency: string }>(
+    `select amount, status, reversed, player_id, currency from transactions where tx_id = $1 and endpoint = 'debit' for update`,
     [request.ref],
   );
   const stake = rows[0];
   if (!stake) {
-    await tx.query('insert into early_rollbacks (debit_tx_id) values ($1) on conflict do nothing', [request.ref]);
+    await tx.query('insert into early_rollbacks (debit_tx_id, player_id) values ($1, $2) on conflict do nothing', [request.ref, player.id]);
     return move(tx, player, request, 0);
+  }
+  // A rollback returns a stake to the player who paid it, never to anyone else.
+  if (stake.player_id !== player.id || stake.currency !== request.currency) {
+    return failure(409, 'ref_mismatch', 'The debit named in ref belongs to another player or currency.');
   }
   if (stake.status !== 200 || stake.reversed) return move(tx, player, request, 0);
   await tx.query('update transactions set reversed = true where tx_id = $1', [request.ref]);

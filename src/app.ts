@@ -165,7 +165,7 @@ const AGGREGATOR_API_DESCRIPTION = [
   'Every POST needs Idempotency-Key (^[A-Za-z0-9_.:-]{8,128}$); the original response is replayed for 24 h with Idempotency-Replayed: true.',
   'Errors: { error: { code, message, details? } } with Cache-Control: no-store; rate limit 120 requests/minute per aggregator (429, Retry-After: 60).',
   'Codes: validation, bad_request, wallet_validation_failed, deployment_not_configured, tenant_header_not_allowed (400); unauthorized (401, details.reason);',
-  'scope_missing, not_authorized, activation_not_permitted, suspended_by_platform, origin_not_allowed (403); not_found (404);',
+  'scope_missing, not_authorized, activation_not_permitted, suspended_by_platform, credentials_revoked_by_platform, origin_not_allowed (403); not_found (404);',
   'duplicate_external_id, quota_exceeded, already_active, not_active, configuration_changed, idempotency_mismatch, idempotency_expired, idempotency_in_progress (409);',
   'payload_too_large (413); rate_limited (429).',
 ].join(' ');

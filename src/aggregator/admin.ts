@@ -146,21 +146,27 @@ export class AggregatorAdminService {
     });
   }
 
-  /** Lifts a platform suspension: back to active if the client had been activated, else to suspended. */
+  /**
+   * Lifts the platform's holds (suspension and credential revocation): back to active if the client had been
+   * activated, else to suspended. After a revocation the aggregator then rotates to get new keys.
+   */
   resumeClient(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.resume', reason, async (tx, client) => {
-      if (!client.platform_suspended_at) throw new AppError('not_suspended', 409, 'The platform has not suspended this client.');
+      if (!client.platform_suspended_at && !client.credentials_revoked_at) {
+        throw new AppError('not_suspended', 409, 'The platform holds nothing on this client.');
+      }
       const status = client.activated_at ? 'active' : 'suspended';
-      await store.updateClient(tx, client.id, { status, platform_suspended_at: null });
+      await store.updateClient(tx, client.id, { status, platform_suspended_at: null, credentials_revoked_at: null });
       await setTenantStatusForClient(tx, client.id, status);
     });
   }
 
-  /** Revokes the integration keys of both environments; wallet secrets are untouched. */
+  /** Revokes the integration keys of both environments and holds them revoked until resume; wallet secrets stay. */
   revokeClientCredentials(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.credentials.revoke', reason, async (tx, client) => {
       const tenants = await tenantsOfClient(tx, client.id);
       await this.#tenants.revokeIntegrationKeys(tx, tenants.map((tenant) => tenant.id));
+      await store.updateClient(tx, client.id, { credentials_revoked_at: this.#clock.now() });
     });
   }
 

@@ -33,6 +33,7 @@ export async function clientRecord(q: Queryable, client: Client): Promise<Static
     embedOrigins: client.embed_origins,
     status: client.status,
     suspendedByPlatform: client.platform_suspended_at !== null,
+    credentialsRevokedByPlatform: client.credentials_revoked_at !== null,
     nextAction: nextAction(client),
     production: environment('production'),
     sandbox: environment('sandbox'),
@@ -42,7 +43,7 @@ export async function clientRecord(q: Queryable, client: Client): Promise<Static
 }
 
 function nextAction(client: Client): Static<typeof ClientRecord>['nextAction'] {
-  if (client.platform_suspended_at) return 'contact_platform';
+  if (client.platform_suspended_at || client.credentials_revoked_at) return 'contact_platform';
   return client.status === 'active' ? 'none' : 'install_wallet_secrets_then_activate';
 }
 

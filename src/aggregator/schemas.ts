@@ -112,6 +112,7 @@ export const ClientRecord = Type.Object({
   embedOrigins: Type.Array(Type.String()),
   status: Type.Enum(['suspended', 'active']),
   suspendedByPlatform: Type.Boolean({ description: 'true while the platform holds the client suspended; only the platform can lift it' }),
+  credentialsRevokedByPlatform: Type.Boolean({ description: 'true while the platform holds the integration keys revoked; rotation is refused until it lifts the hold' }),
   nextAction: Type.Enum(['install_wallet_secrets_then_activate', 'none', 'contact_platform']),
   production: EnvironmentRecord,
   sandbox: EnvironmentRecord,

@@ -232,13 +232,11 @@ export class ProvisioningService {
 
   async #activationPreconditions(principal: AggregatorPrincipal, clientId: string) {
     const client = await this.#ownedClient(this.#db, principal, clientId);
+    checkNoPlatformHold(client);
     if (!this.#sandboxesEnabled) {
       throw new AppError('deployment_not_configured', 400, 'This deployment does not offer integration sandboxes, so no client can be activated; contact the platform.', {
         setting: 'INTEGRATION_SANDBOXES',
       });
-    }
-    if (client.platform_suspended_at) {
-      throw new AppError('suspended_by_platform', 403, 'The platform has suspended this client; only the platform can lift it.');
     }
     if (client.status === 'active') throw new AppError('already_active', 409, 'This client is already active.');
     const authorization = checkAuthorizationLive(await store.findAuthorization(this.#db, principal.aggregatorId), this.#clock.now());
@@ -314,7 +312,8 @@ export class ProvisioningService {
     return this.#idempotency.run(scope, () =>
       inTransaction(this.#db, async (tx) => {
         const client = await this.#ownedClient(tx, principal, clientId, true);
-        if (client.status !== 'active' && !client.activated_at) {
+        checkNoPlatformHold(client);
+        if (client.status !== 'active') {
           throw new AppError('not_active', 409, 'Integration keys exist only after activation; activate the client first.');
         }
         const tenant = (await tenantsOfClient(tx, client.id)).find((candidate) => candidate.environment === body.environment)!;
@@ -365,6 +364,16 @@ export class ProvisioningService {
 
   #scope(principal: AggregatorPrincipal, call: IdempotentCall, operation: string, body: unknown): IdempotencyScope {
     return { scope: `aggregator:${principal.aggregatorId}`, key: call.key, credentialId: principal.keyId, operation, body };
+  }
+}
+
+/** What the platform holds (a suspension, revoked credentials) only the platform lifts. */
+function checkNoPlatformHold(client: Client): void {
+  if (client.platform_suspended_at) {
+    throw new AppError('suspended_by_platform', 403, 'The platform has suspended this client; only the platform can lift it.');
+  }
+  if (client.credentials_revoked_at) {
+    throw new AppError('credentials_revoked_by_platform', 403, 'The platform revoked this client\'s integration credentials; only the platform can lift it.');
   }
 }
 

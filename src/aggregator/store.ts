@@ -115,7 +115,7 @@ export function listClients(q: Queryable, aggregatorId: string, page: { afterId?
 export async function updateClient(
   q: Queryable,
   id: string,
-  changes: Partial<Pick<Client, 'status' | 'platform_suspended_at' | 'activated_at'>>,
+  changes: Partial<Pick<Client, 'status' | 'platform_suspended_at' | 'activated_at' | 'credentials_revoked_at'>>,
 ): Promise<void> {
   await q
     .updateTable('clients')

@@ -56,7 +56,9 @@ function parseAbsolute(value: string): URL | { problem: string } {
 }
 
 function checkScheme(url: URL, rules: OriginRules): string | null {
+  const loopback = isLoopbackHost(bareHostname(url));
+  if (loopback && !rules.allowLoopback) return 'loopback hosts are allowed only in development';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && rules.allowLoopback && isLoopbackHost(bareHostname(url))) return null;
+  if (url.protocol === 'http:' && rules.allowLoopback && loopback) return null;
   return rules.allowLoopback ? 'must be https (http only for loopback hosts in development)' : 'must be https';
 }

@@ -107,15 +107,16 @@ export class StaffService {
       throw invalidCredentials();
     }
     const target = { type: 'staff', id: staff.id };
-    if (staff.locked_until && staff.locked_until > now) {
+    const lockUntil = new Date(now.getTime() + LOCKOUT_MS);
+    if (!(await store.reserveLoginAttempt(this.#db, staff.id, now, LOGIN_FAILURE_LIMIT, lockUntil))) {
+      const current = await store.findStaffByEmail(this.#db, email);
       await this.#audit.record(this.#db, { ...attempt, target, outcome: 'denied', details: { reason: 'locked' } });
-      throw accountLocked(staff.locked_until, now);
+      throw accountLocked(current?.locked_until ?? lockUntil, now);
     }
 
     const reason = await this.#secondFactorFailure(staff, input, now);
     if (reason) {
-      const { locked } = await store.recordLoginFailure(this.#db, staff.id, LOGIN_FAILURE_LIMIT, new Date(now.getTime() + LOCKOUT_MS));
-      await this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason, lockedOut: locked } });
+      await this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason } });
       throw invalidCredentials();
     }
 

@@ -9,28 +9,29 @@ export function findStaffByEmail(q: Queryable, email: string): Promise<StaffUser
   return q.selectFrom('staff_users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-/** Counts one failure; the failure that reaches the limit locks the account and restarts the count. */
-export async function recordLoginFailure(
+/**
+ * Reserves one login attempt before the credentials are checked, in one statement: an attempt is counted as a
+ * failure until it succeeds, and the attempt that reaches the limit locks the account. Returns false when the
+ * account is locked, so parallel guesses cannot run past the limit.
+ */
+export async function reserveLoginAttempt(
   q: Queryable,
   staffId: string,
+  now: Date,
   limit: number,
   lockUntil: Date,
-): Promise<{ locked: boolean }> {
+): Promise<boolean> {
   const row = await q
     .updateTable('staff_users')
     .set((eb) => ({
-      failed_logins: eb
-        .case()
-        .when('failed_logins', '>=', limit - 1)
-        .then(0)
-        .else(eb('failed_logins', '+', 1))
-        .end(),
+      failed_logins: eb.case().when('failed_logins', '>=', limit - 1).then(0).else(eb('failed_logins', '+', 1)).end(),
       locked_until: eb.case().when('failed_logins', '>=', limit - 1).then(lockUntil).else(eb.ref('locked_until')).end(),
     }))
     .where('id', '=', staffId)
-    .returning('failed_logins')
-    .executeTakeFirstOrThrow();
-  return { locked: row.failed_logins === 0 };
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function clearLoginFailures(q: Queryable, staffId: string): Promise<void> {

@@ -85,7 +85,12 @@ export class WalletTransport {
 
   /** Public unicast only; a name answering with any other address is refused as a whole. */
   #checkAddress(address: string, isHttps: boolean): void {
-    const range = ipaddr.parse(address).range();
+    const parsed = ipaddr.parse(address);
+    const range = parsed.range();
+    // IPv4-compatible IPv6 (::a.b.c.d, deprecated) embeds an IPv4 address that ipaddr.js still calls unicast.
+    if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) {
+      throw new TransportRefused('address', `address ${address} embeds an IPv4 address`);
+    }
     if (range === 'unicast') {
       if (!isHttps) throw new TransportRefused('scheme', 'plain http is allowed only to loopback in development');
       return;
@@ -94,10 +99,18 @@ export class WalletTransport {
     throw new TransportRefused('address', `address ${address} (${range}) is not a public address`);
   }
 
-  /** POSTs exact bytes; resolves with any HTTP answer, rejects on refusal, connection error or timeout. */
+  /**
+   * POSTs exact bytes; resolves with any HTTP answer, rejects on refusal, connection error or timeout.
+   * One deadline covers the whole attempt, name resolution included.
+   */
   async post(rawUrl: string, body: string, headers: Record<string, string>): Promise<TransportResponse> {
     const url = new URL(rawUrl);
-    const address = await this.checkedAddress(url);
+    const deadline = Date.now() + this.#policy.timeoutMs;
+    const address = await withDeadline(this.checkedAddress(url), this.#policy.timeoutMs);
+    return this.#send(url, address, body, headers, Math.max(1, deadline - Date.now()));
+  }
+
+  #send(url: URL, address: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResponse> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const request = client.request({
@@ -110,7 +123,7 @@ export class WalletTransport {
         headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) },
       });
       // One deadline for the whole exchange, connection to last byte of the answer.
-      const deadline = setTimeout(() => request.destroy(new TransportTimeout(this.#policy.timeoutMs)), this.#policy.timeoutMs);
+      const deadline = setTimeout(() => request.destroy(new TransportTimeout(this.#policy.timeoutMs)), timeoutMs);
       const fail = (error: Error) => {
         clearTimeout(deadline);
         reject(error);
@@ -133,4 +146,12 @@ export class WalletTransport {
       request.end(body);
     });
   }
+}
+
+function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new TransportTimeout(timeoutMs)), timeoutMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

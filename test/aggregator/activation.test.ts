@@ -190,7 +190,7 @@ describe('ActivateClient', () => {
   });
 
   it('activates nothing when the authorization changes while the wallets are being checked', async () => {
-    wallets.production.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000 });
+    wallets.production.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000, apply: true });
     const pending = activate();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const read = await t.request('GET', `/api/v1/admin/aggregators/${agg.aggregatorId}`, { token: agg.adminToken });
@@ -204,7 +204,7 @@ describe('ActivateClient', () => {
   });
 
   it('activates nothing when the API key is revoked while the wallets are being checked', async () => {
-    wallets.sandbox.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000 });
+    wallets.sandbox.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000, apply: true });
     const pending = activate();
     await new Promise((resolve) => setTimeout(resolve, 300));
     await t.request('DELETE', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys/${agg.keyId}`, { token: agg.adminToken });
@@ -226,6 +226,25 @@ describe('ActivateClient', () => {
     assert.equal(resumed.body.client.status, 'suspended');
     assert.equal(resumed.body.client.suspendedByPlatform, false);
     assert.equal((await activate()).status, 200);
+  });
+
+  it('activates nothing when the platform suspends the client while the wallets are being checked', async () => {
+    wallets.production.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000, apply: true });
+    const pending = activate();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.request('POST', `/api/v1/admin/clients/${client.id}/suspend`, { token: agg.adminToken, body: {} });
+    const response = await pending;
+    assert.equal(response.status, 409);
+    assert.deepEqual(response.body.error.details, { changed: 'client' });
+    assert.equal((await t.db.selectFrom('integration_keys').select('id').execute()).length, 0);
+  });
+
+  it('two concurrent activations with different keys activate once', async () => {
+    const results = await Promise.all([activate(), activate()]);
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, 409]);
+    const refused = results.find((r) => r.status === 409)!;
+    assert.ok(['configuration_changed', 'already_active'].includes(refused.body.error.code));
+    assert.equal((await t.db.selectFrom('integration_keys').select('id').execute()).length, 2);
   });
 
   it('bounds the validation player ids to 1-128 characters and requires both', async () => {
@@ -291,6 +310,30 @@ describe('RotateCredentials', () => {
     assert.ok(await keyWorks(client.sandbox.tenantId, first.body.integrationApiKey));
   });
 
+  it('is refused while the platform holds the client suspended, and works again after resume', async () => {
+    await activate();
+    await t.request('POST', `/api/v1/admin/clients/${client.id}/suspend`, { token: agg.adminToken, body: {} });
+    const refused = await rotate('production');
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'suspended_by_platform');
+    await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, { token: agg.adminToken, body: {} });
+    assert.equal((await rotate('production')).status, 200);
+  });
+
+  it('cannot undo a platform revocation: refused until the platform resumes the client', async () => {
+    await activate();
+    await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, { token: agg.adminToken, body: {} });
+    const refused = await rotate('production');
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'credentials_revoked_by_platform');
+    assert.equal((await t.db.selectFrom('integration_keys').select('id').where('revoked_at', 'is', null).execute()).length, 0);
+    const resumed = await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, { token: agg.adminToken, body: {} });
+    assert.equal(resumed.body.client.credentialsRevokedByPlatform, false);
+    const rotated = await rotate('production');
+    assert.equal(rotated.status, 200);
+    assert.ok(await keyWorks(client.production.tenantId, rotated.body.integrationApiKey));
+  });
+
   it('answers 409 not_active before activation', async () => {
     const response = await rotate('production');
     assert.equal(response.status, 409);
@@ -312,6 +355,8 @@ describe('platform revocation of integration credentials', () => {
     assert.equal(response.status, 200);
     assert.equal(response.body.client.production.integrationKey, null);
     assert.equal(response.body.client.sandbox.integrationKey, null);
+    assert.equal(response.body.client.credentialsRevokedByPlatform, true);
+    assert.equal(response.body.client.nextAction, 'contact_platform');
     assert.ok(!(await keyWorks(client.production.tenantId, activated.production.integrationApiKey)));
     assert.ok(!(await keyWorks(client.sandbox.tenantId, activated.sandbox.integrationApiKey)));
     const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'client.credentials.revoke').execute();

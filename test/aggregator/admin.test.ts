@@ -97,6 +97,21 @@ describe('aggregator authorization', () => {
   it('accepts http loopback origins in development only', async () => {
     const id = await newAggregator();
     assert.equal((await putAuthorization(id, { walletOrigins: ['http://127.0.0.1:4000'] })).status, 200);
+    const staging = await startTestApp({ APP_ENV: 'staging' });
+    try {
+      const stagingAdmin = (await loginAsStaff(staging, 'platform_admin')).token;
+      const created = await staging.request('POST', '/api/v1/admin/aggregators', { token: stagingAdmin, body: { name: 'Acme' } });
+      for (const origin of ['http://127.0.0.1:4000', 'https://127.0.0.1:4000', 'http://localhost:4000']) {
+        const response = await staging.request('PUT', `/api/v1/admin/aggregators/${created.body.aggregator.id}/authorization`, {
+          token: stagingAdmin,
+          body: authorizationBody(staging, [origin]),
+        });
+        assert.equal(response.status, 400, origin);
+        assert.match(response.body.error.message, /loopback hosts are allowed only in development/);
+      }
+    } finally {
+      await staging.close();
+    }
   });
 
   it('refuses currencies and jurisdictions outside the contract lists', async () => {

@@ -138,6 +138,16 @@ describe('staff login', () => {
     assert.equal((await login({ totp: code(totpSecret) })).status, 200);
   });
 
+  it('parallel guesses cannot run past the limit: only the first attempts are checked', async () => {
+    await createTrader();
+    const results = await Promise.all(Array.from({ length: 20 }, () => login({ password: 'wrong password!', totp: '000000' })));
+    assert.equal(results.filter((r) => r.status === 401).length, LOGIN_FAILURE_LIMIT);
+    assert.equal(results.filter((r) => r.status === 429).length, 20 - LOGIN_FAILURE_LIMIT);
+    const rows = await auditRows('staff.login');
+    assert.equal(rows.filter((row) => row.details.reason === 'wrong_password').length, LOGIN_FAILURE_LIMIT);
+    assert.equal(rows.filter((row) => row.details.reason === 'locked').length, 20 - LOGIN_FAILURE_LIMIT);
+  });
+
   it('counts wrong TOTP codes toward the lockout too', async () => {
     const { totpSecret } = await createTrader();
     const wrong = code(totpSecret) === '000000' ? '000001' : '000000';

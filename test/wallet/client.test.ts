@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -6,7 +7,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import { WalletClient } from '../../src/wallet/client.ts';
 import { movementBody } from '../../src/wallet/movement.ts';
 import { classifyAnswer } from '../../src/wallet/outcome.ts';
-import { TransportRefused, WalletTransport, type TransportPolicy } from '../../src/wallet/transport.ts';
+import { TransportRefused, TransportTimeout, WalletTransport, type TransportPolicy } from '../../src/wallet/transport.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 const clock = new ManualClock('2026-03-01T12:00:00Z');
@@ -161,6 +162,7 @@ describe('wallet transport: SSRF rules', () => {
     const refused = [
       '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '224.0.0.1',
       '0.0.0.0', '255.255.255.255', '[fe80::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:a00:1]', '[::]', '198.18.0.1',
+      '[::7f00:1]', '[::a00:1]',
     ];
     for (const host of refused) {
       await assert.rejects(transport.checkedAddress(new URL(`https://${host}/`)), { reason: 'address' }, host);
@@ -205,18 +207,38 @@ describe('wallet transport: SSRF rules', () => {
     assert.equal(listener.hosts.at(-1), `wallet.test:${listener.port}`);
   });
 
-  it('ignores proxy environment variables', async () => {
+  it('ignores proxy environment variables, even with NODE_USE_ENV_PROXY', async () => {
     const proxy = await countingListener();
-    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
-    process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${proxy.port}`;
+    const proxyUrl = `http://127.0.0.1:${proxy.port}`;
+    // Node reads proxy settings at start-up, so the call runs in a process started with them.
+    const script = `
+      import { WalletTransport } from ${JSON.stringify(new URL('../../src/wallet/transport.ts', import.meta.url).href)};
+      const answer = await new WalletTransport({ allowLoopback: true, requireHttps443: false, timeoutMs: 5000 })
+        .post('http://127.0.0.1:${listener.port}/balance', '{}', {});
+      process.stdout.write(String(answer.status));`;
     try {
-      const answer = await new WalletTransport(DEVELOPMENT).post(`http://127.0.0.1:${listener.port}/balance`, '{}', {});
-      assert.equal(answer.status, 200);
+      const status = await new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+          env: { ...process.env, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl },
+        });
+        let out = '';
+        child.stdout.on('data', (chunk) => (out += chunk));
+        child.stderr.on('data', (chunk) => (out += chunk));
+        child.on('error', reject);
+        child.on('close', () => resolve(out));
+      });
+      assert.equal(status, '200');
       assert.equal(proxy.connections(), 0);
     } finally {
-      for (const [name, value] of Object.entries(saved)) value === undefined ? delete process.env[name] : (process.env[name] = value);
       await new Promise((resolve) => proxy.server.close(resolve));
     }
+  });
+
+  it('counts name resolution against the timeout', async () => {
+    const slowDns = new WalletTransport({ ...DEVELOPMENT, timeoutMs: 200 }, () => new Promise((resolve) => setTimeout(() => resolve(['127.0.0.1']), 2_000)));
+    const started = Date.now();
+    await assert.rejects(slowDns.post(`http://wallet.test:${listener.port}/balance`, '{}', {}), TransportTimeout);
+    assert.ok(Date.now() - started < 1_500);
   });
 
   it('follows no redirect', async () => {

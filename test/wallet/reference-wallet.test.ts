@@ -163,12 +163,66 @@ describe('reference wallet: movements', () => {
   });
 });
 
+describe('reference wallet: whose money', () => {
+  it('refuses a rollback that names another player\'s debit, moving nothing', async () => {
+    await w.call('debit', stake(4_000));
+    await w.addPlayer(`mallory-${n}`, 0);
+    const theft = await w.call('rollback', { txId: tx('rb-mallory'), playerId: `mallory-${n}`, amount: 4_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    assert.equal(theft.status, 409);
+    assert.equal(theft.body.error.code, 'ref_mismatch');
+    assert.equal(await w.balanceOf(`mallory-${n}`), 0);
+    const own = await w.call('rollback', { txId: tx('rb-own'), playerId: player, amount: 4_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    assert.equal(own.body.balance, 10_000, 'the stake is still reversible by its owner');
+  });
+
+  it('an early rollback from another player does not block the real debit', async () => {
+    await w.addPlayer(`other-${n}`, 0);
+    await w.call('rollback', { txId: tx('rb-other'), playerId: `other-${n}`, amount: 1_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    assert.equal((await w.call('debit', stake(1_000))).status, 200);
+  });
+
+  it('a blocked player cannot stake but still receives payouts and rollbacks', async () => {
+    await w.call('debit', stake(2_000));
+    await w.addPlayer(player, 8_000, 'BRL', true);
+    assert.equal((await w.call('debit', stake(100, tx('bet-2')))).body.error.code, 'player_blocked');
+    const rollback = await w.call('rollback', { txId: tx('rb'), playerId: player, amount: 2_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    assert.equal(rollback.body.balance, 10_000);
+    const payout = await w.call('credit', { txId: tx('payout'), playerId: player, amount: 500, currency: 'BRL', kind: 'payout', betId: 'b' });
+    assert.equal(payout.body.balance, 10_500);
+  });
+});
+
+describe('reference wallet: signature edge cases', () => {
+  it('verifies the raw bytes, multi-byte characters included', async () => {
+    const response = await w.call('credit', { txId: tx('payout-é'), playerId: player, amount: 1, currency: 'BRL', kind: 'payout', betId: 'bé' });
+    assert.equal(response.status, 200);
+  });
+
+  it('refuses everything while no secret is installed', async () => {
+    const previous = w.secret;
+    w.setSecret('');
+    try {
+      const response = await w.call('balance', { txId: 'balance:1', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' }, { secret: '' });
+      assert.equal(response.status, 401);
+    } finally {
+      w.setSecret(previous);
+    }
+  });
+});
+
 describe('reference wallet: controls', () => {
   it('require the control token', async () => {
     const response = await request(w.url, 'GET', `/_control/players/${player}`);
     assert.equal(response.status, 401);
     const ok = await request(w.url, 'GET', `/_control/players/${player}`, { headers: { 'x-control-token': w.controlToken } });
     assert.equal(ok.body.balance, 10_000);
+  });
+
+  it('a delay without apply times out the caller and moves nothing', async () => {
+    w.fault({ mode: 'delay', endpoint: 'debit', delayMs: 50 });
+    const response = await w.call('debit', stake(1_000));
+    assert.equal(response.status, 503);
+    assert.equal(await w.balanceOf(player), 10_000);
   });
 
   it('inject a fault for the next call only', async () => {

@@ -111,6 +111,7 @@ export interface ClientsTable {
   embed_origins: Json<string[]>;
   status: 'suspended' | 'active';
   platform_suspended_at: Date | null;
+  credentials_revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   config_version: ColumnType<number, number | undefined, number>;
   created_at: Date;
   activated_at: Date | null;

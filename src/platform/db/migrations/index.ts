@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001_foundation.ts';
 import * as provisioning from './0002_provisioning.ts';
 import * as sessions from './0003_sessions.ts';
+import * as credentialHold from './0004_platform_credential_hold.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_provisioning': provisioning,
   '0003_sessions': sessions,
+  '0004_platform_credential_hold': credentialHold,
 };
 
 export const migrationProvider: MigrationProvider = {
