@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
+import { inTransaction, type Db, type Queryable } from '../platform/db/database.ts';
 import type { Player, PlayerStatus, Tenant } from '../platform/db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
 import type { StaffCall } from '../staff/service.ts';
@@ -68,9 +68,9 @@ export class IntegrationService {
     return checkAvailable(authenticated);
   }
 
-  async #tenant(tenantId: string | undefined): Promise<Tenant> {
+  async #tenant(tenantId: string | undefined, q: Queryable = this.#db): Promise<Tenant> {
     if (!tenantId) throw validationError('x-tenant-id', 'Name the tenant with the X-Tenant-ID header.');
-    const tenant = tenantId ? await this.#db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst() : undefined;
+    const tenant = await q.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
     if (!tenant) throw notFound('Tenant');
     return tenant;
   }
@@ -244,8 +244,7 @@ export class IntegrationService {
         ip: call.ip,
         details: { from: player.status, to: status, reason },
       });
-      const tenant = await this.#tenant(player.tenant_id);
-      return playerRecord(updated, tenant);
+      return playerRecord(updated, await this.#tenant(player.tenant_id, tx));
     });
   }
 

@@ -36,23 +36,49 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * Longest wait for the connection. Transactions here last milliseconds; a wait this long means a query on the
+ * root database inside an open transaction, which would otherwise hang forever. Fail loudly instead.
+ */
+const CONNECTION_WAIT_LIMIT_MS = 15_000;
+
 class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
-  #queue: Promise<void> = Promise.resolve();
+  #busy = false;
+  readonly #waiters: Array<() => void> = [];
 
   constructor(pglite: PGlite) {
     this.#connection = new PGliteConnection(pglite);
+    this.#connection.release = () => this.#handOver();
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.#queue;
-    let release!: () => void;
-    this.#queue = new Promise((resolve) => (release = resolve));
-    await previous;
-    this.#connection.release = release;
+    if (this.#busy) await this.#wait();
+    this.#busy = true;
     return this.#connection;
+  }
+
+  #wait(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(new Error(`PGlite connection not free after ${CONNECTION_WAIT_LIMIT_MS} ms: is the root database used inside a transaction?`));
+      }, CONNECTION_WAIT_LIMIT_MS);
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** The next waiter gets the connection directly; it stays busy until nobody waits. */
+  #handOver(): void {
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#busy = false;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -68,8 +94,8 @@ class PGliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as PGliteConnection).release();
+  async releaseConnection(): Promise<void> {
+    this.#connection.release();
   }
 
   async destroy(): Promise<void> {}
