@@ -23,6 +23,8 @@ import { TenantService } from './tenants/service.ts';
 import { tenantRoutes } from './tenants/routes.ts';
 import { IntegrationService } from './integration/service.ts';
 import { integrationRoutes } from './integration/routes.ts';
+import { CatalogService } from './catalog/service.ts';
+import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { WalletClient } from './wallet/client.ts';
 import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
@@ -45,6 +47,7 @@ export interface App {
     provisioning: ProvisioningService;
     aggregatorAdmin: AggregatorAdminService;
     integration: IntegrationService;
+    catalog: CatalogService;
     wallets: WalletClient;
   };
   jobs: PeriodicJob[];
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
+  const catalog = new CatalogService({ db, clock, audit });
 
   healthRoutes(http, db);
   staffRoutes(http, staff);
@@ -97,13 +101,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await aggregatorRoutes(http, provisioning);
   tenantRoutes(http, tenants, staff);
   integrationRoutes(http, integration, staff);
+  catalogRoutes(http, catalog);
+  tradingRoutes(http, catalog, staff);
 
   const jobs = [
     new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),
     new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
     new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
   ];
-  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, wallets }, jobs };
+  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, catalog, wallets }, jobs };
 }
 
 function installResponseDefaults(http: TypedApp): void {

@@ -8,6 +8,8 @@ import { InstanceLockError } from '../platform/db/instance-lock.ts';
 import { AppError } from '../platform/errors.ts';
 import { openOwnedDatabase, startServer } from '../server.ts';
 import { StaffService } from '../staff/service.ts';
+import { randomSource, seedDemoCatalog, simulateLiveTick } from '../catalog/demo.ts';
+import { CatalogService } from '../catalog/service.ts';
 
 const USAGE = `Usage: bookmaker <command>
 
@@ -16,6 +18,8 @@ Commands:
   migrate                                 apply pending database migrations
   staff create --email E --password P --role R [--tenant T]
                                           create a staff account; prints { id, email, role, totpSecret, otpauthUrl }
+  demo seed                               fill an empty database with a demo catalog
+  demo live [--ticks N] [--interval MS]   run the live simulator (odds, suspensions, scores) until stopped
 
 Configuration comes from the environment; see README.md.`;
 
@@ -42,6 +46,31 @@ const commands: Record<string, Command> = {
     await withDatabase(config, async ({ db }) => {
       const applied = await migrateToLatest(db);
       process.stdout.write(`${JSON.stringify({ applied })}\n`);
+    });
+  },
+
+  demo: async (config, args) => {
+    const [sub, ...rest] = args;
+    const { values } = parseArgs({ args: rest, options: { ticks: { type: 'string' }, interval: { type: 'string' } }, strict: true });
+    await withDatabase(config, async ({ db }) => {
+      await migrateToLatest(db);
+      const catalog = new CatalogService({ db, clock: systemClock, audit: new AuditLog(systemClock) });
+      if (sub === 'seed') {
+        process.stdout.write(`${JSON.stringify(await seedDemoCatalog(catalog, db, systemClock))}\n`);
+        return;
+      }
+      if (sub !== 'live') throw new UsageError('unknown demo command; expected "demo seed" or "demo live"');
+      const ticks = values.ticks === undefined ? Number.POSITIVE_INFINITY : positiveInteger('--ticks', values.ticks);
+      const interval = values.interval === undefined ? 3_000 : positiveInteger('--interval', values.interval);
+      let stopped = false;
+      process.once('SIGINT', () => (stopped = true));
+      process.once('SIGTERM', () => (stopped = true));
+      const random = randomSource(Date.now());
+      for (let tick = 1; tick <= ticks && !stopped; tick++) {
+        const changes = await simulateLiveTick(catalog, db, systemClock, random);
+        process.stdout.write(`${JSON.stringify({ tick, changes })}\n`);
+        if (tick < ticks) await new Promise((resolve) => setTimeout(resolve, interval));
+      }
     });
   },
 
@@ -82,6 +111,11 @@ const commands: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+
+function positiveInteger(flag: string, value: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new UsageError(`${flag} must be a positive integer`);
+  return Number(value);
+}
 
 async function withDatabase(config: Config, work: (db: { db: import('../platform/db/database.ts').Db }) => Promise<void>) {
   const { database, lock } = await openOwnedDatabase(config, () => {});

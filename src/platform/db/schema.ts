@@ -16,6 +16,17 @@ export interface Database {
   player_sessions: PlayerSessionsTable;
   session_tokens: SessionTokensTable;
   launch_tokens: LaunchTokensTable;
+  sports: SportsTable;
+  competitions: CompetitionsTable;
+  events: EventsTable;
+  markets: MarketsTable;
+  selections: SelectionsTable;
+  bets: BetsTable;
+  bet_legs: BetLegsTable;
+  exposure: ExposureTable;
+  bet_exposure: BetExposureTable;
+  wallet_obligations: WalletObligationsTable;
+  wallet_calls: WalletCallsTable;
 }
 
 /** jsonb columns: read as parsed values, written as JSON text. */
@@ -132,6 +143,11 @@ export interface TenantsTable {
   status: 'suspended' | 'active';
   created_at: Date;
   first_financial_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  min_stake: ColumnType<number, number | undefined, number>;
+  max_stake: ColumnType<number, number | undefined, number>;
+  max_payout: ColumnType<number, number | undefined, number>;
+  max_selection_liability: ColumnType<number, number | undefined, number>;
+  max_event_liability: ColumnType<number, number | undefined, number>;
 }
 
 export interface IntegrationKeysTable {
@@ -200,3 +216,136 @@ export type AggregatorAuthorization = Selectable<AggregatorAuthorizationsTable>;
 export type Client = Selectable<ClientsTable>;
 export type Tenant = Selectable<TenantsTable>;
 export type IdempotencyRecord = Selectable<IdempotencyRecordsTable>;
+
+export interface SportsTable {
+  id: string;
+  name: string;
+  sort_order: ColumnType<number, number | undefined, number>;
+}
+
+export interface CompetitionsTable {
+  id: string;
+  sport_id: string;
+  name: string;
+  country: string;
+}
+
+export type EventStatus = 'scheduled' | 'live' | 'finished' | 'cancelled';
+
+export interface EventsTable {
+  id: string;
+  competition_id: string;
+  home: string;
+  away: string;
+  starts_at: Date;
+  status: EventStatus;
+  score_home: number | null;
+  score_away: number | null;
+  updated_at: Date;
+}
+
+export type MarketType = 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+export type MarketStatus = 'open' | 'suspended' | 'closed' | 'settled';
+
+export interface MarketsTable {
+  id: string;
+  event_id: string;
+  type: MarketType;
+  line_milli: number | null;
+  name: string;
+  status: MarketStatus;
+  sort_order: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+}
+
+export interface SelectionsTable {
+  id: string;
+  market_id: string;
+  name: string;
+  outcome: string;
+  odds_milli: number;
+  odds_version: ColumnType<number, number | undefined, number>;
+  sort_order: ColumnType<number, number | undefined, number>;
+}
+
+export type BetStatus = 'pending' | 'accepted' | 'refused';
+
+export interface BetsTable {
+  id: string;
+  tenant_id: string;
+  player_id: string;
+  request_id: string;
+  request_hash: string;
+  status: BetStatus;
+  refusal: string | null;
+  stake: number;
+  currency: string;
+  odds_milli: number;
+  potential_payout: number;
+  placed_at: Date;
+  decided_at: Date | null;
+}
+
+export interface BetLegsTable {
+  bet_id: string;
+  position: number;
+  selection_id: string;
+  market_id: string;
+  event_id: string;
+  odds_milli: number;
+  odds_version: number;
+}
+
+export interface ExposureTable {
+  tenant_id: string;
+  scope: 'selection' | 'event';
+  ref_id: string;
+  reserved: number;
+}
+
+export interface BetExposureTable {
+  bet_id: string;
+  scope: 'selection' | 'event';
+  ref_id: string;
+  amount: number;
+  released_at: Date | null;
+}
+
+export type ObligationStatus = 'pending' | 'applied' | 'refused' | 'unknown' | 'failed';
+
+export interface WalletObligationsTable {
+  id: string;
+  tenant_id: string;
+  bet_id: string | null;
+  sequence: number;
+  tx_id: string;
+  endpoint: 'debit' | 'credit' | 'rollback';
+  kind: string;
+  amount: number;
+  body: string;
+  status: ObligationStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_outcome: string | null;
+  operator_code: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  resolved_at: Date | null;
+}
+
+export interface WalletCallsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  obligation_id: string | null;
+  tx_id: string;
+  endpoint: string;
+  kind: string;
+  http_status: number | null;
+  outcome: string;
+  reason: string | null;
+  operator_code: string | null;
+  duration_ms: number;
+  attempted_at: Date;
+}
+
+export type Bet = Selectable<BetsTable>;
+export type WalletObligation = Selectable<WalletObligationsTable>;

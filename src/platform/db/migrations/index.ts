@@ -3,6 +3,7 @@ import * as foundation from './0001_foundation.ts';
 import * as provisioning from './0002_provisioning.ts';
 import * as sessions from './0003_sessions.ts';
 import * as credentialHold from './0004_platform_credential_hold.ts';
+import * as catalogBetting from './0005_catalog_betting.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_provisioning': provisioning,
   '0003_sessions': sessions,
   '0004_platform_credential_hold': credentialHold,
+  '0005_catalog_betting': catalogBetting,
 };
 
 export const migrationProvider: MigrationProvider = {

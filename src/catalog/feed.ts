@@ -1,0 +1,45 @@
+import type { EventStatus } from '../platform/db/schema.ts';
+import type { CreateMarketBody } from './schemas.ts';
+import type { CatalogActor, CatalogService } from './service.ts';
+
+/**
+ * The one door through which an external odds feed changes the catalog. An adapter for a real feed translates
+ * its messages into these updates; the demo seed and the live simulator use the same door, so what they do is
+ * exactly what a feed could do, audited as the feed.
+ */
+export type FeedUpdate =
+  | { type: 'sport'; id: string; name: string; sortOrder?: number }
+  | { type: 'competition'; id: string; sportId: string; name: string; country: string }
+  | { type: 'event'; id: string; competitionId: string; home: string; away: string; startsAt: string }
+  | { type: 'market'; id: string; eventId: string; market: CreateMarketBody }
+  | { type: 'odds'; selectionId: string; odds: string }
+  | { type: 'market_status'; marketId: string; status: 'open' | 'suspended' | 'closed' }
+  | { type: 'event_state'; eventId: string; status?: EventStatus; score?: { home: number; away: number } };
+
+export const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
+
+export async function applyFeedUpdate(catalog: CatalogService, update: FeedUpdate, by: CatalogActor = FEED_ACTOR): Promise<void> {
+  switch (update.type) {
+    case 'sport':
+      await catalog.createSport(by, update);
+      return;
+    case 'competition':
+      await catalog.createCompetition(by, update);
+      return;
+    case 'event':
+      await catalog.createEvent(by, update);
+      return;
+    case 'market':
+      await catalog.createMarket(by, update.eventId, { ...update.market, id: update.id });
+      return;
+    case 'odds':
+      await catalog.setOdds(by, update.selectionId, update.odds);
+      return;
+    case 'market_status':
+      await catalog.setMarketStatus(by, update.marketId, update.status);
+      return;
+    case 'event_state':
+      await catalog.updateEvent(by, update.eventId, { status: update.status, score: update.score });
+      return;
+  }
+}
