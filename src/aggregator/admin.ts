@@ -10,6 +10,7 @@ import type { StaffCall } from '../staff/service.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { setTenantStatusForClient, tenantsOfClient } from '../tenants/store.ts';
 import { authorizationRecord, clientRecord } from './records.ts';
+import { endOpenSessions } from '../integration/store.ts';
 import {
   MAX_AUTHORIZATION_YEARS,
   MAX_KEY_DAYS,
@@ -143,6 +144,8 @@ export class AggregatorAdminService {
     return this.#changeClient(call, clientId, 'client.suspend', reason, async (tx, client) => {
       await store.updateClient(tx, client.id, { status: 'suspended', platform_suspended_at: this.#clock.now() });
       await setTenantStatusForClient(tx, client.id, 'suspended');
+      const tenants = await tenantsOfClient(tx, client.id);
+      await endOpenSessions(tx, { tenantIds: tenants.map((tenant) => tenant.id) }, this.#clock.now(), 'suspended');
     });
   }
 

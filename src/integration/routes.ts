@@ -24,13 +24,13 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 };
 
 /** Player calls: `Authorization: Bearer <session token>`; the tenant comes from the session. */
-export function requirePlayer(service: IntegrationService) {
+export function requirePlayer(service: IntegrationService, options: { forLogout?: boolean } = {}) {
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request.headers.authorization);
     if (!token || !token.startsWith(TOKEN_PREFIX.session)) {
       throw new AppError('unauthorized', 401, 'A player session token is required (Authorization: Bearer).');
     }
-    request.session = await service.authenticateSession(token);
+    request.session = await service.authenticateSession(token, options);
   };
 }
 
@@ -64,14 +64,16 @@ export function integrationRoutes(app: TypedApp, service: IntegrationService, st
 
   app.get('/api/v1/config', { schema: configSchema }, async (request, reply) => {
     const config = await service.publicConfig(header(request, 'x-tenant-id') ?? request.query.tenant);
-    // Public, secret-free settings: a short cache spares the database on every iframe load.
+    // Public, secret-free settings: a short cache spares the database on every iframe load. The answer
+    // depends on X-Tenant-ID too, so caches must key on it.
     reply.header('cache-control', 'public, max-age=60');
+    reply.header('vary', 'X-Tenant-ID');
     return config;
   });
 
   const player = requirePlayer(service);
   app.get('/api/v1/session', { schema: sessionInfoSchema, onRequest: player }, async (request) => service.sessionInfo(request.session!));
-  app.post('/api/v1/session/logout', { schema: logoutSchema, onRequest: player }, async (request, reply) => {
+  app.post('/api/v1/session/logout', { schema: logoutSchema, onRequest: requirePlayer(service, { forLogout: true }) }, async (request, reply) => {
     await service.logout(request.session!);
     return reply.code(204).send(null);
   });

@@ -18,7 +18,7 @@ export const SessionRequest = Type.Object(
     externalPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'your stable, opaque player id (never an e-mail or CPF); the playerId of every wallet call' }),
     displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "nickname shown in the sportsbook; default 'Player'" })),
     currency: Type.Optional(Currency),
-    cpf: Type.Optional(Type.String({ maxLength: 64, deprecated: true, description: 'deprecated: accepted and ignored, neither validated nor stored' })),
+    cpf: Type.Optional(Type.Unknown({ deprecated: true, description: 'deprecated: accepted and ignored, neither validated nor stored' })),
     path: Type.Optional(DeepLink),
     locale: Type.Optional(Locale),
   },

@@ -125,15 +125,17 @@ export class IntegrationService {
     const now = this.#clock.now();
     const tokenHash = sha256Hex(launchToken);
     const idleCutoff = new Date(now.getTime() - idleMs(tenant.jurisdiction));
-    const sessionId = await store.consumeLaunchToken(this.#db, { tokenHash, tenantId: tenant.id, now, idleCutoff });
-    if (!sessionId) throw await this.#launchRefusal(tenant, tokenHash, now, idleCutoff, ip);
     const token = newToken('session');
-    const session = await inTransaction(this.#db, async (tx) => {
+    // Consuming the launch token and issuing the session token commit together: never one without the other.
+    const player = await inTransaction(this.#db, async (tx) => {
+      const sessionId = await store.consumeLaunchToken(tx, { tokenHash, tenantId: tenant.id, now, idleCutoff });
+      if (!sessionId) return undefined;
       await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'iframe', now });
       await store.touchSession(tx, sessionId, now);
-      return (await store.findSession(tx, sessionId))!;
+      const session = (await store.findSession(tx, sessionId))!;
+      return (await store.findPlayer(tx, session.player_id))!;
     });
-    const player = (await store.findPlayer(this.#db, session.player_id))!;
+    if (!player) throw await this.#launchRefusal(tenant, tokenHash, now, idleCutoff, ip);
     return { token, player: playerRecord(player, tenant) };
   }
 
@@ -153,14 +155,19 @@ export class IntegrationService {
       });
       return launchError('launch_token_used', 'already_used', 'The launch token was already used; ask the casino for a new one.');
     }
-    if (launch.expires_at <= now) return launchError('launch_token_expired', 'expired', 'The launch token expired 120 s after it was issued.');
+    if (launch.expires_at < now) return launchError('launch_token_expired', 'expired', 'The launch token expired 120 s after it was issued.');
     const session = await store.findSession(this.#db, launch.session_id);
     if (session) await this.#endIfOver(session, now, idleCutoff);
+    const player = session ? await store.findPlayer(this.#db, session.player_id) : undefined;
+    if (player && player.status !== 'active' && !session?.ended_at) return playerRefusal(player.status);
     return sessionExpired();
   }
 
-  /** Any authenticated player call: the session must be alive, and the call counts as activity. */
-  async authenticateSession(token: string): Promise<SessionPrincipal> {
+  /**
+   * Any authenticated player call: the session must be alive, and the call counts as activity. Logout needs only
+   * a live session, so a restricted player can still end it.
+   */
+  async authenticateSession(token: string, options: { forLogout?: boolean } = {}): Promise<SessionPrincipal> {
     const now = this.#clock.now();
     const found = await store.findSessionByToken(this.#db, sha256Hex(token));
     if (!found) throw new AppError('unauthorized', 401, 'The session token is not valid.');
@@ -170,8 +177,8 @@ export class IntegrationService {
       await this.#endIfOver({ id: found.sessionId, ended_at: found.endedAt, expires_at: found.expiresAt, last_activity_at: found.lastActivityAt }, now, idleCutoff);
       throw sessionExpired();
     }
-    if (found.tenantStatus !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
-    if (found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
+    if (!options.forLogout && found.tenantStatus !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
+    if (!options.forLogout && found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
     await store.touchSession(this.#db, found.sessionId, now);
     return {
       sessionId: found.sessionId,
@@ -236,6 +243,7 @@ export class IntegrationService {
       const player = await store.findPlayer(tx, playerId);
       if (!player || (call.staff.role === 'operator' && player.tenant_id !== call.staff.tenantId)) throw notFound('Player');
       const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
+      if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#clock.now(), 'restricted');
       await this.#audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: 'player.status.set',

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { Player, PlayerSession, PlayerStatus } from '../platform/db/schema.ts';
+import type { Player, PlayerSession, PlayerStatus, SessionEndReason } from '../platform/db/schema.ts';
 
 /** Finds or creates the player in one statement, so concurrent first sessions of one id make one player. */
 export function upsertPlayer(
@@ -67,13 +67,15 @@ export async function consumeLaunchToken(
 ): Promise<string | undefined> {
   const row = await q
     .updateTable('launch_tokens')
-    .from('player_sessions')
+    .from(['player_sessions', 'players'])
     .set({ used_at: check.now })
     .whereRef('player_sessions.id', '=', 'launch_tokens.session_id')
+    .whereRef('players.id', '=', 'player_sessions.player_id')
+    .where('players.status', '=', 'active')
     .where('launch_tokens.token_hash', '=', check.tokenHash)
     .where('launch_tokens.tenant_id', '=', check.tenantId)
     .where('launch_tokens.used_at', 'is', null)
-    .where('launch_tokens.expires_at', '>', check.now)
+    .where('launch_tokens.expires_at', '>=', check.now)
     .where('player_sessions.ended_at', 'is', null)
     .where('player_sessions.expires_at', '>', check.now)
     .where('player_sessions.last_activity_at', '>', check.idleCutoff)
@@ -115,7 +117,7 @@ export async function touchSession(q: Queryable, sessionId: string, now: Date): 
   await q.updateTable('player_sessions').set({ last_activity_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
 }
 
-export async function endSession(q: Queryable, sessionId: string, now: Date, reason: 'logout' | 'idle' | 'expired'): Promise<void> {
+export async function endSession(q: Queryable, sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
   await q
     .updateTable('player_sessions')
     .set({ ended_at: now, end_reason: reason })
@@ -126,13 +128,24 @@ export async function endSession(q: Queryable, sessionId: string, now: Date, rea
 
 /** Used and expired launch records are kept one day for investigations, then deleted. */
 export async function deleteOldLaunchTokens(q: Queryable, cutoff: Date): Promise<number> {
-  const result = await q
-    .deleteFrom('launch_tokens')
-    .where((eb) => eb.or([eb('used_at', '<', cutoff), eb('expires_at', '<', cutoff)]))
-    .executeTakeFirst();
+  // A token is always used before it expires, so expiry alone finds both kinds (and uses its index).
+  const result = await q.deleteFrom('launch_tokens').where('expires_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 export function setPlayerStatus(q: Queryable, playerId: string, status: PlayerStatus, now: Date): Promise<Player> {
   return q.updateTable('players').set({ status, updated_at: now }).where('id', '=', playerId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Ends every open session of a player or of tenants: a restriction or suspension ends sessions, not pauses them. */
+export async function endOpenSessions(
+  q: Queryable,
+  filter: { playerId: string } | { tenantIds: string[] },
+  now: Date,
+  reason: SessionEndReason,
+): Promise<void> {
+  if ('tenantIds' in filter && filter.tenantIds.length === 0) return;
+  let query = q.updateTable('player_sessions').set({ ended_at: now, end_reason: reason }).where('ended_at', 'is', null);
+  query = 'playerId' in filter ? query.where('player_id', '=', filter.playerId) : query.where('tenant_id', 'in', filter.tenantIds);
+  await query.execute();
 }

@@ -10,6 +10,7 @@ import { parseExactOrigin, parseWalletBaseUrl, type OriginRules } from '../platf
 import type { StaffCall, StaffPrincipal } from '../staff/service.ts';
 import type { CreateTenantBody, Environment, TenantRecord, UpdateTenantBody } from './schemas.ts';
 import * as store from './store.ts';
+import { endOpenSessions } from '../integration/store.ts';
 
 /** Changing any of these after the first money movement would send owed money somewhere else. */
 const WALLET_IDENTITY = ['walletUrl', 'walletMode', 'currency'] as const;
@@ -162,7 +163,14 @@ export class TenantService {
         });
       }
       await tx.updateTable('tenants').set(changes).where('id', '=', tenantId).execute();
-      await this.#record(tx, call, 'tenant.update', tenantId, { fields: Object.keys(body) });
+      if (body.status === 'suspended') await endOpenSessions(tx, { tenantIds: [tenantId] }, this.#clock.now(), 'suspended');
+      const platformChanges = Object.fromEntries(
+        PLATFORM_ONLY.filter((field) => body[field] !== undefined).map((field) => [
+          field,
+          { from: field === 'status' ? tenant.status : identityValue(tenant, field), to: body[field] },
+        ]),
+      );
+      await this.#record(tx, call, 'tenant.update', tenantId, { fields: Object.keys(body), changes: platformChanges });
       return this.#view(tx, tenantId);
     });
   }
@@ -170,7 +178,7 @@ export class TenantService {
   /** New integration key returned once; the previous one stops at once. */
   async rotateApiKey(call: StaffCall, tenantId: string) {
     return inTransaction(this.#db, async (tx) => {
-      await this.#existing(tx, tenantId);
+      await this.#existing(tx, tenantId, { lock: true });
       const key = await this.issueIntegrationKey(tx, tenantId);
       await this.#record(tx, call, 'tenant.api_key.rotate', tenantId, { keyId: key.keyId });
       return { tenantId, ...key };
@@ -181,7 +189,7 @@ export class TenantService {
   async rotateWalletSecret(call: StaffCall, tenantId: string) {
     const walletSecret = newToken('walletSecret');
     await inTransaction(this.#db, async (tx) => {
-      await this.#existing(tx, tenantId);
+      await this.#existing(tx, tenantId, { lock: true });
       await tx
         .updateTable('tenants')
         .set({ wallet_secret_enc: this.#secrets.encrypt(walletSecret, walletSecretContext(tenantId)) })
@@ -192,8 +200,10 @@ export class TenantService {
     return { tenantId, walletSecret };
   }
 
-  async #existing(q: Queryable, tenantId: string): Promise<Tenant> {
-    const tenant = await q.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
+  /** Rotations lock the tenant row, so two at once run one after the other instead of colliding. */
+  async #existing(q: Queryable, tenantId: string, options: { lock?: boolean } = {}): Promise<Tenant> {
+    const query = q.selectFrom('tenants').selectAll().where('id', '=', tenantId);
+    const tenant = await (options.lock ? query.forUpdate() : query).executeTakeFirst();
     if (!tenant) throw notFound('Tenant');
     return tenant;
   }

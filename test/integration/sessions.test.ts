@@ -3,6 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTenant, openSession, type TestTenant } from '../helpers/tenant.ts';
+import { createClientBody, setUpAggregator } from '../helpers/aggregator.ts';
+import type { WalletPair } from '../helpers/wallet.ts';
 
 let t: TestApp;
 let admin: string;
@@ -78,6 +80,9 @@ describe('POST /api/v1/integration/sessions', () => {
     const response = await openSession(t, tenant, { externalPlayerId: 'p-cpf', cpf: CPF });
     assert.equal(response.status, 200);
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-cpf2', cpf: 'not a cpf' })).status, 200);
+    for (const odd of [52998224725, null, { number: CPF }, 'x'.repeat(500)]) {
+      assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-cpf3', cpf: odd })).status, 200, JSON.stringify(odd).slice(0, 20));
+    }
     const tables = ['players', 'player_sessions', 'session_tokens', 'launch_tokens', 'audit_log', 'tenants'] as const;
     const dump = JSON.stringify(await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute())));
     for (const text of [CPF, '52998224725', 'not a cpf']) {
@@ -143,6 +148,15 @@ describe('session request errors', () => {
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' })).status, 401);
   });
 
+  it('401 for a tenant that has no integration key yet (a client not yet activated)', async () => {
+    const fakeWallets = { production: { url: 'http://127.0.0.1:9' }, sandbox: { url: 'http://127.0.0.2:9' } } as unknown as WalletPair;
+    const agg = await setUpAggregator(t, fakeWallets, { adminToken: admin });
+    const created = (await agg.call('POST', '/clients', createClientBody(fakeWallets))).body;
+    const response = await openSession(t, { tenantId: created.production.tenantId, apiKey: tenant.apiKey, walletSecret: '' }, { externalPlayerId: 'p' });
+    assert.equal(response.status, 401);
+    assert.equal(response.body.error.code, 'unauthorized');
+  });
+
   it('404 not_found for an unknown tenant, 400 when X-Tenant-ID is missing', async () => {
     const unknown = await openSession(t, tenant, { externalPlayerId: 'p' }, { 'x-tenant-id': 'tn_unknown' });
     assert.equal(unknown.status, 404);
@@ -201,11 +215,33 @@ describe('session request errors', () => {
       const refused = await openSession(t, tenant, { externalPlayerId: 'p-r' });
       assert.equal(refused.status, 403, status);
       assert.equal(refused.body.error.code, code);
-      const existing = await t.request('GET', '/api/v1/session', { token: body.token });
-      assert.equal(existing.body.error.code, code, 'open sessions stop too');
     }
     await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: admin, body: { status: 'active' } });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-r' })).status, 200);
+  });
+
+  it('a restriction ends the player\'s open sessions for good: lifting it does not bring them back', async () => {
+    const opened = (await openSession(t, tenant, { externalPlayerId: 'p-b' })).body;
+    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, { token: admin, body: { status: 'blocked' } });
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
+    const launch = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken }, headers: { 'x-tenant-id': tenant.tenantId } });
+    assert.deepEqual([launch.status, launch.body.error.code], [401, 'session_expired'], 'no session token for a blocked player');
+    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, { token: admin, body: { status: 'active' } });
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
+    const row = await t.db.selectFrom('player_sessions').select('end_reason').executeTakeFirstOrThrow();
+    assert.equal(row.end_reason, 'restricted');
+  });
+
+  it('suspending the tenant answers 503 to new sessions and launches and ends open sessions', async () => {
+    const opened = (await openSession(t, tenant, { externalPlayerId: 'p-s' })).body;
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin, body: { status: 'suspended' } });
+    const launch = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken }, headers: { 'x-tenant-id': tenant.tenantId } });
+    assert.deepEqual([launch.status, launch.body.error.code], [503, 'unavailable']);
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin, body: { status: 'active' } });
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
+    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'tenant.update').orderBy('id').execute();
+    assert.deepEqual(audit[0]!.details.changes, { status: { from: 'active', to: 'suspended' } });
   });
 
   it('player status changes are for the tenant\'s operators and platform administrators, and are audited', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sha256Hex } from '../../src/platform/crypto.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTenant, openSession, type TestTenant } from '../helpers/tenant.ts';
 
@@ -98,6 +99,7 @@ describe('PUT /api/v1/admin/tenant', () => {
   });
 
   it('409 wallet_identity_locked for wallet URL, mode or currency after the first money movement', async () => {
+    // The betting tests lock it through a real stake debit; here the lock itself is under test.
     await t.app.services.tenants.markFinancialUse(t.db, tenant.tenantId);
     for (const body of [{ walletUrl: 'https://wallet2.sol.example' }, { currency: 'USD' }]) {
       const response = await put(admin, body, `?tenantId=${tenant.tenantId}`);
@@ -120,6 +122,15 @@ describe('credential rotation', () => {
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' })).status, 401);
     assert.equal((await openSession(t, { ...tenant, apiKey: response.body.integrationApiKey }, { externalPlayerId: 'p' })).status, 200);
     assert.ok(!t.logs.text.includes(response.body.integrationApiKey));
+    const keys = await t.db.selectFrom('integration_keys').selectAll().where('id', '=', response.body.keyId).execute();
+    assert.equal(keys[0]!.key_hash, sha256Hex(response.body.integrationApiKey));
+  });
+
+  it('two concurrent rotations leave exactly one live key', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => t.request('POST', '/api/v1/admin/integration/api-key', { token: operator })));
+    assert.ok(results.every((r) => r.status === 200));
+    const live = await t.db.selectFrom('integration_keys').select('id').where('tenant_id', '=', tenant.tenantId).where('revoked_at', 'is', null).execute();
+    assert.equal(live.length, 1);
   });
 
   it('POST /api/v1/admin/integration/wallet-secret returns a new secret once, used for signing from then on', async () => {

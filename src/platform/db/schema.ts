@@ -183,6 +183,8 @@ export interface PlayersTable {
   updated_at: Date;
 }
 
+export type SessionEndReason = 'logout' | 'idle' | 'expired' | 'restricted' | 'suspended';
+
 export interface PlayerSessionsTable {
   id: string;
   tenant_id: string;
@@ -191,7 +193,7 @@ export interface PlayerSessionsTable {
   expires_at: Date;
   last_activity_at: Date;
   ended_at: Date | null;
-  end_reason: 'logout' | 'idle' | 'expired' | null;
+  end_reason: SessionEndReason | null;
 }
 
 export interface SessionTokensTable {

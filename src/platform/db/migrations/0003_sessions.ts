@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       expires_at timestamptz not null,
       last_activity_at timestamptz not null,
       ended_at timestamptz,
-      end_reason text check (end_reason in ('logout', 'idle', 'expired'))
+      end_reason text check (end_reason in ('logout', 'idle', 'expired', 'restricted', 'suspended'))
     )`.execute(db);
   await sql`create index player_sessions_player on player_sessions (player_id)`.execute(db);
 
