@@ -25,6 +25,10 @@ import { IntegrationService } from './integration/service.ts';
 import { integrationRoutes } from './integration/routes.ts';
 import { CatalogService } from './catalog/service.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
+import { BettingService } from './betting/service.ts';
+import { bettingRoutes } from './betting/routes.ts';
+import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
+import { WalletService } from './wallet/service.ts';
 import { WalletClient } from './wallet/client.ts';
 import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
@@ -36,6 +40,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** DNS for wallet calls; tests map names to loopback. Defaults to the system resolver. */
   resolver?: Resolver;
+  /** Retry timing of the delivery engine; the contract's schedule unless a test shortens it. */
+  delivery?: DeliveryOptions;
 }
 
 export interface App {
@@ -48,6 +54,9 @@ export interface App {
     aggregatorAdmin: AggregatorAdminService;
     integration: IntegrationService;
     catalog: CatalogService;
+    betting: BettingService;
+    delivery: DeliveryEngine;
+    wallet: WalletService;
     wallets: WalletClient;
   };
   jobs: PeriodicJob[];
@@ -58,6 +67,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
 /** Contract: "Wallet timeout: 5 s per attempt". */
 export const WALLET_TIMEOUT_MS = 5_000;
+/** How often the worker looks for obligations due for (re)delivery. */
+const DELIVERY_TICK_MS = 5_000;
 
 /** Wires the domains together: services from their dependencies, routes from their services. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -94,6 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
   const catalog = new CatalogService({ db, clock, audit });
+  const delivery = new DeliveryEngine({ db, clock, wallets, tenants, log: http.log }, deps.delivery);
+  const betting = new BettingService({ db, clock, tenants, delivery });
+  const wallet = new WalletService({ db, clock, wallets, tenants });
 
   healthRoutes(http, db);
   staffRoutes(http, staff);
@@ -103,13 +117,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   integrationRoutes(http, integration, staff);
   catalogRoutes(http, catalog);
   tradingRoutes(http, catalog, staff);
+  bettingRoutes(http, betting, wallet, integration);
 
   const jobs = [
     new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),
     new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
     new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
+    new PeriodicJob('deliver-wallet-obligations', DELIVERY_TICK_MS, () => delivery.deliverDue(), http.log),
   ];
-  return { http, services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, catalog, wallets }, jobs };
+  return {
+    http,
+    services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, catalog, betting, delivery, wallet, wallets },
+    jobs,
+  };
 }
 
 function installResponseDefaults(http: TypedApp): void {

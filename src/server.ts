@@ -51,6 +51,9 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   try {
     await migrateToLatest(database.db);
     app = await buildApp({ config, db: database.db, clock: options.clock ?? systemClock, ...options });
+    // Before any request: bets left pending by a crash are unknown outcomes, refused and rolled back.
+    const recovered = await app.services.betting.recoverPendingBets();
+    if (recovered > 0) app.http.log.warn({ recovered }, 'pending bets from before a restart were refused and rolled back');
     const url = await app.http.listen({ port: config.port, host: config.host });
     for (const job of app.jobs) job.start();
     const running = app;
@@ -61,6 +64,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       stop: async () => {
         await running.http.close();
         await Promise.all(running.jobs.map((job) => job.stop()));
+        await running.services.delivery.stop();
         await database.close();
         await lock.release();
       },

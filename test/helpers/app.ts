@@ -82,12 +82,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     url,
     request: (method, path, options = {}) => request(url, method, path, options),
     reset: async () => {
+      await app.services.delivery.idle();
       await database.reset();
       clock.set(CLOCK_START);
       logs.lines.length = 0;
     },
     close: async () => {
       await app.http.close();
+      await app.services.delivery.stop();
       await database.close();
     },
   };

@@ -322,6 +322,8 @@ export interface WalletObligationsTable {
   sequence: number;
   tx_id: string;
   endpoint: 'debit' | 'credit' | 'rollback';
+  /** Where this movement belongs: it is never sent anywhere else, even if the tenant's URL changed. */
+  wallet_url: string;
   kind: string;
   amount: number;
   body: string;

@@ -124,6 +124,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       sequence integer not null,
       tx_id text not null unique,
       endpoint text not null check (endpoint in ('debit', 'credit', 'rollback')),
+      wallet_url text not null,
       kind text not null,
       amount bigint not null check (amount >= 0),
       body text not null,
