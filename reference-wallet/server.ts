@@ -16,7 +16,9 @@ export interface ReferenceWalletOptions {
 }
 
 export type FaultMode =
-  | 'delay' // answer only after delayMs (past the caller's 5 s timeout): normally when apply, else 503
+  | 'delay' // wait delayMs (past the caller's 5 s timeout), then apply and answer normally when apply, else 503
+  | 'reset' // close the connection without an answer
+  | 'refuse' // a definitive 4xx with a valid error envelope (code refused_by_test)
   | 'status_500'
   | 'status_503'
   | 'status_408'
@@ -86,8 +88,9 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
       received.push({ endpoint, txId: 'txId' in movement ? movement.txId : null, signatureValid });
       if ('status' in movement) return send(reply, movement);
       const fault = takeFault(faults, endpoint);
-      const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
+      // A delayed request is processed only after the wait, so a rollback sent meanwhile arrives first.
       if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
       if (fault && !(fault.mode === 'delay' && outcome)) return sendFault(reply, fault, movement);
       return send(reply, outcome!);
     });
@@ -184,6 +187,11 @@ function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
       return reply.code(200).send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
     case 'delay':
       return reply.code(503).type('application/json').send('{"error":{"code":"timeout","message":"gave up"}}');
+    case 'reset':
+      reply.raw.socket?.destroy();
+      return reply.hijack();
+    case 'refuse':
+      return reply.code(400).send({ error: { code: 'refused_by_test', message: 'refused by an injected fault' } });
   }
 }
 

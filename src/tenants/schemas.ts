@@ -28,6 +28,18 @@ const EmbedOrigins = Type.Array(Origin, {
   description: 'exact origins of the casino pages allowed to frame the sportsbook (scheme, host, optional port)',
 });
 
+const MinorUnits = Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 });
+export const BettingLimits = Type.Object(
+  {
+    minStake: MinorUnits,
+    maxStake: MinorUnits,
+    maxPayout: MinorUnits,
+    maxSelectionLiability: MinorUnits,
+    maxEventLiability: MinorUnits,
+  },
+  { additionalProperties: false, description: 'minor units of the tenant currency; liability = potential payout - stake, reserved per selection and per event' },
+);
+
 export const TenantRecord = Type.Object({
   id: Type.String(),
   clientId: Nullable(Type.String()),
@@ -42,6 +54,7 @@ export const TenantRecord = Type.Object({
   status: Type.Enum(['suspended', 'active']),
   createdAt: Timestamp,
   firstFinancialAt: Nullable(Timestamp),
+  limits: BettingLimits,
   integrationKey: Nullable(Type.Object({ keyId: Type.String(), createdAt: Timestamp })),
 });
 
@@ -67,6 +80,7 @@ export const UpdateTenantBody = Type.Object(
     walletMode: Type.Optional(Type.Enum(['seamless'])),
     currency: Type.Optional(Currency),
     status: Type.Optional(Type.Enum(['active', 'suspended'], { description: 'platform only: a suspended tenant opens no sessions (503)' })),
+    limits: Type.Optional(BettingLimits),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -143,6 +143,9 @@ export class TenantService {
       throw forbidden(`Only the platform can change ${platformOnly.join(', ')}.`);
     }
     const identityChange = WALLET_IDENTITY.filter((field) => body[field] !== undefined);
+    if (body.limits && (body.limits.minStake > body.limits.maxStake || body.limits.maxStake > body.limits.maxPayout)) {
+      throw validationError('limits', 'Limits must satisfy minStake <= maxStake <= maxPayout.');
+    }
     const changes = {
       ...(body.embedOrigins !== undefined ? { embed_origins: JSON.stringify(this.#embedOrigins(body.embedOrigins)) } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
@@ -151,6 +154,7 @@ export class TenantService {
       ...(body.walletMode !== undefined ? { wallet_mode: body.walletMode } : {}),
       ...(body.currency !== undefined ? { currency: body.currency } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
+      ...(body.limits !== undefined ? limitColumns(body.limits) : {}),
     };
     return inTransaction(this.#db, async (tx) => {
       const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', tenantId).forUpdate().executeTakeFirst();
@@ -225,6 +229,13 @@ export class TenantService {
       status: tenant.status,
       createdAt: tenant.created_at.toISOString(),
       firstFinancialAt: tenant.first_financial_at?.toISOString() ?? null,
+      limits: {
+        minStake: tenant.min_stake,
+        maxStake: tenant.max_stake,
+        maxPayout: tenant.max_payout,
+        maxSelectionLiability: tenant.max_selection_liability,
+        maxEventLiability: tenant.max_event_liability,
+      },
       integrationKey: key ? { keyId: key.id, createdAt: key.created_at.toISOString() } : null,
     };
   }
@@ -253,6 +264,16 @@ export class TenantService {
       details,
     });
   }
+}
+
+function limitColumns(limits: NonNullable<UpdateTenantBody['limits']>) {
+  return {
+    min_stake: limits.minStake,
+    max_stake: limits.maxStake,
+    max_payout: limits.maxPayout,
+    max_selection_liability: limits.maxSelectionLiability,
+    max_event_liability: limits.maxEventLiability,
+  };
 }
 
 function fieldColumn(field: (typeof WALLET_IDENTITY)[number]): 'wallet_url' | 'wallet_mode' | 'currency' {

@@ -1,0 +1,51 @@
+import { loginAsStaff, type TestApp } from './app.ts';
+import { createTenant, exchange, openSession, type TestTenant } from './tenant.ts';
+import type { TestWallet } from './wallet.ts';
+
+export interface Sportsbook {
+  admin: string;
+  trader: string;
+  tenant: TestTenant;
+  /** Three soccer events with a 1X2 market each: [event][home|draw|away] selection ids. */
+  events: Array<{ id: string; marketId: string; home: string; draw: string; away: string }>;
+}
+
+/** A tenant whose wallet is the reference wallet, and a small catalog made through the trading API. */
+export async function setUpSportsbook(t: TestApp, wallet: TestWallet): Promise<Sportsbook> {
+  const admin = (await loginAsStaff(t, 'platform_admin')).token;
+  const trader = (await loginAsStaff(t, 'trader')).token;
+  const tenant = await createTenant(t, admin, { walletUrl: wallet.url });
+  wallet.setSecret(tenant.walletSecret);
+  const trade = async (method: string, path: string, body: unknown) => {
+    const response = await t.request(method, `/api/v1/admin/trading${path}`, { token: trader, body });
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.text}`);
+    return response.body;
+  };
+  await trade('POST', '/sports', { id: 'soccer', name: 'Soccer' });
+  const { competition } = await trade('POST', '/competitions', { sportId: 'soccer', name: 'Brasileirão Série A', country: 'Brazil' });
+  const events = [];
+  for (const [home, away] of [['Flamengo', 'Palmeiras'], ['Santos', 'Grêmio'], ['Bahia', 'Cruzeiro']] as const) {
+    const { event } = await trade('POST', '/events', { competitionId: competition.id, home, away, startsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString() });
+    const { market } = await trade('POST', `/events/${event.id}/markets`, {
+      type: 'match_result',
+      selections: [
+        { name: home, outcome: 'home', odds: '2.10' },
+        { name: 'Draw', outcome: 'draw', odds: '3.25' },
+        { name: away, outcome: 'away', odds: '3.60' },
+      ],
+    });
+    const [h, d, a] = market.selections;
+    events.push({ id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id });
+  }
+  return { admin, trader, tenant, events };
+}
+
+/** A player with money in the wallet, logged in through the launch exchange as the iframe would be. */
+export async function playerWithBalance(t: TestApp, book: Sportsbook, wallet: TestWallet, externalId: string, balance: number): Promise<string> {
+  await wallet.addPlayer(externalId, balance, 'BRL');
+  const session = await openSession(t, book.tenant, { externalPlayerId: externalId });
+  return (await exchange(t, book.tenant.tenantId, session.body.launchToken)).body.token;
+}
+
+let requestCounter = 0;
+export const newRequestId = () => `slip-${Date.now()}-${(requestCounter += 1)}`;
