@@ -1,47 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/platform/config.ts';
 import { InstanceLockError } from '../src/platform/db/instance-lock.ts';
 import { migrationProvider } from '../src/platform/db/migrations/index.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
-import { createPostgresDatabase, dropPostgresDatabase } from './helpers/database.ts';
-import { request, TEST_SECRETS_KEY } from './helpers/app.ts';
+import { request } from './helpers/app.ts';
+import { deploymentEnv, runCli, startServe } from './helpers/process.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'bookmaker.js');
-
-/** The environment of a real deployment: its own DATA_DIR, and its own PostgreSQL database when testing on one. */
 let env: Record<string, string>;
-before(async () => {
-  env = {
-    APP_ENV: 'development',
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bookmaker-cli-')),
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-  };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = await createPostgresDatabase(process.env.DATABASE_URL);
-});
-after(async () => {
-  if (env.DATABASE_URL) await dropPostgresDatabase(env.DATABASE_URL);
-});
+let dispose: () => Promise<void>;
+before(async () => ({ env, dispose } = await deploymentEnv()));
+after(() => dispose());
 
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...env, ...extraEnv } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli({ ...env, ...extraEnv }, args);
 
 describe('bookmaker CLI', () => {
   it('migrate applies the migrations once and reports them', async () => {
@@ -132,22 +104,11 @@ describe('single API instance', () => {
 
 describe('shutdown', () => {
   it('SIGTERM finishes, closes the database and releases the instance lock', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => output.includes('Server listening') && (clearInterval(timer), resolve()), 50);
-      child.on('close', () => (clearInterval(timer), reject(new Error(`serve exited early: ${output}`))));
-    });
-    const url = /Server listening at (http:\/\/[0-9.:]+)/.exec(output)![1]!;
-    assert.equal((await request(url, 'GET', '/healthz')).status, 200);
-    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.kill('SIGTERM');
-    assert.equal(await exit, 0);
-    assert.match(output, /shutting down/);
+    const server = await startServe(env);
+    assert.equal((await request(server.url, 'GET', '/healthz')).status, 200);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    assert.match(server.output(), /shutting down/);
     const again = await startServer(loadConfig(env));
     await again.stop();
   });
