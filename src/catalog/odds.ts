@@ -27,8 +27,9 @@ export function formatMilli(milli: number): string {
  */
 export function potentialPayout(stake: number, legOddsMilli: number[]): number {
   const numerator = legOddsMilli.reduce((product, odds) => product * BigInt(odds), BigInt(stake));
-  const denominator = 1000n ** BigInt(legOddsMilli.length);
-  return Number(numerator / denominator);
+  const payout = numerator / 1000n ** BigInt(legOddsMilli.length);
+  // Beyond 2^53 a number is no longer exact; such a payout is far above any maximum and is refused by it.
+  return payout > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(payout);
 }
 
 /** Combined odds of an accumulator in thousandths, floored: shown to the player, not used for money. */
