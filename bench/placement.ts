@@ -45,7 +45,7 @@ try {
   for (let i = 0; i < 200_000; i++) sink += Math.floor(((i % 1000) + 1) * 2.1 * 3.6 * 1.85 * 2.45);
   const floatTime = performance.now() - floatStarted;
   const exactStarted = performance.now();
-  for (let i = 0; i < 200_000; i++) sink += potentialPayout((i % 1000) + 1, legs);
+  for (let i = 0; i < 200_000; i++) sink += Number(potentialPayout((i % 1000) + 1, legs));
   const exactTime = performance.now() - exactStarted;
 
   const rows = [

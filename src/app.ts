@@ -106,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
   const catalog = new CatalogService({ db, clock, audit });
   const delivery = new DeliveryEngine({ db, clock, wallets, tenants, log: http.log }, deps.delivery);
-  const betting = new BettingService({ db, clock, tenants, delivery });
+  const betting = new BettingService({ db, clock, tenants, delivery, log: http.log });
   const wallet = new WalletService({ db, clock, wallets, tenants });
 
   healthRoutes(http, db);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { combinedOddsMilli, formatMilli, parseMilli, potentialPayout } from '../catalog/odds.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -28,6 +29,11 @@ interface Refusal {
   details?: Record<string, unknown>;
 }
 
+interface Decision {
+  refusal?: Refusal;
+  balance?: { balance: number; currency: string };
+}
+
 const toError = (refusal: Refusal) => new AppError(refusal.code, refusal.status, refusal.message, refusal.details);
 
 /**
@@ -44,38 +50,50 @@ export class BettingService {
   readonly #clock: Clock;
   readonly #tenants: TenantService;
   readonly #delivery: DeliveryEngine;
+  readonly #log: FastifyBaseLogger;
 
-  constructor(deps: { db: Db; clock: Clock; tenants: TenantService; delivery: DeliveryEngine }) {
+  constructor(deps: { db: Db; clock: Clock; tenants: TenantService; delivery: DeliveryEngine; log: FastifyBaseLogger }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#tenants = deps.tenants;
     this.#delivery = deps.delivery;
+    this.#log = deps.log;
   }
 
   async placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<{ bet: BetView; balance?: { balance: number; currency: string }; replayed: boolean }> {
     checkSlipShape(body);
-    const requestHash = sha256Hex(canonicalJson({ stake: body.stake, legs: body.legs }));
+    // Odds are compared as numbers, so "2.1" and "2.10" are the same slip.
+    const slip = { stake: body.stake, legs: body.legs.map((leg) => ({ selectionId: leg.selectionId, odds: parseMilli(leg.odds) })) };
+    const requestHash = sha256Hex(canonicalJson(slip));
     const placed = await this.#recordPendingBet(player, body, requestHash);
     if (placed.kind === 'repeat') return { bet: await this.#settledRepeat(player, body.requestId, requestHash), replayed: true };
 
-    const attempt = await this.#delivery.attempt(placed.stake);
-    const outcome = await this.#decide(placed.bet, placed.stake.id, attempt);
+    let outcome: Decision;
+    try {
+      outcome = await this.#decide(placed.bet, placed.stake.id, await this.#delivery.attempt(placed.stake));
+    } catch (error) {
+      // Whatever broke after the commit, the debit may have gone out: the bet is refused and the stake rolled back.
+      this.#log.error({ err: error, betId: placed.bet.id }, 'stake debit interrupted; rolling back');
+      throw toError(await this.#treatAsUnknown(placed.bet, 'internal_error'));
+    }
     if (outcome.refusal) throw toError(outcome.refusal);
     return { bet: await this.view(placed.bet.id), balance: outcome.balance, replayed: false };
   }
 
   async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
     return inTransaction(this.#db, async (tx) => {
-      const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', player.tenantId).executeTakeFirstOrThrow();
+      // FOR SHARE: the wallet identity cannot change between this read and the first stake locking it.
+      const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', player.tenantId).forShare().executeTakeFirstOrThrow();
       const { external_id: externalPlayerId } = await tx.selectFrom('players').select('external_id').where('id', '=', player.playerId).executeTakeFirstOrThrow();
       if (await store.findBetByRequest(tx, player.playerId, body.requestId)) return { kind: 'repeat' as const };
 
       const legs = await this.#pricedLegs(tx, body);
       checkStake(tenant, body.stake);
-      const payout = potentialPayout(body.stake, legs.map((leg) => leg.odds_milli));
-      if (payout > tenant.max_payout) {
-        throw new AppError('payout_above_maximum', 400, 'The potential payout is above the maximum per bet; lower the stake.', { maxPayout: tenant.max_payout, potentialPayout: payout });
+      const exactPayout = potentialPayout(body.stake, legs.map((leg) => leg.odds_milli));
+      if (exactPayout > BigInt(tenant.max_payout)) {
+        throw new AppError('payout_above_maximum', 400, 'The potential payout is above the maximum per bet; lower the stake.', { maxPayout: tenant.max_payout, potentialPayout: exactPayout.toString() });
       }
+      const payout = Number(exactPayout);
       const bet = {
         id: newBetId(),
         tenant_id: tenant.id,
@@ -97,9 +115,9 @@ export class BettingService {
         bet_id: bet.id, position, selection_id: leg.id, market_id: leg.market_id, event_id: leg.event_id, odds_milli: leg.odds_milli, odds_version: leg.odds_version,
       })));
       await this.#reserveExposure(tx, tenant, bet.id, payout - body.stake, legs);
-      const stake = await this.#recordObligation(tx, tenant, bet.id, 1, {
+      const stake = await this.#recordObligation(tx, tenant.wallet_url, tenant, bet.id, 1, {
         txId: `bet:${bet.id}`, endpoint: 'debit', kind: 'bet', amount: body.stake, playerId: externalPlayerId,
-      });
+      }, 'sending');
       await this.#tenants.markFinancialUse(tx, tenant.id);
       return { kind: 'placed' as const, bet, stake };
     });
@@ -112,7 +130,8 @@ export class BettingService {
     const legs = body.legs.map((leg, index) => {
       const row = rows.find((candidate) => candidate.id === leg.selectionId);
       if (!row) throw new AppError('selection_unavailable', 409, 'A selection of the slip no longer exists.', { selectionId: leg.selectionId, field: `legs.${index}.selectionId` });
-      if (row.market_status !== 'open' || !['scheduled', 'live'].includes(row.event_status)) {
+      const started = row.event_status === 'scheduled' && row.starts_at <= this.#clock.now();
+      if (row.market_status !== 'open' || !['scheduled', 'live'].includes(row.event_status) || started) {
         throw new AppError('market_unavailable', 409, 'A market of the slip is not open for bets right now.', { selectionId: leg.selectionId, marketStatus: row.market_status, eventStatus: row.event_status });
       }
       if (row.odds_milli < parseMilli(leg.odds)) changed.push({ selectionId: row.id, odds: formatMilli(row.odds_milli), oddsVersion: row.odds_version });
@@ -127,10 +146,11 @@ export class BettingService {
 
   /** Liability (potential payout minus stake) is reserved on every selection and event of the bet. */
   async #reserveExposure(tx: Tx, tenant: Tenant, betId: string, liability: number, legs: Array<{ id: string; event_id: string }>) {
+    // Always the same order, so two bets on the same rows never lock them in opposite orders.
     const reservations = [
       ...legs.map((leg) => ({ scope: 'selection' as const, refId: leg.id, limit: tenant.max_selection_liability })),
       ...legs.map((leg) => ({ scope: 'event' as const, refId: leg.event_id, limit: tenant.max_event_liability })),
-    ];
+    ].sort((a, b) => (a.scope + a.refId < b.scope + b.refId ? -1 : 1));
     for (const reservation of reservations) {
       const reserved = await store.reserveExposure(tx, { tenantId: tenant.id, ...reservation, amount: liability });
       if (!reserved) {
@@ -142,12 +162,15 @@ export class BettingService {
     await store.recordBetExposure(tx, reservations.map((reservation) => ({ betId, scope: reservation.scope, refId: reservation.refId, amount: liability })));
   }
 
+  /** The obligation row, written before any call; `walletUrl` is where it must go, now and on every retry. */
   async #recordObligation(
     tx: Tx,
+    walletUrl: string,
     tenant: Tenant,
     betId: string,
     sequence: number,
     movement: { txId: string; endpoint: 'debit' | 'credit' | 'rollback'; kind: 'bet' | 'rollback'; amount: number; playerId: string; ref?: string },
+    status: 'sending' | 'pending',
   ) {
     const now = this.#clock.now();
     const row = {
@@ -157,11 +180,11 @@ export class BettingService {
       sequence,
       tx_id: movement.txId,
       endpoint: movement.endpoint,
-      wallet_url: tenant.wallet_url,
+      wallet_url: walletUrl,
       kind: movement.kind,
       amount: movement.amount,
       body: movementBody({ txId: movement.txId, playerId: movement.playerId, amount: movement.amount, currency: tenant.currency, kind: movement.kind, betId, ref: movement.ref }),
-      status: 'pending' as const,
+      status,
       attempts: 0,
       last_outcome: null,
       operator_code: null,
@@ -174,11 +197,11 @@ export class BettingService {
   }
 
   /** Records what the single stake debit proved, in one transaction, and says what the player is told. */
-  async #decide(bet: Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>, stakeId: string, attempt: WalletAttempt): Promise<{ refusal?: Refusal; balance?: { balance: number; currency: string } }> {
+  async #decide(bet: Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>, stakeId: string, attempt: WalletAttempt): Promise<Decision> {
     const now = this.#clock.now();
     if (attempt.outcome === 'applied') {
       await inTransaction(this.#db, async (tx) => {
-        await walletStore.recordAttempt(tx, stakeId, { status: 'applied', lastOutcome: 'applied', resolvedAt: now });
+        await walletStore.recordAttempt(tx, stakeId, 'sending', { status: 'applied', lastOutcome: 'applied', resolvedAt: now });
         await store.decideBet(tx, bet.id, { status: 'accepted', refusal: null, at: now });
       });
       return { balance: { balance: attempt.balance, currency: attempt.currency } };
@@ -190,7 +213,7 @@ export class BettingService {
       : { status: 503, code: 'wallet_unavailable', message: 'The casino wallet did not confirm the stake, so the bet was not placed; any amount taken is returned.', details: { reason: attempt.reason } };
     const rollbackId = await inTransaction(this.#db, async (tx) => {
       const status = attempt.outcome === 'refused' ? 'refused' : 'unknown';
-      await walletStore.recordAttempt(tx, stakeId, {
+      await walletStore.recordAttempt(tx, stakeId, 'sending', {
         status,
         lastOutcome: attempt.outcome === 'refused' ? 'refused' : attempt.reason,
         operatorCode: attempt.outcome === 'refused' ? attempt.code : null,
@@ -210,9 +233,11 @@ export class BettingService {
     if (!stakeUnknown) return undefined;
     const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', bet.tenant_id).executeTakeFirstOrThrow();
     const { external_id: playerId } = await tx.selectFrom('players').select('external_id').where('id', '=', bet.player_id).executeTakeFirstOrThrow();
-    const rollback = await this.#recordObligation(tx, tenant, bet.id, await walletStore.nextSequence(tx, bet.id), {
+    // The rollback goes where the stake went.
+    const [stake] = await walletStore.obligationsOfBet(tx, bet.id);
+    const rollback = await this.#recordObligation(tx, stake!.wallet_url, tenant, bet.id, await walletStore.nextSequence(tx, bet.id), {
       txId: `rollback:bet:${bet.id}`, endpoint: 'rollback', kind: 'rollback', amount: bet.stake, playerId, ref: `bet:${bet.id}`,
-    });
+    }, 'pending');
     return rollback.id;
   }
 
@@ -222,16 +247,22 @@ export class BettingService {
    */
   async recoverPendingBets(): Promise<number> {
     const pending = await store.pendingBets(this.#db);
-    for (const bet of pending) {
-      const refusal: Refusal = { status: 503, code: 'wallet_unavailable', message: 'The bet was interrupted before the wallet confirmed the stake; it was not placed.', details: { reason: 'interrupted' } };
-      const rollbackId = await inTransaction(this.#db, async (tx) => {
-        const [stake] = await walletStore.obligationsOfBet(tx, bet.id);
-        if (stake?.status === 'pending') await walletStore.recordAttempt(tx, stake.id, { status: 'unknown', lastOutcome: 'interrupted', resolvedAt: this.#clock.now() });
-        return this.#refuse(tx, bet, refusal, true);
-      });
-      if (rollbackId) void this.#delivery.schedule(rollbackId);
-    }
+    for (const bet of pending) await this.#treatAsUnknown(bet, 'interrupted');
     return pending.length;
+  }
+
+  /** The stake's outcome cannot be known: if the bet is still pending, refuse it and roll the stake back. */
+  async #treatAsUnknown(bet: Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>, reason: 'interrupted' | 'internal_error'): Promise<Refusal> {
+    const refusal: Refusal = { status: 503, code: 'wallet_unavailable', message: 'The bet was interrupted before the wallet confirmed the stake; it was not placed.', details: { reason } };
+    const rollbackId = await inTransaction(this.#db, async (tx) => {
+      const current = await store.findBet(tx, bet.id);
+      if (current?.status !== 'pending') return undefined;
+      const [stake] = await walletStore.obligationsOfBet(tx, bet.id);
+      if (stake) await walletStore.recordAttempt(tx, stake.id, 'sending', { status: 'unknown', lastOutcome: reason, resolvedAt: this.#clock.now() });
+      return this.#refuse(tx, bet, refusal, true);
+    });
+    if (rollbackId) void this.#delivery.schedule(rollbackId);
+    return refusal;
   }
 
   /** A repeated request id: the same slip gets the first request's result; another slip is a client bug. */

@@ -16,6 +16,7 @@ export function selectionsForBet(q: Queryable, selectionIds: string[]) {
       'markets.status as market_status',
       'events.id as event_id',
       'events.status as event_status',
+      'events.starts_at',
     ])
     .where('selections.id', 'in', selectionIds)
     .forUpdate('selections')

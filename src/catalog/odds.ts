@@ -25,11 +25,9 @@ export function formatMilli(milli: number): string {
  * The payout rule, written once: payout = floor(stake x odds) in minor units, where the odds of an accumulator
  * are the product of its legs' odds. Computed with BigInt so no intermediate rounding happens.
  */
-export function potentialPayout(stake: number, legOddsMilli: number[]): number {
+export function potentialPayout(stake: number, legOddsMilli: number[]): bigint {
   const numerator = legOddsMilli.reduce((product, odds) => product * BigInt(odds), BigInt(stake));
-  const payout = numerator / 1000n ** BigInt(legOddsMilli.length);
-  // Beyond 2^53 a number is no longer exact; such a payout is far above any maximum and is refused by it.
-  return payout > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(payout);
+  return numerator / 1000n ** BigInt(legOddsMilli.length);
 }
 
 /** Combined odds of an accumulator in thousandths, floored: shown to the player, not used for money. */

@@ -95,21 +95,22 @@ export class DeliveryEngine {
     for (let attempt = 0; attempt <= this.#retryDelaysMs.length; attempt++) {
       if (this.#stopped && attempt > 0) return;
       const obligation = await store.findObligation(this.#db, obligationId);
-      if (!obligation || obligation.status !== 'pending') return;
+      // Only owed movements are redelivered; a stake debit (kind bet) is never sent twice.
+      if (!obligation || obligation.status !== 'pending' || obligation.kind === 'bet') return;
       if (await store.hasUnresolvedPredecessor(this.#db, obligation)) return;
       if (await this.#destinationChanged(obligation)) return;
       const outcome = await this.attempt(obligation);
       if (outcome.outcome === 'applied') {
-        await store.recordAttempt(this.#db, obligationId, { status: 'applied', lastOutcome: 'applied', resolvedAt: this.#clock.now() });
+        await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'applied', lastOutcome: 'applied', resolvedAt: this.#clock.now() });
         return;
       }
       if (outcome.outcome === 'refused') {
         // A definitive refusal of money owed: never retried automatically, held for review.
-        await store.recordAttempt(this.#db, obligationId, { status: 'failed', lastOutcome: 'refused', operatorCode: outcome.code });
+        await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'failed', lastOutcome: 'refused', operatorCode: outcome.code });
         return;
       }
       const next = new Date(this.#clock.now().getTime() + this.#resendAfterMs);
-      await store.recordAttempt(this.#db, obligationId, { status: 'pending', lastOutcome: outcome.reason, nextAttemptAt: next });
+      await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'pending', lastOutcome: outcome.reason, nextAttemptAt: next });
       const wait = this.#retryDelaysMs[attempt];
       if (wait !== undefined) await sleep(wait);
     }
@@ -120,10 +121,14 @@ export class DeliveryEngine {
    * obligation is held for review rather than sent to a replacement.
    */
   async #destinationChanged(obligation: WalletObligation): Promise<boolean> {
-    const tenant = await this.#tenant(this.#db, obligation.tenant_id);
-    if (tenant.wallet_url === obligation.wallet_url) return false;
+    if (!(await this.destinationChanged(obligation))) return false;
     await store.holdForReview(this.#db, obligation.id, 'destination_changed');
     return true;
+  }
+
+  async destinationChanged(obligation: WalletObligation): Promise<boolean> {
+    const tenant = await this.#tenant(this.#db, obligation.tenant_id);
+    return tenant.wallet_url !== obligation.wallet_url;
   }
 
   async #tenant(q: Queryable, tenantId: string): Promise<Tenant> {

@@ -24,15 +24,19 @@ export async function nextSequence(q: Queryable, betId: string): Promise<number>
   return Number(row?.last ?? 0) + 1;
 }
 
+/** Earlier postings in these states hold back the later ones of the same bet. */
+const UNRESOLVED: ObligationStatus[] = ['sending', 'pending', 'failed'];
+
 /**
- * Pending obligations whose time has come and whose bet has no earlier posting still unresolved
- * (pending, or failed and waiting for review): an unresolved predecessor blocks that bet only.
+ * Pending obligations whose time has come and whose bet has no earlier posting still unresolved: an unresolved
+ * predecessor blocks that bet only. A stake debit is never among them: it is sent once, by the placement itself.
  */
 export function dueObligations(q: Queryable, now: Date, limit: number): Promise<WalletObligation[]> {
   return q
     .selectFrom('wallet_obligations as o')
     .selectAll('o')
     .where('o.status', '=', 'pending')
+    .where('o.kind', '!=', 'bet')
     .where('o.next_attempt_at', '<=', now)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -41,7 +45,7 @@ export function dueObligations(q: Queryable, now: Date, limit: number): Promise<
             .select('earlier.id')
             .whereRef('earlier.bet_id', '=', 'o.bet_id')
             .whereRef('earlier.sequence', '<', 'o.sequence')
-            .where('earlier.status', 'in', ['pending', 'failed']),
+            .where('earlier.status', 'in', UNRESOLVED),
         ),
       ),
     )
@@ -58,17 +62,22 @@ export async function hasUnresolvedPredecessor(q: Queryable, obligation: WalletO
     .select('id')
     .where('bet_id', '=', obligation.bet_id)
     .where('sequence', '<', obligation.sequence)
-    .where('status', 'in', ['pending', 'failed'])
+    .where('status', 'in', UNRESOLVED)
     .executeTakeFirst();
   return row !== undefined;
 }
 
+/**
+ * Records an attempt's result, only if the obligation is still in the state the caller saw: two writers can never
+ * overwrite each other's outcome. Returns whether it was recorded.
+ */
 export async function recordAttempt(
   q: Queryable,
   id: string,
+  from: ObligationStatus,
   change: { status: ObligationStatus; lastOutcome: string; operatorCode?: string | null; nextAttemptAt?: Date; resolvedAt?: Date | null },
-): Promise<void> {
-  await q
+): Promise<boolean> {
+  const result = await q
     .updateTable('wallet_obligations')
     .set((eb) => ({
       status: change.status,
@@ -79,7 +88,9 @@ export async function recordAttempt(
       ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
     }))
     .where('id', '=', id)
-    .execute();
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The wallet call log: one row per attempt, whatever its outcome. */
@@ -108,5 +119,5 @@ export async function logWalletCall(
 
 /** Stops automatic delivery without an attempt: the obligation waits for an operator. */
 export async function holdForReview(q: Queryable, id: string, reason: string): Promise<void> {
-  await q.updateTable('wallet_obligations').set({ status: 'failed', last_outcome: reason }).where('id', '=', id).execute();
+  await q.updateTable('wallet_obligations').set({ status: 'failed', last_outcome: reason }).where('id', '=', id).where('status', '=', 'pending').execute();
 }

@@ -96,6 +96,22 @@ describe('placing a bet', () => {
     assert.equal((await single(47_00)).status, 201);
   });
 
+  it('bounds the slip: stake above the maximum, 21 legs, odds of 1.00', async () => {
+    const above = await single(1_000_001);
+    assert.deepEqual([above.status, above.body.error.code], [400, 'stake_out_of_range']);
+    const legs = Array.from({ length: 21 }, (_, i) => ({ selectionId: `se_${i}`, odds: '2.00' }));
+    assert.equal((await place({ stake: 100, legs })).body.error.details.field, 'legs');
+    assert.equal((await single(100, '1.00')).body.error.details.field, 'legs.0.odds');
+    assert.equal(wallet.wallet.received.length, 0);
+  });
+
+  it('refuses bets on a pre-match event whose start time has passed', async () => {
+    const startsAt = new Date(t.clock.now().getTime() - 60_000).toISOString();
+    await t.request('PATCH', `/api/v1/admin/trading/events/${book.events[0]!.id}`, { token: book.trader, body: { startsAt } });
+    const response = await single();
+    assert.deepEqual([response.status, response.body.error.code], [409, 'market_unavailable']);
+  });
+
   it('needs a live player session', async () => {
     const response = await t.request('POST', '/api/v1/bets', { body: { requestId: newRequestId(), stake: 100, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] } });
     assert.equal(response.status, 401);
@@ -237,6 +253,54 @@ describe('unknown stake outcomes end in exactly one rollback and no bet', () => 
   });
 });
 
+describe('the stake debit is sent once', () => {
+  it('a worker tick while the debit is in flight does not send it again', async () => {
+    wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs: 1_000, apply: true });
+    const pending = single(10_00);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await t.app.services.delivery.deliverDue(), 0, 'the stake is not the engine\'s to send');
+    const response = await pending;
+    assert.equal(response.status, 201);
+    assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
+    const stake = await t.db.selectFrom('wallet_obligations').selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual([stake.status, stake.attempts], ['applied', 1]);
+  });
+
+  it('a failure after the commit refuses the bet and rolls the stake back', async () => {
+    await t.db.updateTable('tenants').set({ wallet_secret_enc: 'v1.corrupt.x.y.z' }).execute();
+    const response = await single(10_00);
+    assert.deepEqual([response.status, response.body.error.code, response.body.error.details], [503, 'wallet_unavailable', { reason: 'internal_error' }]);
+    const bet = await t.db.selectFrom('bets').selectAll().executeTakeFirstOrThrow();
+    assert.equal(bet.status, 'refused');
+    const obligations = await t.db.selectFrom('wallet_obligations').select(['kind', 'status']).orderBy('sequence').execute();
+    assert.deepEqual(obligations.map((o) => [o.kind, o.status]), [['bet', 'unknown'], ['rollback', 'pending']]);
+    assert.ok((await exposure()).every((row) => row.reserved === 0));
+  });
+
+  it('start-up recovery leaves decided bets alone', async () => {
+    await single(10_00);
+    await single(100_01);
+    assert.equal(await t.app.services.betting.recoverPendingBets(), 0);
+    const bets = await t.db.selectFrom('bets').select('status').orderBy('placed_at').execute();
+    assert.deepEqual(bets.map((bet) => bet.status).sort(), ['accepted', 'refused']);
+    assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'rollback').length, 0);
+  });
+
+  it('an owed rollback is never sent to another wallet URL: it is held for review', async () => {
+    wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+    wallet.fault({ mode: 'status_503', endpoint: 'rollback', times: 5 });
+    await single(10_00);
+    await t.app.services.delivery.idle();
+    // Out-of-band change (settings refuse it after the first stake): the engine must notice.
+    await t.db.updateTable('tenants').set({ wallet_url: 'http://127.0.0.1:9' }).execute();
+    t.clock.advance(30_000);
+    await t.app.services.delivery.deliverDue();
+    await t.app.services.delivery.idle();
+    const held = await t.db.selectFrom('wallet_obligations').selectAll().where('kind', '=', 'rollback').executeTakeFirstOrThrow();
+    assert.deepEqual([held.status, held.last_outcome, held.attempts], ['failed', 'destination_changed', 5]);
+  });
+});
+
 describe('exposure limits', () => {
   it('concurrent bets never push the liability of a selection past its limit', async () => {
     await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
@@ -251,6 +315,21 @@ describe('exposure limits', () => {
     const selection = (await exposure()).find((row) => row.scope === 'selection')!;
     assert.equal(selection.reserved, 33_00);
     assert.equal(await wallet.balanceOf(player), 100_00 - 30_00);
+  });
+
+  it('an accumulator reserves its liability on every event, and the event limit holds too', async () => {
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      token: book.admin,
+      body: { limits: { minStake: 100, maxStake: 1_000_00, maxPayout: 10_000_00, maxSelectionLiability: 1_000_00, maxEventLiability: 20_00 } },
+    });
+    const [first, second] = book.events;
+    const accumulator = await place({ stake: 2_00, legs: [{ selectionId: first!.home, odds: '2.10' }, { selectionId: second!.home, odds: '2.10' }] });
+    assert.equal(accumulator.status, 201);
+    const liability = accumulator.body.bet.potentialPayout - 2_00;
+    const events = (await exposure()).filter((row) => row.scope === 'event');
+    assert.deepEqual(events.map((row) => row.reserved), [liability, liability]);
+    const refused = await single(10_00, '3.25', first!.draw);
+    assert.deepEqual([refused.status, refused.body.error.code, refused.body.error.details.scope], [409, 'exposure_limit', 'event']);
   });
 
   it('a refused stake gives its reservation back', async () => {
@@ -272,6 +351,13 @@ describe('double submission', () => {
     assert.equal(replay.body.bet.id, results.find((r) => r.status === 201)!.body.bet.id);
     assert.equal(await wallet.balanceOf(player), 90_00);
     assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
+  });
+
+  it('the same slip written with other odds digits ("2.1" for "2.10") is the same slip', async () => {
+    const requestId = newRequestId();
+    const first = await t.request('POST', '/api/v1/bets', { token, body: { requestId, stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] } });
+    const again = await t.request('POST', '/api/v1/bets', { token, body: { requestId, stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.1' }] } });
+    assert.deepEqual([again.status, again.body.bet.id], [200, first.body.bet.id]);
   });
 
   it('a repeated refused slip gets the same refusal, and another slip with the same id is refused', async () => {

@@ -19,12 +19,11 @@ describe('odds are exact thousandths', () => {
   });
 
   it('payout = floor(stake x odds), the product of the legs for accumulators, never rounded on the way', () => {
-    assert.equal(potentialPayout(1000, [2150]), 2150);
-    assert.equal(potentialPayout(333, [2100, 3600]), 2517);
-    assert.equal(potentialPayout(1, [1005]), 1);
-    assert.equal(potentialPayout(999, [1001, 1001, 1001]), 1001);
-    assert.equal(potentialPayout(1_000_000_000_000, [999_999]), 999_999_000_000_000);
-    assert.equal(potentialPayout(1_000_000_000_000, [999_999, 999_999]), Number.MAX_SAFE_INTEGER, 'capped where numbers stop being exact');
+    assert.equal(potentialPayout(1000, [2150]), 2150n);
+    assert.equal(potentialPayout(333, [2100, 3600]), 2517n);
+    assert.equal(potentialPayout(1, [1005]), 1n);
+    assert.equal(potentialPayout(999, [1001, 1001, 1001]), 1001n);
+    assert.equal(potentialPayout(1_000_000_000_000, [999_999, 999_999]), 999_998_000_001_000_000n, 'exact far beyond 2^53');
     assert.equal(combinedOddsMilli([2100, 3600]), 7560);
     assert.equal(combinedOddsMilli([1333, 1333, 1333]), 2368);
   });

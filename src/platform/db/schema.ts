@@ -313,7 +313,7 @@ export interface BetExposureTable {
   released_at: Date | null;
 }
 
-export type ObligationStatus = 'pending' | 'applied' | 'refused' | 'unknown' | 'failed';
+export type ObligationStatus = 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'failed';
 
 export interface WalletObligationsTable {
   id: string;

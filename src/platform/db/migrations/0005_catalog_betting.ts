@@ -128,7 +128,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       kind text not null,
       amount bigint not null check (amount >= 0),
       body text not null,
-      status text not null check (status in ('pending', 'applied', 'refused', 'unknown', 'failed')),
+      -- sending: a stake debit on its one attempt; pending: owed, to be (re)delivered by the engine
+      status text not null check (status in ('sending', 'pending', 'applied', 'refused', 'unknown', 'failed')),
       attempts integer not null default 0,
       last_outcome text,
       operator_code text,
