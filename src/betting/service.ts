@@ -81,6 +81,9 @@ export class BettingService {
   }
 
   async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
+    // The wallet identity locks before the first stake is even recorded, in its own statement: marking it inside
+    // the placement would upgrade the shared tenant lock below, and concurrent first bets would deadlock.
+    await this.#tenants.markFinancialUse(this.#db, player.tenantId);
     return inTransaction(this.#db, async (tx) => {
       // FOR SHARE: the wallet identity cannot change between this read and the first stake locking it.
       const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', player.tenantId).forShare().executeTakeFirstOrThrow();
@@ -118,7 +121,6 @@ export class BettingService {
       const stake = await this.#recordObligation(tx, tenant.wallet_url, tenant, bet.id, 1, {
         txId: `bet:${bet.id}`, endpoint: 'debit', kind: 'bet', amount: body.stake, playerId: externalPlayerId,
       }, 'sending');
-      await this.#tenants.markFinancialUse(tx, tenant.id);
       return { kind: 'placed' as const, bet, stake };
     });
   }
