@@ -55,9 +55,24 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   };
 }
 
-/** The one transaction helper: every multi-statement change goes through it. Never call the network inside. */
-export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
+/** PostgreSQL's "try again" answers: a deadlock victim or a serialization failure committed nothing. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * The one transaction helper: every multi-statement change goes through it. Never call the network inside.
+ * A transaction PostgreSQL aborted as a deadlock victim or for serialization is run again (it committed nothing,
+ * and the work inside only touches the database), at most three times in all.
+ */
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+    }
+  }
 }
 
 export function migrator(db: Db): Migrator {
