@@ -24,6 +24,7 @@ import { tenantRoutes } from './tenants/routes.ts';
 import { IntegrationService } from './integration/service.ts';
 import { integrationRoutes } from './integration/routes.ts';
 import { CatalogService } from './catalog/service.ts';
+import { randomSource, simulateLiveTick } from './catalog/demo.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { BettingService } from './betting/service.ts';
 import { bettingRoutes } from './betting/routes.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   resolver?: Resolver;
   /** Retry timing of the delivery engine; the contract's schedule unless a test shortens it. */
   delivery?: DeliveryOptions;
+  /** Development only: run the demo live simulator (odds, suspensions, scores) beside the API. */
+  demoLive?: boolean;
 }
 
 export interface App {
@@ -69,6 +72,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export const WALLET_TIMEOUT_MS = 5_000;
 /** How often the worker looks for obligations due for (re)delivery. */
 const DELIVERY_TICK_MS = 5_000;
+const DEMO_TICK_MS = 3_000;
 
 /** Wires the domains together: services from their dependencies, routes from their services. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -125,6 +129,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
     new PeriodicJob('deliver-wallet-obligations', DELIVERY_TICK_MS, () => delivery.deliverDue(), http.log),
   ];
+  if (deps.demoLive) {
+    if (config.appEnv !== 'development') throw new Error('The demo live simulator runs only with APP_ENV=development.');
+    const random = randomSource(Date.now());
+    jobs.push(new PeriodicJob('demo-live-simulator', DEMO_TICK_MS, () => simulateLiveTick(catalog, db, clock, random), http.log));
+  }
   return {
     http,
     services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, catalog, betting, delivery, wallet, wallets },

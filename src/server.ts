@@ -17,6 +17,7 @@ export interface RunningServer {
 export interface ServeOptions {
   clock?: Clock;
   logStream?: DestinationStream;
+  demoLive?: boolean;
 }
 
 /** Where the embedded database lives inside DATA_DIR. */

@@ -14,7 +14,8 @@ import { CatalogService } from '../catalog/service.ts';
 const USAGE = `Usage: bookmaker <command>
 
 Commands:
-  serve                                   start the API (migrates first)
+  serve [--demo-live]                     start the API (migrates first); --demo-live also runs the live
+                                          simulator (APP_ENV=development only)
   migrate                                 apply pending database migrations
   staff create --email E --password P --role R [--tenant T]
                                           create a staff account; prints { id, email, role, totpSecret, otpauthUrl }
@@ -26,8 +27,9 @@ Configuration comes from the environment; see README.md.`;
 type Command = (config: Config, args: string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
-  serve: async (config) => {
-    const server = await startServer(config);
+  serve: async (config, args) => {
+    const { values } = parseArgs({ args, options: { 'demo-live': { type: 'boolean' } }, strict: true });
+    const server = await startServer(config, { demoLive: values['demo-live'] === true });
     const shutdown = (signal: string) => {
       server.app.http.log.info({ signal }, 'shutting down');
       server.stop().then(

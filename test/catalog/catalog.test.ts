@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { randomSource, seedDemoCatalog, simulateLiveTick } from '../../src/catalog/demo.ts';
-import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { LogCapture, loginAsStaff, startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let trader: string;
@@ -135,5 +136,23 @@ describe('demo catalog', () => {
     assert.ok(moved.length > 0);
     const audit = await t.db.selectFrom('audit_log').select(['actor_type', 'actor_id']).where('action', '=', 'catalog.odds.change').execute();
     assert.ok(audit.length > 0 && audit.every((row) => row.actor_type === 'system' && row.actor_id === 'feed'));
+  });
+
+  it('serve --demo-live runs the simulator as a background job, in development only', async () => {
+    await seedDemoCatalog(t.app.services.catalog, t.db, t.clock);
+    const live = await buildApp({ config: t.config, db: t.db, clock: t.clock, logStream: new LogCapture(), demoLive: true });
+    try {
+      const job = live.jobs.find((candidate) => candidate.name === 'demo-live-simulator')!;
+      const feedChanges = async () => (await t.db.selectFrom('audit_log').select('id').where('actor_id', '=', 'feed').execute()).length;
+      const before = await feedChanges();
+      for (let tick = 0; tick < 3; tick++) await job.runOnce();
+      assert.ok((await feedChanges()) > before, 'the simulator changed the catalog');
+    } finally {
+      await live.http.close();
+    }
+    await assert.rejects(
+      buildApp({ config: testConfig({ APP_ENV: 'staging' }), db: t.db, clock: t.clock, logStream: new LogCapture(), demoLive: true }),
+      /only with APP_ENV=development/,
+    );
   });
 });
