@@ -121,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   integrationRoutes(http, integration, staff);
   catalogRoutes(http, catalog);
   tradingRoutes(http, catalog, staff);
-  bettingRoutes(http, betting, wallet, integration);
+  bettingRoutes(http, betting, wallet, integration, staff);
 
   const jobs = [
     new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),

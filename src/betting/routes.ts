@@ -2,11 +2,13 @@ import type { IntegrationService } from '../integration/service.ts';
 import { requirePlayer } from '../integration/routes.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { WalletService } from '../wallet/service.ts';
-import { balanceSchema, getBetSchema, listBetsSchema, placeBetSchema } from './schemas.ts';
+import { requireStaff } from '../staff/routes.ts';
+import type { StaffService } from '../staff/service.ts';
+import { balanceSchema, getBetSchema, listBetsSchema, placeBetSchema, staffBetsSchema } from './schemas.ts';
 import type { BettingService } from './service.ts';
 
 /** Player calls with the session token; each counts as session activity. */
-export function bettingRoutes(app: TypedApp, betting: BettingService, wallet: WalletService, integration: IntegrationService): void {
+export function bettingRoutes(app: TypedApp, betting: BettingService, wallet: WalletService, integration: IntegrationService, staff: StaffService): void {
   const player = requirePlayer(integration);
 
   app.get('/api/v1/wallet/balance', { schema: balanceSchema, onRequest: player }, async (request) => wallet.balance(request.session!));
@@ -21,4 +23,8 @@ export function bettingRoutes(app: TypedApp, betting: BettingService, wallet: Wa
   app.get('/api/v1/bets/:id', { schema: getBetSchema, onRequest: player }, async (request) => ({
     bet: await betting.playerBet(request.session!, request.params.id),
   }));
+
+  app.get('/api/v1/admin/bets', { schema: staffBetsSchema, preHandler: requireStaff(staff) }, async (request) =>
+    betting.playerBetsForStaff(request.staff!, request.query),
+  );
 }

@@ -76,3 +76,36 @@ export const balanceSchema = {
   tags: ['player: wallet'], security, summary: 'The balance in the casino wallet, asked of the wallet now',
   response: { 200: Type.Object({ balance: Type.Integer(), currency: Type.String() }), 401: ErrorResponse, 503: ErrorResponse },
 };
+
+export const ObligationView = Type.Object({
+  txId: Type.String(),
+  endpoint: Type.String(),
+  kind: Type.String(),
+  amount: Type.Integer(),
+  status: Type.Enum(['sending', 'pending', 'applied', 'refused', 'unknown', 'failed']),
+  attempts: Type.Integer(),
+  lastOutcome: Nullable(Type.String()),
+  operatorCode: Nullable(Type.String()),
+  createdAt: Timestamp,
+  resolvedAt: Nullable(Timestamp),
+});
+
+export const StaffBetView = Type.Object({ ...BetView.properties, money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }) });
+
+export const StaffBetsQuery = Type.Object(
+  {
+    player: Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type StaffBetsQuery = Static<typeof StaffBetsQuery>;
+
+export const staffBetsSchema = {
+  tags: ['admin: bets'],
+  security: [{ staffToken: [] }],
+  summary: "A player's bets, every status, with the wallet postings of each (operator of the tenant or platform administrator)",
+  querystring: StaffBetsQuery,
+  response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }), 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+};

@@ -5,8 +5,9 @@ import { combinedOddsMilli, formatMilli, parseMilli, potentialPayout } from '../
 import type { Clock } from '../platform/clock.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { Bet, Tenant } from '../platform/db/schema.ts';
-import { AppError, notFound, validationError } from '../platform/errors.ts';
+import type { Bet, Tenant, WalletObligation } from '../platform/db/schema.ts';
+import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
+import type { StaffPrincipal } from '../staff/service.ts';
 import { canonicalJson } from '../platform/idempotency.ts';
 import type { SessionPrincipal } from '../integration/service.ts';
 import type { TenantService } from '../tenants/service.ts';
@@ -14,7 +15,7 @@ import type { WalletAttempt } from '../wallet/client.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import { movementBody } from '../wallet/movement.ts';
 import * as walletStore from '../wallet/store.ts';
-import type { BetView, ListBetsQuery, PlaceBetBody } from './schemas.ts';
+import type { BetView, ListBetsQuery, PlaceBetBody, StaffBetsQuery } from './schemas.ts';
 import * as store from './store.ts';
 
 const newBetId = () => `bt_${randomBytes(8).toString('hex')}`;
@@ -299,12 +300,31 @@ export class BettingService {
 
   /** Open bets are accepted and not yet settled; settled bets arrive with settlement. Newest first. */
   async myBets(player: SessionPrincipal, query: ListBetsQuery): Promise<{ bets: BetView[]; nextCursor: string }> {
-    const before = query.cursor ? decodeCursor(query.cursor) : undefined;
     const statuses: Array<Bet['status']> = query.status === 'open' ? ['accepted'] : [];
-    const rows = statuses.length === 0 ? [] : await store.betsOfPlayer(this.#db, player.playerId, { statuses, limit: query.limit, ...(before ? { before } : {}) });
+    const { page, nextCursor } = await this.#page(player.playerId, statuses, query);
+    return { bets: await this.#views(page), nextCursor };
+  }
+
+  /** Staff look-up: every bet of a player, with its wallet postings; operators see their own tenant's players only. */
+  async playerBetsForStaff(staff: StaffPrincipal, query: StaffBetsQuery) {
+    if (staff.role !== 'platform_admin' && staff.role !== 'operator') throw forbidden();
+    const player = await this.#db.selectFrom('players').select(['id', 'tenant_id']).where('id', '=', query.player).executeTakeFirst();
+    if (!player || (staff.role === 'operator' && player.tenant_id !== staff.tenantId)) throw notFound('Player');
+    const { page, nextCursor } = await this.#page(player.id, ['pending', 'accepted', 'refused'], query);
+    const obligations = await walletStore.obligationsOfBets(this.#db, page.map((bet) => bet.id));
+    const bets = (await this.#views(page)).map((view) => ({
+      ...view,
+      money: obligations.filter((row) => row.bet_id === view.id).map(obligationView),
+    }));
+    return { bets, nextCursor };
+  }
+
+  async #page(playerId: string, statuses: Array<Bet['status']>, query: { limit: number; cursor?: string | undefined }) {
+    const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = statuses.length === 0 ? [] : await store.betsOfPlayer(this.#db, playerId, { statuses, limit: query.limit, ...(before ? { before } : {}) });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    return { bets: await this.#views(page), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : '' };
+    return { page, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : '' };
   }
 
   async #views(bets: Bet[]): Promise<BetView[]> {
@@ -335,6 +355,21 @@ export class BettingService {
       };
     });
   }
+}
+
+function obligationView(row: WalletObligation) {
+  return {
+    txId: row.tx_id,
+    endpoint: row.endpoint,
+    kind: row.kind,
+    amount: row.amount,
+    status: row.status,
+    attempts: row.attempts,
+    lastOutcome: row.last_outcome,
+    operatorCode: row.operator_code,
+    createdAt: row.created_at.toISOString(),
+    resolvedAt: row.resolved_at?.toISOString() ?? null,
+  };
 }
 
 function checkSlipShape(body: PlaceBetBody): void {

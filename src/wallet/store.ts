@@ -15,6 +15,11 @@ export function obligationsOfBet(q: Queryable, betId: string): Promise<WalletObl
   return q.selectFrom('wallet_obligations').selectAll().where('bet_id', '=', betId).orderBy('sequence').execute();
 }
 
+export function obligationsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
+  if (betIds.length === 0) return Promise.resolve([]);
+  return q.selectFrom('wallet_obligations').selectAll().where('bet_id', 'in', betIds).orderBy('bet_id').orderBy('sequence').execute();
+}
+
 export async function nextSequence(q: Queryable, betId: string): Promise<number> {
   const row = await q
     .selectFrom('wallet_obligations')

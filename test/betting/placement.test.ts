@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { newRequestId, playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
@@ -417,5 +417,28 @@ describe('balance and My Bets', () => {
     await single();
     const response = await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, { token: book.admin, body: { walletUrl: 'https://elsewhere.example' } });
     assert.equal(response.body.error.code, 'wallet_identity_locked');
+  });
+});
+
+describe('staff look-up of a player\'s bets', () => {
+  it('shows every bet of the player with its wallet postings, to the tenant\'s operators and platform administrators', async () => {
+    await single(10_00);
+    t.clock.advance(1000);
+    wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+    await single(5_00);
+    await t.app.services.delivery.idle();
+    const playerId = (await t.db.selectFrom('players').select('id').where('external_id', '=', player).executeTakeFirstOrThrow()).id;
+    const operator = await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId });
+    const response = await t.request('GET', `/api/v1/admin/bets?player=${playerId}`, { token: operator.token });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.bets.map((bet: { status: string; money: Array<{ kind: string; status: string }> }) => [bet.status, bet.money.map((m) => `${m.kind}:${m.status}`)]), [
+      ['refused', ['bet:unknown', 'rollback:applied']],
+      ['accepted', ['bet:applied']],
+    ]);
+    assert.equal((await t.request('GET', `/api/v1/admin/bets?player=${playerId}`, { token: book.admin })).status, 200);
+    const foreign = await loginAsStaff(t, 'operator', { tenantId: 'tn_other' });
+    assert.equal((await t.request('GET', `/api/v1/admin/bets?player=${playerId}`, { token: foreign.token })).status, 404);
+    assert.equal((await t.request('GET', `/api/v1/admin/bets?player=${playerId}`, { token: book.trader })).status, 403);
+    assert.equal((await t.request('GET', '/api/v1/admin/bets', { token: book.admin })).body.error.details.field, 'player');
   });
 });

@@ -161,7 +161,7 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/admin/trading/sports', 'POST /api/v1/admin/trading/competitions', 'POST /api/v1/admin/trading/events',
     'PATCH /api/v1/admin/trading/events/{eventId}', 'POST /api/v1/admin/trading/events/{eventId}/markets',
     'PATCH /api/v1/admin/trading/markets/{marketId}', 'PUT /api/v1/admin/trading/selections/{selectionId}/odds',
-    'GET /api/v1/wallet/balance', 'POST /api/v1/bets', 'GET /api/v1/bets', 'GET /api/v1/bets/{id}',
+    'GET /api/v1/wallet/balance', 'POST /api/v1/bets', 'GET /api/v1/bets', 'GET /api/v1/bets/{id}', 'GET /api/v1/admin/bets',
   ];
 
   it('documents every endpoint with its summary and response schemas', async () => {
