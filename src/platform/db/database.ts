@@ -22,6 +22,8 @@ export interface DatabaseTarget {
   databaseUrl?: string | undefined;
   /** PGlite data directory; absent means in-memory (tests). */
   dataDir?: string | undefined;
+  /** Told when an idle pooled connection breaks (server restart, terminated backend); the pool replaces it. */
+  onConnectionError?: (error: Error) => void;
 }
 
 const INT8_OID = 20;
@@ -36,6 +38,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser },
     });
+    // Without a listener, a broken idle connection would be an unhandled 'error' event and stop the process.
+    pool.on('error', target.onConnectionError ?? ((error) => process.stderr.write(`database connection lost: ${error.message}\n`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
