@@ -1,22 +1,52 @@
-// The test command: type-check, then every test against embedded PGlite, then again against
-// PostgreSQL when DATABASE_URL is set. Exits non-zero if any run fails.
+// The test command: static checks (types, lint, format, OpenAPI lint), then every test against embedded PGlite
+// (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
+// fails; every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const files = process.argv.slice(2);
-const tests = files.length > 0 ? files : ['test/**/*.test.ts'];
-
-function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv): boolean {
-  process.stdout.write(`\n=== ${label} ===\n`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env });
-  return result.status === 0;
-}
-
 const { DATABASE_URL, ...withoutDatabase } = process.env;
-const nodeTest = ['--test', '--test-concurrency=2', '--test-timeout=120000', ...tests];
+const quiet = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
-let ok = run('type-check (tsc --noEmit)', 'tsc', ['--noEmit', '-p', '.'], process.env);
-ok = run('tests on embedded PGlite', process.execPath, nodeTest, withoutDatabase) && ok;
-if (DATABASE_URL) {
-  ok = run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, nodeTest, process.env) && ok;
+function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
+  process.stdout.write(`\n=== ${label} ===\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  const ok = result.status === 0;
+  process.stdout.write(
+    `=== ${label}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s ===\n`,
+  );
+  return ok;
 }
-process.exit(ok ? 0 : 1);
+
+const nodeTest = (patterns: string[]) => ['--test', '--test-concurrency=2', '--test-timeout=120000', ...patterns];
+
+const results: boolean[] = [];
+if (files.length === 0) {
+  results.push(run('type-check (tsc --noEmit)', 'tsc', ['--noEmit', '-p', '.']));
+  results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
+  results.push(run('format (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']));
+  const documents = mkdtempSync(join(tmpdir(), 'bookmaker-openapi-'));
+  results.push(
+    run(
+      'OpenAPI documents (redocly lint, recommended rules)',
+      'sh',
+      [
+        '-c',
+        `node scripts/openapi.ts ${documents} > /dev/null && ` +
+          `redocly lint --format stylish ${documents}/v1-openapi.json ${documents}/aggregator-openapi.json`,
+      ],
+      quiet,
+    ),
+  );
+}
+const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'e2e/**/*.test.ts'];
+results.push(run('tests on embedded PGlite', process.execPath, nodeTest(tests), withoutDatabase));
+if (DATABASE_URL) {
+  // The browser tests check pages, not the database: once is enough.
+  const databaseTests = files.length > 0 ? files : ['test/**/*.test.ts'];
+  results.push(run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, nodeTest(databaseTests)));
+}
+process.exit(results.every(Boolean) ? 0 : 1);

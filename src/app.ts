@@ -1,36 +1,50 @@
 import { randomUUID } from 'node:crypto';
-import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
+import { AggregatorAdminService } from './aggregator/admin.ts';
+import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './aggregator/routes.ts';
+import { AGGREGATOR_KEY_ERRORS, ProvisioningService } from './aggregator/service.ts';
+import { bettingRoutes } from './betting/routes.ts';
+import { CashOut } from './betting/cashout.ts';
+import { Placement } from './betting/placement.ts';
+import { Recovery } from './betting/recovery.ts';
+import { Settlement } from './betting/settlement.ts';
+import { StakeOutcomes } from './betting/stake-outcome.ts';
+import { BetViews } from './betting/views.ts';
+import { randomSource, simulateLiveTick } from './catalog/demo.ts';
+import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
+import { CatalogService } from './catalog/service.ts';
+import { homeRoutes } from './embed/routes.ts';
 import { healthRoutes } from './health/routes.ts';
-import { AuditLog } from './platform/audit.ts';
+import { integrationRoutes } from './integration/routes.ts';
+import { IntegrationService, SESSION_ERRORS, TENANT_KEY_ERRORS } from './integration/service.ts';
+import { AuditLog } from './platform/audit/log.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import { SecretBox } from './platform/crypto.ts';
 import type { Db } from './platform/db/database.ts';
+import { Auth, type AuthLimits } from './platform/http/auth.ts';
 import { installErrorHandling } from './platform/http/errors.ts';
 import { loggerOptions } from './platform/http/logging.ts';
+import { PLATFORM_DOCUMENT_URL, registerOpenApi, serveDocuments, type DocumentSpec } from './platform/http/openapi.ts';
 import type { TypedApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
+import { IdempotencyService } from './platform/idempotency/service.ts';
 import { PeriodicJob } from './platform/jobs.ts';
+import { VERSION } from './platform/version.ts';
+import { reportRoutes } from './reports/routes.ts';
+import { Reports } from './reports/service.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { StaffService } from './staff/service.ts';
-import { AggregatorAdminService } from './aggregator/admin.ts';
-import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './aggregator/routes.ts';
-import { ProvisioningService } from './aggregator/service.ts';
-import { IdempotencyService } from './platform/idempotency.ts';
-import { TenantService } from './tenants/service.ts';
 import { tenantRoutes } from './tenants/routes.ts';
-import { IntegrationService } from './integration/service.ts';
-import { integrationRoutes } from './integration/routes.ts';
-import { CatalogService } from './catalog/service.ts';
-import { randomSource, simulateLiveTick } from './catalog/demo.ts';
-import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
-import { BettingService } from './betting/service.ts';
-import { bettingRoutes } from './betting/routes.ts';
-import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
-import { WalletService } from './wallet/service.ts';
+import { TenantService } from './tenants/service.ts';
+import { Adjustments } from './wallet/adjustments.ts';
 import { WalletClient } from './wallet/client.ts';
+import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
+import { Ledger } from './wallet/ledger.ts';
+import { ObligationReview } from './wallet/review.ts';
+import { walletRoutes } from './wallet/routes.ts';
+import { WalletService } from './wallet/service.ts';
 import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
 export interface AppDeps {
@@ -43,6 +57,8 @@ export interface AppDeps {
   resolver?: Resolver;
   /** Retry timing of the delivery engine; the contract's schedule unless a test shortens it. */
   delivery?: DeliveryOptions;
+  /** Failed-attempt and aggregator request budgets; the defaults unless a test changes them. */
+  authLimits?: AuthLimits;
   /** Development only: run the demo live simulator (odds, suspensions, scores) beside the API. */
   demoLive?: boolean;
 }
@@ -57,8 +73,17 @@ export interface App {
     aggregatorAdmin: AggregatorAdminService;
     integration: IntegrationService;
     catalog: CatalogService;
-    betting: BettingService;
+    placement: Placement;
+    betViews: BetViews;
+    stakeOutcomes: StakeOutcomes;
+    recovery: Recovery;
+    settlement: Settlement;
+    cashOut: CashOut;
+    ledger: Ledger;
     delivery: DeliveryEngine;
+    review: ObligationReview;
+    adjustments: Adjustments;
+    reports: Reports;
     wallet: WalletService;
     wallets: WalletClient;
   };
@@ -70,15 +95,52 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
 /** Contract: "Wallet timeout: 5 s per attempt". */
 export const WALLET_TIMEOUT_MS = 5_000;
-/** How often the worker looks for obligations due for (re)delivery. */
-const DELIVERY_TICK_MS = 5_000;
+/** How often the running service looks for bets left pending by a placement that lost its database. */
+const STALE_SWEEP_MS = 10_000;
 const DEMO_TICK_MS = 3_000;
+
+/** The two published documents: the whole API, and the aggregator's own (version 1.0.0 by contract). */
+export const DOCUMENTS: DocumentSpec[] = [
+  {
+    prefix: '/',
+    url: PLATFORM_DOCUMENT_URL,
+    title: 'Bookmaker API',
+    description: [
+      'Every endpoint of the service: the aggregator API, the integration API of casino servers, the player API of',
+      'the iframe, the catalog, and the admin API of staff.',
+      '',
+      '- Errors always have the shape `{ "error": { "code", "message", "details"? } }` and `Cache-Control: no-store`;',
+      '  each operation lists the codes it can answer with, per status.',
+      '- Bodies are JSON (`Content-Type: application/json`, at most 64 KiB); unknown fields and query parameters',
+      '  are refused with 400 `validation`, which names the field in `details.field`.',
+    ].join('\n'),
+  },
+  {
+    prefix: AGGREGATOR_PREFIX,
+    url: `${AGGREGATOR_PREFIX}/openapi.json`,
+    title: 'Bookmaker aggregator API',
+    version: '1.0.0',
+    description: [
+      'Server-to-server provisioning of casinos (clients) by an authorized aggregator.',
+      '',
+      '- `Authorization: Bearer bm_agg_…` (your aggregator key); requests carrying `Origin` or `X-Tenant-ID` are',
+      '  refused.',
+      '- Every POST needs `Idempotency-Key` (`^[A-Za-z0-9_.:-]{8,128}$`); the original response is replayed for',
+      '  24 h with `Idempotency-Replayed: true`.',
+      '- Errors: `{ "error": { "code", "message", "details"? } }` with `Cache-Control: no-store`; each operation',
+      '  lists its codes per status.',
+      '- At most 120 requests a minute per aggregator (429 `rate_limited`, `Retry-After: 60`); repeated failed',
+      '  attempts from one address are limited too.',
+    ].join('\n'),
+  },
+];
 
 /** Wires the domains together: services from their dependencies, routes from their services. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const http = Fastify({
     logger: loggerOptions(deps.config.logLevel, deps.logStream),
     bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: proxyTrust(deps.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -88,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   http.setValidatorCompiler(validatorCompiler());
   installErrorHandling(http);
   installResponseDefaults(http);
-  await registerOpenApi(http);
+  await registerOpenApi(http, VERSION, DOCUMENTS[0]!);
 
   const { config, db, clock } = deps;
   const secrets = new SecretBox(config.secretsKeys);
@@ -104,41 +166,113 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const tenants = new TenantService({ db, clock, secrets, audit, originRules });
   const idempotency = new IdempotencyService({ db, clock, secrets });
   const provisioning = new ProvisioningService({
-    db, clock, audit, idempotency, tenants, wallets, originRules, sandboxesEnabled: config.integrationSandboxes,
+    db,
+    clock,
+    audit,
+    idempotency,
+    tenants,
+    wallets,
+    originRules,
+    sandboxesEnabled: config.integrationSandboxes,
   });
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
+  tenants.whenSuspended((tx, tenantIds) => integration.endSessionsOfTenants(tx, tenantIds));
   const catalog = new CatalogService({ db, clock, audit });
-  const delivery = new DeliveryEngine({ db, clock, wallets, tenants, log: http.log }, deps.delivery);
-  const betting = new BettingService({ db, clock, tenants, delivery, log: http.log });
+  const ledger = new Ledger({ clock });
+  const delivery = new DeliveryEngine({ db, clock, wallets, tenants, ledger, log: http.log }, deps.delivery);
+  const stakeOutcomes = new StakeOutcomes({ db, clock, ledger, delivery });
+  const betViews = new BetViews({ db, catalog, integration, ledger });
+  const placement = new Placement({
+    db,
+    clock,
+    tenants,
+    catalog,
+    ledger,
+    delivery,
+    outcomes: stakeOutcomes,
+    views: betViews,
+    log: http.log,
+  });
+  const recovery = new Recovery({ db, clock, outcomes: stakeOutcomes });
+  const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
+  const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews });
   const wallet = new WalletService({ db, clock, wallets, tenants });
+  const review = new ObligationReview({ db, ledger, delivery, tenants, audit });
+  review.whenResolved((tx, obligation) => settlement.reconcile(tx, obligation));
+  const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
+  const reports = new Reports({ db, ledger, tenants });
 
+  const auth = await Auth.create(
+    http,
+    {
+      staff: { check: (token) => staff.authenticate(token), errors: [] },
+      player: { check: (token, options) => integration.authenticateSession(token, options), errors: SESSION_ERRORS },
+      aggregator: { check: (key) => provisioning.authenticate(key), errors: AGGREGATOR_KEY_ERRORS },
+      tenant: {
+        check: (tenantId, apiKey, ip) => integration.authenticateTenant(tenantId, apiKey, ip),
+        errors: TENANT_KEY_ERRORS,
+      },
+    },
+    deps.authLimits,
+  );
+
+  homeRoutes(http, DOCUMENTS);
   healthRoutes(http, db);
-  staffRoutes(http, staff);
-  aggregatorAdminRoutes(http, aggregatorAdmin, staff);
-  await aggregatorRoutes(http, provisioning);
-  tenantRoutes(http, tenants, staff);
-  integrationRoutes(http, integration, staff);
+  staffRoutes(http, staff, auth);
+  aggregatorAdminRoutes(http, aggregatorAdmin, auth);
+  aggregatorRoutes(http, provisioning, auth);
+  tenantRoutes(http, tenants, auth);
+  integrationRoutes(http, integration, auth);
   catalogRoutes(http, catalog);
-  tradingRoutes(http, catalog, staff);
-  bettingRoutes(http, betting, wallet, integration, staff);
+  tradingRoutes(http, catalog, auth);
+  walletRoutes(http, { wallet, review, adjustments }, auth);
+  bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
+  reportRoutes(http, reports, auth);
+  await serveDocuments(http, DOCUMENTS);
 
   const jobs = [
     new PeriodicJob('purge-stale-staff-tokens', HOUR_MS, () => staff.purgeStaleTokens(), http.log),
     new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
     new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
-    new PeriodicJob('deliver-wallet-obligations', DELIVERY_TICK_MS, () => delivery.deliverDue(), http.log),
+    new PeriodicJob('resolve-stale-pending-bets', STALE_SWEEP_MS, () => recovery.resolveStalePendingBets(), http.log),
   ];
   if (deps.demoLive) {
     if (config.appEnv !== 'development') throw new Error('The demo live simulator runs only with APP_ENV=development.');
     const random = randomSource(Date.now());
-    jobs.push(new PeriodicJob('demo-live-simulator', DEMO_TICK_MS, () => simulateLiveTick(catalog, db, clock, random), http.log));
+    jobs.push(new PeriodicJob('demo-live-simulator', DEMO_TICK_MS, () => simulateLiveTick(catalog, random), http.log));
   }
   return {
     http,
-    services: { staff, tenants, idempotency, provisioning, aggregatorAdmin, integration, catalog, betting, delivery, wallet, wallets },
+    services: {
+      staff,
+      tenants,
+      idempotency,
+      provisioning,
+      aggregatorAdmin,
+      integration,
+      catalog,
+      placement,
+      betViews,
+      stakeOutcomes,
+      recovery,
+      settlement,
+      cashOut,
+      ledger,
+      delivery,
+      review,
+      adjustments,
+      reports,
+      wallet,
+      wallets,
+    },
     jobs,
   };
+}
+
+/** TRUST_PROXY as Fastify wants it: a number of hops becomes "the nearest N hops". */
+function proxyTrust(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
 function installResponseDefaults(http: TypedApp): void {
@@ -148,59 +282,3 @@ function installResponseDefaults(http: TypedApp): void {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 }
-
-async function registerOpenApi(http: TypedApp): Promise<void> {
-  await http.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Bookmaker API',
-        version: '1.0.0',
-        description: 'Every endpoint of the service. Errors always use the shape { error: { code, message, details? } }.',
-      },
-      components: {
-        securitySchemes: {
-          staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/v1/admin/auth/login' },
-          aggregatorKey: { type: 'http', scheme: 'bearer', description: 'Aggregator API key (bm_agg_…), issued by the platform, server to server only' },
-          integrationKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Tenant integration key, with X-Tenant-ID; server to server only' },
-          sessionToken: { type: 'http', scheme: 'bearer', description: 'Player session token (bm_sess_…) from the launch exchange' },
-        },
-      },
-    },
-  });
-  http.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => http.swagger());
-  http.get(`${AGGREGATOR_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => aggregatorOpenApi(http));
-}
-
-/** The aggregator's own document: the same generated schemas, only its paths, versioned 1.0.0. */
-function aggregatorOpenApi(http: TypedApp) {
-  const full = http.swagger() as { paths?: Record<string, unknown>; components?: { securitySchemes?: Record<string, unknown> } };
-  const paths = Object.fromEntries(
-    Object.entries(full.paths ?? {})
-      .filter(([path]) => path.startsWith(`${AGGREGATOR_PREFIX}/`))
-      .map(([path, item]) => [path.slice(AGGREGATOR_PREFIX.length), item]),
-  );
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Bookmaker aggregator API',
-      version: '1.0.0',
-      description: AGGREGATOR_API_DESCRIPTION,
-    },
-    servers: [{ url: AGGREGATOR_PREFIX }],
-    components: { securitySchemes: { aggregatorKey: full.components?.securitySchemes?.aggregatorKey } },
-    security: [{ aggregatorKey: [] }],
-    paths,
-  };
-}
-
-const AGGREGATOR_API_DESCRIPTION = [
-  'Server-to-server provisioning of casinos (clients) by an authorized aggregator.',
-  'Authorization: Bearer <aggregator key>; requests carrying Origin or X-Tenant-ID are refused.',
-  'Every POST needs Idempotency-Key (^[A-Za-z0-9_.:-]{8,128}$); the original response is replayed for 24 h with Idempotency-Replayed: true.',
-  'Errors: { error: { code, message, details? } } with Cache-Control: no-store; rate limit 120 requests/minute per aggregator (429, Retry-After: 60).',
-  'Codes: validation, bad_request, wallet_validation_failed, deployment_not_configured, tenant_header_not_allowed (400); unauthorized (401, details.reason);',
-  'scope_missing, not_authorized, activation_not_permitted, suspended_by_platform, credentials_revoked_by_platform, origin_not_allowed (403); not_found (404);',
-  'duplicate_external_id, quota_exceeded, already_active, not_active, configuration_changed, idempotency_mismatch, idempotency_expired, idempotency_in_progress (409);',
-  'payload_too_large (413); rate_limited (429).',
-].join(' ');

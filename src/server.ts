@@ -1,10 +1,13 @@
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { buildApp, type App } from './app.ts';
+import { openLocalChannel, type LocalChannel } from './cli/local-channel.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
+import { DEFAULT_DATA_DIR, type Config } from './platform/config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
-import { lockDataDir, lockPostgres, type InstanceLock } from './platform/db/instance-lock.ts';
+import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './platform/db/instance-lock.ts';
+import { DOCS_PATH } from './platform/http/openapi.ts';
 
 export interface RunningServer {
   app: App;
@@ -18,21 +21,52 @@ export interface ServeOptions {
   clock?: Clock;
   logStream?: DestinationStream;
   demoLive?: boolean;
+  /** Start-up narration for the person who started the server (database, migrations, URLs, next step). */
+  say?: (line: string) => void;
+  /**
+   * Called when the server can no longer run safely (its instance lock was lost): the workers have already
+   * stopped; the process should exit. Without it the server only stops.
+   */
+  onFatal?: (error: Error) => void;
+}
+
+/** A start-up problem the person can fix, said in one line (a busy port, ...). */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
 }
 
 /** Where the embedded database lives inside DATA_DIR. */
 export const pgliteDir = (config: Config): string => join(config.dataDir, 'pglite');
 
+/** The variables another terminal needs to reach this server's database (a password is not repeated). */
+function sameDatabase(config: Config): string {
+  if (config.databaseUrl) {
+    const url = new URL(config.databaseUrl);
+    if (url.password) url.password = '…';
+    return `DATABASE_URL=${url.toString()} `;
+  }
+  return config.dataDir === DEFAULT_DATA_DIR ? '' : `DATA_DIR=${config.dataDir} `;
+}
+
+export function describeDatabase(config: Config): string {
+  if (!config.databaseUrl) return `embedded PGlite in ${pgliteDir(config)}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL at ${url.host}${url.pathname}`;
+}
+
 /**
- * Opens the database for a process that owns it. The instance lock comes first: a second process must be
- * refused before it touches PGlite files or runs migrations beside a live instance.
+ * Opens the database for the API instance. The instance lock comes first: a second instance must be refused
+ * before it touches PGlite files or runs migrations beside a live one.
  */
-export async function openOwnedDatabase(
+async function openOwnedDatabase(
   config: Config,
-  onLockLost: (error: Error) => void,
+  onLockLost: LockLost,
 ): Promise<{ database: DatabaseHandle; lock: InstanceLock }> {
   const lock = config.databaseUrl
-    ? await lockPostgres(config.databaseUrl)
+    ? await lockPostgres(config.databaseUrl, onLockLost)
     : await lockDataDir(config.dataDir, onLockLost);
   try {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir(config) });
@@ -43,37 +77,118 @@ export async function openOwnedDatabase(
   }
 }
 
-/** Start-up: lock, open, migrate, listen, start workers. stop() undoes it in reverse, finishing in-flight work. */
+/**
+ * Start-up: port check, lock, open, migrate, listen, local channel, workers. stop() undoes it in reverse,
+ * finishing in-flight work.
+ */
 export async function startServer(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
+  const say = options.say ?? (() => {});
+  await ensurePortFree(config);
+  // The lock can be lost at any moment from here on: during start-up it fails the start, afterwards it stops all.
+  let lostDuringStartup: Error | undefined;
+  let lost = (error: Error): void => {
+    lostDuringStartup ??= error;
+  };
+  const { database, lock } = await openOwnedDatabase(config, (error) => lost(error));
   let app: App | undefined;
-  const { database, lock } = await openOwnedDatabase(config, (error) =>
-    app?.http.log.fatal({ err: error }, 'instance lock lost'),
-  );
+  let channel: LocalChannel | null = null;
   try {
-    await migrateToLatest(database.db);
-    app = await buildApp({ config, db: database.db, clock: options.clock ?? systemClock, ...options });
+    say(`database: ${describeDatabase(config)}`);
+    const applied = await migrateToLatest(database.db, (pending) => say(`migrating: ${pending.join(', ')}`));
+    say(applied.length > 0 ? `migrations: ${applied.length} applied` : 'migrations: up to date');
+    app = await buildApp({
+      config,
+      db: database.db,
+      clock: options.clock ?? systemClock,
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.demoLive ? { demoLive: true } : {}),
+    });
     // Before any request: bets left pending by a crash are unknown outcomes, refused and rolled back.
-    const recovered = await app.services.betting.recoverPendingBets();
-    if (recovered > 0) app.http.log.warn({ recovered }, 'pending bets from before a restart were refused and rolled back');
-    const url = await app.http.listen({ port: config.port, host: config.host });
+    const recovered = await app.services.recovery.recoverPendingBets();
+    if (recovered > 0) {
+      app.http.log.warn({ recovered }, 'pending bets from before a restart were refused and rolled back');
+    }
+    if (!config.databaseUrl) {
+      channel = await openLocalChannel(
+        config.dataDir,
+        { db: database.db, clock: options.clock ?? systemClock, services: app.services },
+        app.http.log,
+      );
+      say(
+        channel
+          ? `admin commands (npx bookmaker …) reach this server through ${channel.path}`
+          : 'DATA_DIR is too long a path for the local channel: stop the server to run admin commands',
+      );
+    }
+    if (await app.services.staff.noStaffYet()) {
+      say('no staff account yet: create the first administrator in another terminal, with the same environment:');
+      say(
+        `  ${sameDatabase(config)}npx bookmaker staff create --email you@example.com ` +
+          "--password '<12 or more characters>' --role platform_admin",
+      );
+    }
+    if (lostDuringStartup) throw lostDuringStartup;
+    const url = await listen(app, config);
+    say(`listening on ${url}`);
+    say(`API reference: ${url}${DOCS_PATH}`);
     for (const job of app.jobs) job.start();
+    await app.services.delivery.start();
     const running = app;
+    const openChannel = channel;
+    const stopWorkers = async () => {
+      await Promise.all(running.jobs.map((job) => job.stop()));
+      await running.services.delivery.stop();
+    };
+    lost = (error) => {
+      // Another process may own the database now: take no new request, stop every worker, then go.
+      running.http.log.fatal({ err: error }, 'instance lock lost: refusing requests, stopping the workers and exiting');
+      void Promise.allSettled([running.http.close(), stopWorkers()]).then(() => options.onFatal?.(error));
+    };
+    if (lostDuringStartup) lost(lostDuringStartup);
     return {
       app: running,
       database,
       url,
       stop: async () => {
+        await openChannel?.close();
         await running.http.close();
-        await Promise.all(running.jobs.map((job) => job.stop()));
-        await running.services.delivery.stop();
+        await stopWorkers();
         await database.close();
         await lock.release();
       },
     };
   } catch (error) {
+    await channel?.close();
     await app?.http.close();
     await database.close();
     await lock.release();
     throw error;
   }
+}
+
+async function listen(app: App, config: Config): Promise<string> {
+  try {
+    return await app.http.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(config);
+    throw error;
+  }
+}
+
+/** Said before anything is migrated: a busy port is the commonest first-run mistake. */
+async function ensurePortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? portInUse(config) : error),
+    );
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+function portInUse(config: Config): StartupError {
+  return new StartupError(
+    `PORT ${config.port} is already in use on ${config.host}: stop the program using it, or set PORT to a free port.`,
+  );
 }

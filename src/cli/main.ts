@@ -1,157 +1,242 @@
-import { parseArgs } from 'node:util';
-import { AuditLog } from '../platform/audit.ts';
 import { systemClock } from '../platform/clock.ts';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
-import { SecretBox } from '../platform/crypto.ts';
-import { migrateToLatest } from '../platform/db/database.ts';
-import { InstanceLockError } from '../platform/db/instance-lock.ts';
-import { AppError } from '../platform/errors.ts';
-import { openOwnedDatabase, startServer } from '../server.ts';
-import { StaffService } from '../staff/service.ts';
-import { randomSource, seedDemoCatalog, simulateLiveTick } from '../catalog/demo.ts';
-import { CatalogService } from '../catalog/service.ts';
+import { migrateToLatest, openDatabase } from '../platform/db/database.ts';
+import { InstanceLockError, lockDataDir } from '../platform/db/instance-lock.ts';
+import { VERSION } from '../platform/version.ts';
+import { describeDatabase, pgliteDir, startServer, StartupError } from '../server.ts';
+import type { UsageError } from './commands.ts';
+import {
+  ADMIN_COMMANDS,
+  adminServices,
+  commandHelp,
+  findCommand,
+  parseCommandLine,
+  runCommand,
+  type CommandSpec,
+  type Output,
+} from './commands.ts';
+import { channelPath, runInServer } from './local-channel.ts';
 
-const USAGE = `Usage: bookmaker <command>
-
-Commands:
-  serve [--demo-live]                     start the API (migrates first); --demo-live also runs the live
-                                          simulator (APP_ENV=development only)
-  migrate                                 apply pending database migrations
-  staff create --email E --password P --role R [--tenant T]
-                                          create a staff account; prints { id, email, role, totpSecret, otpauthUrl }
-  demo seed                               fill an empty database with a demo catalog
-  demo live [--ticks N] [--interval MS]   run the live simulator (odds, suspensions, scores) until stopped
-
-Configuration comes from the environment; see README.md.`;
-
-type Command = (config: Config, args: string[]) => Promise<void>;
-
-const commands: Record<string, Command> = {
-  serve: async (config, args) => {
-    const { values } = parseArgs({ args, options: { 'demo-live': { type: 'boolean' } }, strict: true });
-    const server = await startServer(config, { demoLive: values['demo-live'] === true });
-    const shutdown = (signal: string) => {
-      server.app.http.log.info({ signal }, 'shutting down');
-      server.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
-  },
-
-  migrate: async (config) => {
-    await withDatabase(config, async ({ db }) => {
-      const applied = await migrateToLatest(db);
-      process.stdout.write(`${JSON.stringify({ applied })}\n`);
-    });
-  },
-
-  demo: async (config, args) => {
-    const [sub, ...rest] = args;
-    const { values } = parseArgs({ args: rest, options: { ticks: { type: 'string' }, interval: { type: 'string' } }, strict: true });
-    await withDatabase(config, async ({ db }) => {
-      await migrateToLatest(db);
-      const catalog = new CatalogService({ db, clock: systemClock, audit: new AuditLog(systemClock) });
-      if (sub === 'seed') {
-        process.stdout.write(`${JSON.stringify(await seedDemoCatalog(catalog, db, systemClock))}\n`);
-        return;
-      }
-      if (sub !== 'live') throw new UsageError('unknown demo command; expected "demo seed" or "demo live"');
-      const ticks = values.ticks === undefined ? Number.POSITIVE_INFINITY : positiveInteger('--ticks', values.ticks);
-      const interval = values.interval === undefined ? 3_000 : positiveInteger('--interval', values.interval);
-      let stopped = false;
-      process.once('SIGINT', () => (stopped = true));
-      process.once('SIGTERM', () => (stopped = true));
-      const random = randomSource(Date.now());
-      for (let tick = 1; tick <= ticks && !stopped; tick++) {
-        const changes = await simulateLiveTick(catalog, db, systemClock, random);
-        process.stdout.write(`${JSON.stringify({ tick, changes })}\n`);
-        if (tick < ticks) await new Promise((resolve) => setTimeout(resolve, interval));
-      }
-    });
-  },
-
-  staff: async (config, args) => {
-    const [sub, ...rest] = args;
-    if (sub !== 'create') throw new UsageError('unknown staff command; expected "staff create"');
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        email: { type: 'string' },
-        password: { type: 'string' },
-        role: { type: 'string' },
-        tenant: { type: 'string' },
-      },
-      strict: true,
-    });
-    if (!values.email || !values.password || !values.role) {
-      throw new UsageError('staff create needs --email, --password and --role');
-    }
-    await withDatabase(config, async ({ db }) => {
-      await migrateToLatest(db);
-      const service = new StaffService({
-        db,
-        clock: systemClock,
-        secrets: new SecretBox(config.secretsKeys),
-        audit: new AuditLog(systemClock),
-      });
-      const created = await service.create({
-        email: values.email!,
-        password: values.password!,
-        role: values.role!,
-        tenantId: values.tenant,
-      });
-      const { id, email, role, totpSecret, otpauthUrl } = created;
-      process.stdout.write(`${JSON.stringify({ id, email, role, totpSecret, otpauthUrl })}\n`);
-    });
-  },
+const SERVE: CommandSpec = {
+  words: ['serve'],
+  synopsis: '[--demo-live]',
+  summary: 'start the API: migrates first, then listens on HOST:PORT',
+  details: [
+    '--demo-live also runs the live simulator beside the API (APP_ENV=development only).',
+    'SIGTERM or SIGINT drain in-flight requests, stop the workers and close the database.',
+    'Only one API instance may run on a database; the administrative commands work beside it.',
+  ].join('\n'),
+  options: { 'demo-live': { type: 'boolean' } },
+  run: () => Promise.resolve(),
 };
 
-class UsageError extends Error {}
+const COMMANDS = [SERVE, ...ADMIN_COMMANDS];
 
-function positiveInteger(flag: string, value: string): number {
-  if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new UsageError(`${flag} must be a positive integer`);
-  return Number(value);
+const synopsis = (spec: CommandSpec) => `${spec.words.join(' ')} ${spec.synopsis}`.trim();
+
+/** The commands as help lists them, descriptions aligned after the longest synopsis of all commands. */
+const WIDTH = Math.max(...COMMANDS.map((spec) => synopsis(spec).length)) + 3;
+const line = (left: string, right: string) => `  ${left.padEnd(WIDTH)}${right}`;
+const commandList = (specs: CommandSpec[]) => specs.map((spec) => line(synopsis(spec), spec.summary)).join('\n');
+
+const USAGE = `Usage: bookmaker <command> [flags]
+
+Commands:
+${commandList(COMMANDS)}
+
+${line('help [command], --help, -h', "this text, or a command's")}
+${line('--version', 'the version')}
+
+Configuration comes from the environment (PORT, DATABASE_URL, DATA_DIR, ...); see README.md.
+`;
+
+/** The commands sharing a first word (staff, demo), when that word alone is not a command. */
+function group(word: string | undefined): CommandSpec[] {
+  const members = COMMANDS.filter((spec) => spec.words[0] === word);
+  return members.some((spec) => spec.words.length === 1) ? [] : members;
 }
 
-async function withDatabase(config: Config, work: (db: { db: import('../platform/db/database.ts').Db }) => Promise<void>) {
-  const { database, lock } = await openOwnedDatabase(config, () => {});
-  try {
-    await work(database);
-  } finally {
-    await database.close();
-    await lock.release();
-  }
-}
+const groupUsage = (members: CommandSpec[]) =>
+  `Usage: bookmaker ${members[0]!.words[0]} <command> [flags]\n\nCommands:\n${commandList(members)}\n\n` +
+  `bookmaker help ${members[0]!.words[0]} <command> explains one.\n`;
 
+const stdout: Output = {
+  result: (line) => process.stdout.write(`${line}\n`),
+  progress: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs the command line; resolves with the exit code (serve resolves once it listens and keeps running). */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command) {
-    process.stderr.write(`${name ? `Unknown command "${name}".\n\n` : ''}${USAGE}\n`);
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    process.stderr.write(USAGE);
     return 2;
   }
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`bookmaker ${VERSION}\n`);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') return help(rest);
+  const members = group(first);
+  if (members.length > 0 && (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h')) {
+    if (rest.length > 0) {
+      process.stdout.write(groupUsage(members));
+      return 0;
+    }
+    process.stderr.write(`bookmaker: ${first} needs a command\n\n${groupUsage(members)}`);
+    return 2;
+  }
+  let parsed;
   try {
-    await command(loadConfig(), args);
+    parsed = parseCommandLine(COMMANDS, argv);
+  } catch (error) {
+    const spec = (error as UsageError).spec;
+    const usage = spec ? commandHelp(spec) : group(first).length > 0 ? groupUsage(group(first)) : USAGE;
+    process.stderr.write(`bookmaker: ${sentence((error as Error).message)}\n\n${usage}`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(commandHelp(parsed.spec));
+    return 0;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`bookmaker: configuration error: ${error.message}\n`);
+    return 1;
+  }
+  if (parsed.spec === SERVE) return serve(config, parsed.values['demo-live'] === true);
+  return administer(config, parsed.spec, argv, parsed.values);
+}
+
+function help(words: string[]): number {
+  if (words.length === 0) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (words.length === 1 && group(words[0]).length > 0) {
+    process.stdout.write(groupUsage(group(words[0])));
+    return 0;
+  }
+  try {
+    process.stdout.write(commandHelp(findCommand(COMMANDS, words)));
     return 0;
   } catch (error) {
-    process.stderr.write(`bookmaker ${name}: ${describe(error)}\n`);
-    return 1;
+    process.stderr.write(`bookmaker: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
   }
 }
 
-function describe(error: unknown): string {
-  if (error instanceof ConfigError) return `configuration error: ${error.message}`;
-  if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
-  if (error instanceof InstanceLockError) return error.message;
-  if (error instanceof AppError) return `${error.code}: ${error.message}`;
-  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-    return `${error.message}\n\n${USAGE}`;
+/** Node's own messages start with a capital; ours, after "bookmaker: ", do not. */
+function sentence(message: string): string {
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}
+
+async function serve(config: Config, demoLive: boolean): Promise<number> {
+  const say = (line: string) => process.stderr.write(`bookmaker: ${line}\n`);
+  let server;
+  try {
+    server = await startServer(config, {
+      demoLive,
+      say,
+      onFatal: () => process.exit(1),
+    });
+  } catch (error) {
+    if (error instanceof StartupError || error instanceof InstanceLockError) {
+      say(error.message);
+      return 1;
+    }
+    throw error;
   }
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const running = server;
+  const shutdown = (signal: string) => {
+    say(`stopping (${signal}): finishing requests in flight, stopping the workers, closing the database`);
+    running.app.http.log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => {
+        say('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  return 0;
+}
+
+/**
+ * An administrative command. On PostgreSQL it just connects (the API's instance lock is the server's alone). On
+ * the embedded database it opens DATA_DIR itself when no server holds it, and otherwise asks the server that does
+ * to run the command (local-channel.ts).
+ */
+async function administer(
+  config: Config,
+  spec: CommandSpec,
+  argv: string[],
+  values: Record<string, string | boolean | undefined>,
+): Promise<number> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    if (config.databaseUrl) return await runDirectly(config, spec, values, controller.signal);
+    let lock;
+    try {
+      lock = await lockDataDir(config.dataDir, () => controller.abort());
+    } catch (error) {
+      if (!(error instanceof InstanceLockError)) throw error;
+      return await runThroughServer(config, argv, controller.signal);
+    }
+    try {
+      return await runDirectly(config, spec, values, controller.signal);
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+async function runDirectly(
+  config: Config,
+  spec: CommandSpec,
+  values: Record<string, string | boolean | undefined>,
+  signal: AbortSignal,
+): Promise<number> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir(config) });
+  try {
+    stdout.progress(`bookmaker: database: ${describeDatabase(config)}`);
+    if (spec.words[0] !== 'migrate') {
+      await migrateToLatest(database.db, (pending) => stdout.progress(`bookmaker: migrating: ${pending.join(', ')}`));
+    }
+    const services = adminServices(database.db, config, systemClock);
+    return await runCommand(spec, values, { db: database.db, clock: systemClock, services, out: stdout, signal });
+  } finally {
+    await database.close();
+  }
+}
+
+async function runThroughServer(config: Config, argv: string[], signal: AbortSignal): Promise<number> {
+  const path = channelPath(config.dataDir);
+  try {
+    const exit = await runInServer(path, argv, stdout, signal);
+    stdout.progress(`bookmaker: ran by the server that owns ${config.dataDir}`);
+    return exit;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    stdout.progress(
+      `bookmaker: another process holds the embedded database in ${config.dataDir}, and no server answers on ` +
+        `${path} (${code}). If it is a command still running (demo live, ...), let it finish or stop it. If a ` +
+        'server was killed, its lock expires 10 seconds after it stopped: run the command again then.',
+    );
+    return 1;
+  }
 }

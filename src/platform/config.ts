@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 
 export type AppEnv = 'development' | 'staging' | 'production';
 
@@ -16,6 +18,11 @@ export interface Config {
   logLevel: string;
   /** Whether this deployment offers the dedicated integration sandboxes that activation requires. */
   integrationSandboxes: boolean;
+  /**
+   * Which proxies in front of the service to believe about the client's address (X-Forwarded-For): none, a number
+   * of hops, or their addresses and networks. The per-address budgets count what this yields.
+   */
+  trustProxy: false | number | string[];
 }
 
 /** A configuration problem; the message always names the variable. */
@@ -33,11 +40,13 @@ type Env = Record<string, string | undefined>;
 const APP_ENVS: readonly AppEnv[] = ['development', 'staging', 'production'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DEV_KEY_FILE = 'secrets.key';
+/** `data/` of the project itself, wherever the command is run from, so every command finds the same database. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.url));
 
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = parseAppEnv(env.APP_ENV);
-  const dataDir = resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+  const dataDir = resolve(nonEmpty(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR);
   return {
     port: parsePort(env.PORT),
     host: nonEmpty(env, 'HOST') ?? '127.0.0.1',
@@ -48,6 +57,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKeys: [secretsKey(env, appEnv, dataDir), ...previousKeys(env.SECRETS_KEY_PREVIOUS)],
     logLevel: parseLogLevel(env.LOG_LEVEL),
     integrationSandboxes: parseBoolean('INTEGRATION_SANDBOXES', env.INTEGRATION_SANDBOXES, true),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 
@@ -108,6 +118,23 @@ function parseBoolean(variable: string, raw: string | undefined, fallback: boole
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   throw new ConfigError(variable, `must be true or false, got "${raw}"`);
+}
+
+function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const value = raw?.trim();
+  if (!value) return false;
+  if (/^\d{1,2}$/.test(value) && Number(value) >= 1) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be a number of proxy hops (1-99) or comma-separated proxy addresses or networks, got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 function parseLogLevel(raw: string | undefined): string {

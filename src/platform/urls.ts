@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { validationError } from './errors.ts';
 
 /** Hostname of a URL without IPv6 brackets. */
 export function bareHostname(url: URL): string {
@@ -11,8 +12,27 @@ export function isLoopbackHost(hostname: string): boolean {
   return isIP(hostname) !== 0 && ipaddr.parse(hostname).range() === 'loopback';
 }
 
+/**
+ * Why an address may not receive a wallet call, or null when it is public unicast. One rule for the transport (every
+ * resolved address, at call time) and for saving a wallet URL whose host is an IP literal. Loopback is reported
+ * as such so that development can allow it.
+ */
+export function specialAddressRange(address: string): string | null {
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  // IPv4-compatible IPv6 (::a.b.c.d, deprecated) embeds an IPv4 address that ipaddr.js still calls unicast.
+  if (
+    range === 'unicast' &&
+    parsed.kind() === 'ipv6' &&
+    (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)
+  ) {
+    return 'ipv4Compatible';
+  }
+  return range === 'unicast' ? null : range;
+}
+
 export interface OriginRules {
-  /** APP_ENV=development: http:// and https:// to loopback hosts are allowed too. */
+  /** APP_ENV=development: http:// and https:// to loopback hosts are allowed too, on any port. */
   allowLoopback: boolean;
 }
 
@@ -34,7 +54,10 @@ export function parseExactOrigin(value: string, rules: OriginRules): { origin: s
 }
 
 /** A wallet base URL: an HTTPS origin plus an optional path, nothing else. */
-export function parseWalletBaseUrl(value: string, rules: OriginRules): { url: string; origin: string } | { problem: string } {
+export function parseWalletBaseUrl(
+  value: string,
+  rules: OriginRules,
+): { url: string; origin: string } | { problem: string } {
   const url = parseAbsolute(value);
   if ('problem' in url) return url;
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
@@ -43,6 +66,66 @@ export function parseWalletBaseUrl(value: string, rules: OriginRules): { url: st
   const schemeProblem = checkScheme(url, rules);
   if (schemeProblem) return { problem: schemeProblem };
   return { url: url.origin + url.pathname.replace(/\/+$/, ''), origin: url.origin };
+}
+
+/**
+ * The rules the wallet transport applies at call time, applied when a wallet origin or URL is saved: outside
+ * development only port 443, and never an IP literal in a special range (private, link-local, metadata,
+ * CGNAT, mapped, unspecified, ...). A hostname is checked again at every call, when it resolves.
+ */
+export function walletDestinationProblem(url: URL, rules: OriginRules): { rule: string; problem: string } | null {
+  const host = bareHostname(url);
+  if (isLoopbackHost(host)) {
+    return rules.allowLoopback
+      ? null
+      : { rule: 'public_address', problem: 'loopback hosts are allowed only in development' };
+  }
+  const range = isIP(host) === 0 ? null : specialAddressRange(host);
+  if (range !== null) {
+    return {
+      rule: 'public_address',
+      problem: `the address ${host} is in a special range (${range}); wallets must be on public addresses`,
+    };
+  }
+  if (!rules.allowLoopback && url.port !== '' && url.port !== '443') {
+    return { rule: 'port_443', problem: `port ${url.port} is not allowed; wallets are called on port 443` };
+  }
+  return null;
+}
+
+/** A wallet origin of an authorization, normalised; refusals name the field and the rule. */
+export function checkedWalletOrigin(field: string, value: string, rules: OriginRules): string {
+  refuseWalletDestination(field, value, rules);
+  const parsed = parseExactOrigin(value, rules);
+  if ('problem' in parsed) throw validationError(field, `${field} "${value}": ${parsed.problem}.`);
+  return parsed.origin;
+}
+
+/** A wallet base URL, normalised; refusals name the field and the rule. */
+export function checkedWalletUrl(field: string, value: string, rules: OriginRules): string {
+  refuseWalletDestination(field, value, rules);
+  const parsed = parseWalletBaseUrl(value, rules);
+  if ('problem' in parsed) throw validationError(field, `${field} "${value}": ${parsed.problem}.`);
+  return parsed.url;
+}
+
+/** The exact origins allowed to frame the sportsbook, normalised; a refusal names the entry. */
+export function checkedEmbedOrigins(origins: string[], rules: OriginRules): string[] {
+  return origins.map((origin, index) => {
+    const parsed = parseExactOrigin(origin, rules);
+    if ('problem' in parsed) {
+      throw validationError(`embedOrigins.${index}`, `embedOrigins entry "${origin}": ${parsed.problem}.`);
+    }
+    return parsed.origin;
+  });
+}
+
+/** The transport's own rules first, so a destination it would refuse is always reported with its rule. */
+function refuseWalletDestination(field: string, value: string, rules: OriginRules): void {
+  const url = parseAbsolute(value);
+  if ('problem' in url) return;
+  const refused = walletDestinationProblem(url, rules);
+  if (refused) throw validationError(field, `${field} "${value}": ${refused.problem}.`, { rule: refused.rule });
 }
 
 function parseAbsolute(value: string): URL | { problem: string } {

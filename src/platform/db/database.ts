@@ -35,11 +35,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const pool = new pg.Pool({
       connectionString: target.databaseUrl,
       max: 10,
-      types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser },
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID
+            ? parseInt8
+            : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+      },
     });
     // Without a listener, a broken idle connection would be an unhandled 'error' event and stop the process.
-    pool.on('error', target.onConnectionError ?? ((error) => process.stderr.write(`database connection lost: ${error.message}\n`)));
+    pool.on(
+      'error',
+      target.onConnectionError ?? ((error) => process.stderr.write(`database connection lost: ${error.message}\n`)),
+    );
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -83,9 +90,19 @@ export function migrator(db: Db): Migrator {
   return new Migrator({ db, provider: migrationProvider });
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** Names of the migrations not yet applied, in order. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  return (await migrator(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+/** Applies every pending migration; `announce` hears which ones first, so a long run says what it is doing. */
+export async function migrateToLatest(db: Db, announce?: (pending: string[]) => void): Promise<string[]> {
+  if (announce) {
+    const pending = await pendingMigrations(db);
+    if (pending.length > 0) announce(pending);
+  }
   const { error, results } = await migrator(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
@@ -93,7 +110,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 export async function isReady(db: Db): Promise<{ ready: boolean; reason?: string }> {
   try {
     await sql`select 1`.execute(db);
-    const pending = (await migrator(db).getMigrations()).filter((m) => !m.executedAt);
+    const pending = await pendingMigrations(db);
     return pending.length === 0 ? { ready: true } : { ready: false, reason: 'migrations_pending' };
   } catch {
     return { ready: false, reason: 'database_unreachable' };

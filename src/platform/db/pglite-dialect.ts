@@ -28,7 +28,7 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.#pglite);
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
   }
   createQueryCompiler() {
@@ -68,7 +68,11 @@ class PGliteDriver implements Driver {
       };
       const timer = setTimeout(() => {
         this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-        reject(new Error(`PGlite connection not free after ${CONNECTION_WAIT_LIMIT_MS} ms: is the root database used inside a transaction?`));
+        reject(
+          new Error(
+            `PGlite connection not free after ${CONNECTION_WAIT_LIMIT_MS} ms: is the root database used inside a transaction?`,
+          ),
+        );
       }, CONNECTION_WAIT_LIMIT_MS);
       this.#waiters.push(waiter);
     });

@@ -1,4 +1,21 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+// Allowed values of status columns come from one constant each, declared by the domain that owns the table; the
+// migrations' CHECK constraints hold the same lists (test/platform/schema.test.ts compares them).
+import type { CLIENT_STATUSES } from '../../aggregator/schemas.ts';
+import type { EXPOSURE_SCOPES } from '../../betting/schemas.ts';
+import type { BET_STATES } from '../../betting/states.ts';
+import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from '../../catalog/schemas.ts';
+import type { PLAYER_STATUSES, SESSION_END_REASONS, SESSION_TOKEN_HOLDERS } from '../../integration/schemas.ts';
+import type { STAFF_STATUSES } from '../../staff/schemas.ts';
+import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from '../../tenants/schemas.ts';
+import type { OBLIGATION_ENDPOINTS } from '../../wallet/ledger.ts';
+import type { OBLIGATION_KINDS } from '../../wallet/movement.ts';
+import type { ADJUSTMENT_DIRECTIONS } from '../../wallet/schemas.ts';
+import type { HOLD_REASONS, OBLIGATION_STATES } from '../../wallet/states.ts';
+import type { STAFF_ROLES } from '../http/principals.ts';
+import type { IDEMPOTENCY_STATES } from '../idempotency/service.ts';
+
+type OneOf<T extends readonly string[]> = T[number];
 
 /** Table types as Kysely sees them; one interface per table, named after it. */
 export interface Database {
@@ -23,10 +40,12 @@ export interface Database {
   selections: SelectionsTable;
   bets: BetsTable;
   bet_legs: BetLegsTable;
+  cashouts: CashoutsTable;
   exposure: ExposureTable;
   bet_exposure: BetExposureTable;
   wallet_obligations: WalletObligationsTable;
   wallet_calls: WalletCallsTable;
+  adjustments: AdjustmentsTable;
 }
 
 /** jsonb columns: read as parsed values, written as JSON text. */
@@ -38,14 +57,18 @@ export interface StaffUsersTable {
   id: string;
   email: string;
   password_hash: string;
-  role: string;
+  role: OneOf<typeof STAFF_ROLES>;
   tenant_id: string | null;
   totp_secret_enc: string;
   /** Last TOTP time step accepted; a code at or below it is a replay. */
   totp_last_step: ColumnType<number, number | undefined, number>;
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_until: Date | null;
-  status: ColumnType<string, string | undefined, string>;
+  status: ColumnType<
+    OneOf<typeof STAFF_STATUSES>,
+    OneOf<typeof STAFF_STATUSES> | undefined,
+    OneOf<typeof STAFF_STATUSES>
+  >;
   created_at: CreatedAt;
 }
 
@@ -120,7 +143,7 @@ export interface ClientsTable {
   locale: string;
   territories: Json<string[]>;
   embed_origins: Json<string[]>;
-  status: 'suspended' | 'active';
+  status: OneOf<typeof CLIENT_STATUSES>;
   platform_suspended_at: Date | null;
   credentials_revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   config_version: ColumnType<number, number | undefined, number>;
@@ -131,16 +154,20 @@ export interface ClientsTable {
 export interface TenantsTable {
   id: string;
   client_id: string | null;
-  environment: 'production' | 'sandbox';
+  environment: OneOf<typeof ENVIRONMENTS>;
   name: string;
   currency: string;
   locale: string;
   jurisdiction: string;
   embed_origins: Json<string[]>;
   wallet_url: string;
-  wallet_mode: ColumnType<string, string | undefined, string>;
+  wallet_mode: ColumnType<
+    OneOf<typeof WALLET_MODES>,
+    OneOf<typeof WALLET_MODES> | undefined,
+    OneOf<typeof WALLET_MODES>
+  >;
   wallet_secret_enc: string;
-  status: 'suspended' | 'active';
+  status: OneOf<typeof TENANT_STATUSES>;
   created_at: Date;
   first_financial_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   min_stake: ColumnType<number, number | undefined, number>;
@@ -163,14 +190,14 @@ export interface IdempotencyRecordsTable {
   idempotency_key: string;
   credential_id: string;
   request_hash: string;
-  state: 'in_progress' | 'completed';
+  state: OneOf<typeof IDEMPOTENCY_STATES>;
   response_status: number | null;
   response_body_enc: string | null;
   created_at: Date;
   expires_at: Date;
 }
 
-export type PlayerStatus = 'active' | 'blocked' | 'paused' | 'closed';
+export type PlayerStatus = OneOf<typeof PLAYER_STATUSES>;
 
 export interface PlayersTable {
   id: string;
@@ -183,7 +210,7 @@ export interface PlayersTable {
   updated_at: Date;
 }
 
-export type SessionEndReason = 'logout' | 'idle' | 'expired' | 'restricted' | 'suspended';
+export type SessionEndReason = OneOf<typeof SESSION_END_REASONS>;
 
 export interface PlayerSessionsTable {
   id: string;
@@ -199,7 +226,7 @@ export interface PlayerSessionsTable {
 export interface SessionTokensTable {
   token_hash: string;
   session_id: string;
-  issued_to: 'server' | 'iframe';
+  issued_to: OneOf<typeof SESSION_TOKEN_HOLDERS>;
   created_at: Date;
 }
 
@@ -232,7 +259,7 @@ export interface CompetitionsTable {
   country: string;
 }
 
-export type EventStatus = 'scheduled' | 'live' | 'finished' | 'cancelled';
+export type EventStatus = OneOf<typeof EVENT_STATUSES>;
 
 export interface EventsTable {
   id: string;
@@ -246,8 +273,8 @@ export interface EventsTable {
   updated_at: Date;
 }
 
-export type MarketType = 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
-export type MarketStatus = 'open' | 'suspended' | 'closed' | 'settled';
+export type MarketType = OneOf<typeof MARKET_TYPES>;
+export type MarketStatus = OneOf<typeof MARKET_STATES>;
 
 export interface MarketsTable {
   id: string;
@@ -258,7 +285,12 @@ export interface MarketsTable {
   status: MarketStatus;
   sort_order: ColumnType<number, number | undefined, number>;
   updated_at: Date;
+  /** 0 until settled; 1 when settled; one more for each resettlement. */
+  settlement_version: ColumnType<number, number | undefined, number>;
+  settled_at: Date | null;
 }
+
+export type SelectionResult = OneOf<typeof SELECTION_RESULTS>;
 
 export interface SelectionsTable {
   id: string;
@@ -268,9 +300,11 @@ export interface SelectionsTable {
   odds_milli: number;
   odds_version: ColumnType<number, number | undefined, number>;
   sort_order: ColumnType<number, number | undefined, number>;
+  result: ColumnType<SelectionResult | null, SelectionResult | null | undefined, SelectionResult | null>;
 }
 
-export type BetStatus = 'pending' | 'accepted' | 'refused';
+export type BetStatus = OneOf<typeof BET_STATES>;
+export type ExposureScope = OneOf<typeof EXPOSURE_SCOPES>;
 
 export interface BetsTable {
   id: string;
@@ -286,6 +320,26 @@ export interface BetsTable {
   potential_payout: number;
   placed_at: Date;
   decided_at: Date | null;
+  /** The part of the stake cashed out so far; the rest (stake - cashed_out_stake) still stands. */
+  cashed_out_stake: ColumnType<number, number | undefined, number>;
+  /** 0 while never settled; 1 at the first settlement; one more each time a resettlement changes the bet. */
+  settled_version: ColumnType<number, number | undefined, number>;
+  /** What the current results pay for the standing stake (null while the bet is open). */
+  settled_return: ColumnType<number | null, number | null | undefined, number | null>;
+  settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface CashoutsTable {
+  id: string;
+  bet_id: string;
+  request_id: string;
+  /** 1, 2, ...: the n of cashout:<betId>:p<n>. */
+  number: number;
+  stake: number;
+  amount: number;
+  /** Whether it cashed out everything that stood (txId cashout:<betId>). */
+  closes_bet: boolean;
+  created_at: Date;
 }
 
 export interface BetLegsTable {
@@ -296,24 +350,25 @@ export interface BetLegsTable {
   event_id: string;
   odds_milli: number;
   odds_version: number;
+  result: ColumnType<SelectionResult | null, SelectionResult | null | undefined, SelectionResult | null>;
 }
 
 export interface ExposureTable {
   tenant_id: string;
-  scope: 'selection' | 'event';
+  scope: ExposureScope;
   ref_id: string;
   reserved: number;
 }
 
 export interface BetExposureTable {
   bet_id: string;
-  scope: 'selection' | 'event';
+  scope: ExposureScope;
   ref_id: string;
   amount: number;
   released_at: Date | null;
 }
 
-export type ObligationStatus = 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'failed';
+export type ObligationStatus = OneOf<typeof OBLIGATION_STATES>;
 
 export interface WalletObligationsTable {
   id: string;
@@ -321,19 +376,42 @@ export interface WalletObligationsTable {
   bet_id: string | null;
   sequence: number;
   tx_id: string;
-  endpoint: 'debit' | 'credit' | 'rollback';
+  endpoint: OneOf<typeof OBLIGATION_ENDPOINTS>;
   /** Where this movement belongs: it is never sent anywhere else, even if the tenant's URL changed. */
   wallet_url: string;
-  kind: string;
+  kind: OneOf<typeof OBLIGATION_KINDS>;
+  /** Our id of the player who owes or is owed (the body carries the casino's). */
+  player_id: string;
   amount: number;
   body: string;
   status: ObligationStatus;
+  /** Why it is held for review (kept after an operator resolves or cancels it). */
+  hold_reason: OneOf<typeof HOLD_REASONS> | null;
   attempts: ColumnType<number, number | undefined, number>;
   last_outcome: string | null;
   operator_code: string | null;
   next_attempt_at: Date;
   created_at: Date;
   resolved_at: Date | null;
+  /** The delivery engine's claim: nobody else sends it before this time (a crashed claimant's claim expires). */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The staff member who retried, resolved or cancelled it last, and why. */
+  reviewed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  review_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface AdjustmentsTable {
+  id: string;
+  tenant_id: string;
+  player_id: string;
+  direction: OneOf<typeof ADJUSTMENT_DIRECTIONS>;
+  amount: number;
+  reason: string;
+  staff_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  obligation_id: string;
+  created_at: Date;
 }
 
 export interface WalletCallsTable {
@@ -352,4 +430,7 @@ export interface WalletCallsTable {
 }
 
 export type Bet = Selectable<BetsTable>;
+export type BetLeg = Selectable<BetLegsTable>;
+export type Cashout = Selectable<CashoutsTable>;
+export type Adjustment = Selectable<AdjustmentsTable>;
 export type WalletObligation = Selectable<WalletObligationsTable>;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, errorBody } from '../errors.ts';
+import { PLAIN_TEXT, PLAIN_TEXT_PROBLEM } from './validation.ts';
 
 interface AjvIssue {
   keyword: string;
@@ -40,7 +41,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
     }
     if (error.validation) {
-      return reply.code(400).send(validationBody(error.validation as AjvIssue[], error.validationContext));
+      return reply.code(400).send(validationBody(error.validation, error.validationContext));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
@@ -61,7 +62,7 @@ function validationBody(issues: AjvIssue[], context: string | undefined) {
       ? `Unknown field "${field}"${where}.`
       : issue.keyword === 'required'
         ? `Field "${field}" is required${where}.`
-        : `Field "${field}" ${issue.message ?? 'is invalid'}${where}.`;
+        : `Field "${field}" ${issue.keyword === PLAIN_TEXT ? PLAIN_TEXT_PROBLEM : (issue.message ?? 'is invalid')}${where}.`;
   return errorBody('validation', message, { field, ...(context ? { in: context } : {}) });
 }
 

@@ -12,15 +12,49 @@ const STRICT_BODY: Options = {
   strict: false,
 };
 
+/** The keyword every string schema gets; see withPlainText. */
+export const PLAIN_TEXT = 'x-plain-text';
+export const PLAIN_TEXT_PROBLEM = 'must not contain NUL characters or unpaired surrogates';
+
+/**
+ * Text that PostgreSQL and JSON can hold as it was sent: no NUL character (text columns refuse it) and no lone
+ * surrogate (jsonb refuses it, text columns would silently store U+FFFD instead).
+ */
+export function isPlainText(value: string): boolean {
+  return !value.includes('\u0000') && value.isWellFormed();
+}
+
 function newAjv(options: Options): Ajv {
   const ajv = new Ajv(options);
   addFormats.default(ajv);
+  ajv.addKeyword({
+    keyword: PLAIN_TEXT,
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (_enabled: boolean, value: string) => isPlainText(value),
+  });
   return ajv;
+}
+
+/**
+ * A copy of the schema in which every string schema also requires plain text. Applied to every schema the
+ * server compiles, so no route, present or future, can forget it; the published documents keep the originals.
+ */
+export function withPlainText(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withPlainText);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // Literal values (enum, const, default, examples) are data, not schemas.
+    copy[key] = ['enum', 'const', 'default', 'examples'].includes(key) ? value : withPlainText(value);
+  }
+  if (copy.type === 'string' || (Array.isArray(copy.type) && copy.type.includes('string'))) copy[PLAIN_TEXT] = true;
+  return copy;
 }
 
 /** Bodies are checked strictly; query strings, params and headers are text, so they are coerced to their types. */
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodies = newAjv(STRICT_BODY);
   const textParts = newAjv({ ...STRICT_BODY, coerceTypes: 'array' });
-  return ({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(schema as object);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(withPlainText(schema) as object);
 }

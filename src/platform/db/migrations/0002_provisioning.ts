@@ -87,7 +87,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       revoked_at timestamptz
     )`.execute(db);
   // The contract's "one key at a time" is a database fact, not a hope.
-  await sql`create unique index integration_keys_one_live on integration_keys (tenant_id) where revoked_at is null`.execute(db);
+  await sql`create unique index integration_keys_one_live on integration_keys (tenant_id) where revoked_at is null`.execute(
+    db,
+  );
 
   await sql`
     create table idempotency_records (

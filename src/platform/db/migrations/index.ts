@@ -4,6 +4,9 @@ import * as provisioning from './0002_provisioning.ts';
 import * as sessions from './0003_sessions.ts';
 import * as credentialHold from './0004_platform_credential_hold.ts';
 import * as catalogBetting from './0005_catalog_betting.ts';
+import * as platformInOrder from './0006_platform_in_order.ts';
+import * as ledgerStates from './0007_ledger_states.ts';
+import * as settlement from './0008_settlement.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +15,9 @@ const migrations: Record<string, Migration> = {
   '0003_sessions': sessions,
   '0004_platform_credential_hold': credentialHold,
   '0005_catalog_betting': catalogBetting,
+  '0006_platform_in_order': platformInOrder,
+  '0007_ledger_states': ledgerStates,
+  '0008_settlement': settlement,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
-import type { Clock } from './clock.ts';
-import type { Queryable } from './db/database.ts';
+import type { Clock } from '../clock.ts';
+import type { Queryable } from '../db/database.ts';
+import { insertAuditEntry } from './store.ts';
 
 export type ActorType = 'staff' | 'aggregator' | 'tenant' | 'player' | 'system' | 'anonymous';
 export type AuditOutcome = 'success' | 'failure' | 'denied';
@@ -25,19 +26,16 @@ export class AuditLog {
   }
 
   async record(q: Queryable, entry: AuditRecord): Promise<void> {
-    await q
-      .insertInto('audit_log')
-      .values({
-        occurred_at: this.#clock.now(),
-        actor_type: entry.actor.type,
-        actor_id: entry.actor.id ?? null,
-        action: entry.action,
-        target_type: entry.target?.type ?? null,
-        target_id: entry.target?.id ?? null,
-        outcome: entry.outcome,
-        ip: entry.ip ?? null,
-        details: JSON.stringify(entry.details ?? {}),
-      })
-      .execute();
+    await insertAuditEntry(q, {
+      occurred_at: this.#clock.now(),
+      actor_type: entry.actor.type,
+      actor_id: entry.actor.id ?? null,
+      action: entry.action,
+      target_type: entry.target?.type ?? null,
+      target_id: entry.target?.id ?? null,
+      outcome: entry.outcome,
+      ip: entry.ip ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+    });
   }
 }

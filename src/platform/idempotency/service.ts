@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Clock } from './clock.ts';
-import { sha256Hex, type SecretBox } from './crypto.ts';
-import { inTransaction, type Db, type Tx } from './db/database.ts';
-import { AppError } from './errors.ts';
+import type { Clock } from '../clock.ts';
+import { canonicalJson, sha256Hex, type SecretBox } from '../crypto.ts';
+import { inTransaction, type Db, type Tx } from '../db/database.ts';
+import { idempotencyErrors } from './errors.ts';
+import * as store from './store.ts';
 
 export const REPLAY_WINDOW_SECONDS = 86_400;
+/** idempotency_records.state: claimed by a request in progress, or completed with its stored response. */
+export const IDEMPOTENCY_STATES = ['in_progress', 'completed'] as const;
 /** An in-progress claim older than this belongs to a crashed request: its effect never committed. */
 const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const WAIT_STEP_MS = 100;
@@ -51,35 +54,24 @@ export class IdempotencyService {
       if (claim !== 'in_progress') return claim;
       await sleep(WAIT_STEP_MS);
     }
-    throw new AppError('idempotency_in_progress', 409, 'A request with this Idempotency-Key is still being processed; retry later with the same key.');
+    throw idempotencyErrors.idempotency_in_progress();
   }
 
   #tryClaim(request: IdempotencyScope, requestHash: string): Promise<Claim | 'in_progress'> {
     const now = this.#clock.now();
     return inTransaction(this.#db, async (tx) => {
-      const inserted = await tx
-        .insertInto('idempotency_records')
-        .values({
-          scope: request.scope,
-          idempotency_key: request.key,
-          credential_id: request.credentialId,
-          request_hash: requestHash,
-          state: 'in_progress',
-          created_at: now,
-          expires_at: new Date(now.getTime() + REPLAY_WINDOW_SECONDS * 1000),
-        })
-        .onConflict((oc) => oc.doNothing())
-        .returning('idempotency_key')
-        .executeTakeFirst();
-      if (inserted) return { kind: 'execute' as const };
+      const claimed = await store.insertClaim(tx, {
+        scope: request.scope,
+        idempotency_key: request.key,
+        credential_id: request.credentialId,
+        request_hash: requestHash,
+        state: 'in_progress',
+        created_at: now,
+        expires_at: new Date(now.getTime() + REPLAY_WINDOW_SECONDS * 1000),
+      });
+      if (claimed) return { kind: 'execute' as const };
 
-      const record = await tx
-        .selectFrom('idempotency_records')
-        .selectAll()
-        .where('scope', '=', request.scope)
-        .where('idempotency_key', '=', request.key)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      const record = await store.lockRecord(tx, request);
       if (record.request_hash !== requestHash) {
         throw mismatch('body', 'This Idempotency-Key was used with a different request body or operation.');
       }
@@ -88,14 +80,11 @@ export class IdempotencyService {
       }
       if (record.state === 'in_progress') {
         if (now.getTime() - record.created_at.getTime() < ABANDONED_AFTER_MS) return 'in_progress';
-        await tx.updateTable('idempotency_records').set({ created_at: now }).where('scope', '=', request.scope)
-          .where('idempotency_key', '=', request.key).execute();
+        await store.renewClaim(tx, request, now);
         return { kind: 'execute' as const };
       }
       if (record.expires_at <= now || record.response_body_enc === null) {
-        throw new AppError('idempotency_expired', 409, 'The replay window of this Idempotency-Key has passed; read the current state instead of retrying.', {
-          expiredAt: record.expires_at.toISOString(),
-        });
+        throw idempotencyErrors.idempotency_expired({ expiredAt: record.expires_at.toISOString() });
       }
       const body: unknown = JSON.parse(this.#secrets.decrypt(record.response_body_enc, contextOf(request)));
       return { kind: 'replay' as const, response: { status: record.response_status!, body } };
@@ -104,30 +93,22 @@ export class IdempotencyService {
 
   /** Call inside the transaction that commits the operation's effect. */
   async complete(tx: Tx, request: IdempotencyScope, response: StoredResponse): Promise<void> {
-    await tx
-      .updateTable('idempotency_records')
-      .set({
-        state: 'completed',
-        response_status: response.status,
-        response_body_enc: this.#secrets.encrypt(JSON.stringify(response.body), contextOf(request)),
-      })
-      .where('scope', '=', request.scope)
-      .where('idempotency_key', '=', request.key)
-      .execute();
+    await store.completeRecord(tx, request, {
+      status: response.status,
+      bodyEnc: this.#secrets.encrypt(JSON.stringify(response.body), contextOf(request)),
+    });
   }
 
   /** The operation failed and committed nothing: the same key may be tried again. */
   async release(request: IdempotencyScope): Promise<void> {
-    await this.#db
-      .deleteFrom('idempotency_records')
-      .where('scope', '=', request.scope)
-      .where('idempotency_key', '=', request.key)
-      .where('state', '=', 'in_progress')
-      .execute();
+    await store.deleteClaim(this.#db, request);
   }
 
   /** Runs `operation` under the key: replays, refuses, or executes once and releases on failure. */
-  async run(request: IdempotencyScope, operation: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
+  async run(
+    request: IdempotencyScope,
+    operation: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse & { replayed: boolean }> {
     const claim = await this.claim(request);
     if (claim.kind === 'replay') return { ...claim.response, replayed: true };
     try {
@@ -140,18 +121,12 @@ export class IdempotencyService {
 
   /** Replay bodies hold credentials: once the window has passed they are erased, the record itself stays. */
   async eraseExpiredResponses(): Promise<number> {
-    const result = await this.#db
-      .updateTable('idempotency_records')
-      .set({ response_body_enc: null })
-      .where('expires_at', '<=', this.#clock.now())
-      .where('response_body_enc', 'is not', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return store.eraseResponsesExpiredBy(this.#db, this.#clock.now());
   }
 }
 
-function mismatch(reason: 'body' | 'credential', message: string): AppError {
-  return new AppError('idempotency_mismatch', 409, message, { reason });
+function mismatch(reason: 'body' | 'credential', message: string) {
+  return idempotencyErrors.idempotency_mismatch({ reason }, message);
 }
 
 function contextOf(request: IdempotencyScope): string {
@@ -160,14 +135,4 @@ function contextOf(request: IdempotencyScope): string {
 
 function hashRequest(request: IdempotencyScope): string {
   return sha256Hex(`${request.operation}\n${canonicalJson(request.body)}`);
-}
-
-/** JSON with object keys sorted, so the same body sent with another key order is the same request. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }

@@ -1,0 +1,87 @@
+// Lint rules of the project. Type-aware: promise mistakes (a forgotten await on a money path) are errors, and the
+// layout rules of ARCHITECTURE.md are checked here: SQL only in stores, a store only used by its own domain,
+// errors only thrown from a catalogue.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const STORE_BOUNDARY = {
+  regex: '^\\.\\./(.+/)?store\\.ts$',
+  message: "A domain's tables belong to its own store: ask the owning service instead.",
+};
+const SQL_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'].map(
+  (property) => ({ property, message: 'SQL lives in store.ts files only.' }),
+);
+const SQL_TAG = { name: 'kysely', importNames: ['sql'], message: 'SQL lives in store.ts files only.' };
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', 'web/dist/', 'sdk/dist/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/require-await': 'off',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [STORE_BOUNDARY] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='AppError']",
+          message: "Throw a catalogued error by name (a domain's errors.ts), not an ad hoc AppError.",
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/store.ts', 'src/platform/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [STORE_BOUNDARY], paths: [SQL_TAG] }],
+      'no-restricted-properties': ['error', ...SQL_BUILDERS],
+    },
+  },
+  {
+    files: ['src/platform/errors.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Tests read loosely typed JSON answers on purpose, and may look at any table to check what happened.
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+  },
+);

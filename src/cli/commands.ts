@@ -1,0 +1,228 @@
+/**
+ * The administrative commands (`bookmaker migrate`, `staff create`, `demo seed`, `demo live`): what each takes,
+ * and what it does with a database. They run in the CLI process, connected straight to the database, or inside
+ * the running server when it owns the embedded database (see local-channel.ts); either way the same code runs.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { randomSource, seedDemoCatalog, simulateLiveTick } from '../catalog/demo.ts';
+import { CatalogService } from '../catalog/service.ts';
+import { AuditLog } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import { SecretBox } from '../platform/crypto.ts';
+import { migrateToLatest, type Db } from '../platform/db/database.ts';
+import { AppError } from '../platform/errors.ts';
+import { STAFF_ROLES } from '../platform/http/principals.ts';
+import { StaffService } from '../staff/service.ts';
+
+/** What a command writes: results on stdout (one JSON object a line, for scripts), progress on stderr. */
+export interface Output {
+  result(line: string): void;
+  progress(line: string): void;
+}
+
+/** The services administrative commands use, over one database. */
+export interface AdminServices {
+  staff: StaffService;
+  catalog: CatalogService;
+}
+
+export interface CommandContext {
+  db: Db;
+  clock: Clock;
+  services: AdminServices;
+  out: Output;
+  /** Aborted when the person stops the command (Ctrl-C), or the server shuts down. */
+  signal: AbortSignal;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+export interface CommandSpec {
+  /** The words that name it: ['staff', 'create']. */
+  words: string[];
+  /** Its flags, as they appear in help. */
+  synopsis: string;
+  summary: string;
+  /** More than one line of help: what it prints, an example. */
+  details: string;
+  options: Options;
+  required?: string[];
+  run(context: CommandContext, values: Values): Promise<void>;
+}
+
+/** A mistake in the command line: said on stderr with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  readonly spec: CommandSpec | undefined;
+  constructor(message: string, spec?: CommandSpec) {
+    super(message);
+    this.name = 'UsageError';
+    this.spec = spec;
+  }
+}
+
+export function adminServices(db: Db, config: Config, clock: Clock): AdminServices {
+  const audit = new AuditLog(clock);
+  return {
+    staff: new StaffService({ db, clock, secrets: new SecretBox(config.secretsKeys), audit }),
+    catalog: new CatalogService({ db, clock, audit }),
+  };
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+export const ADMIN_COMMANDS: CommandSpec[] = [
+  {
+    words: ['migrate'],
+    synopsis: '',
+    summary: 'apply pending database migrations',
+    details: 'Prints { "applied": [...] }: the migrations this run applied (none when the database is up to date).',
+    options: {},
+    run: async ({ db, out }) => {
+      const applied = await migrateToLatest(db, (pending) =>
+        out.progress(`bookmaker: migrating: ${pending.join(', ')}`),
+      );
+      out.result(json({ applied }));
+    },
+  },
+  {
+    words: ['staff', 'create'],
+    synopsis: '--email E --password P --role R [--tenant T]',
+    summary: 'create a staff account',
+    details: [
+      `--role is one of ${STAFF_ROLES.join(', ')}; an operator needs --tenant (its tenant id), the other roles none.`,
+      'The password needs 12 to 256 characters. Prints one JSON object:',
+      '  { "id", "email", "role", "totpSecret", "otpauthUrl" }',
+      'The TOTP secret is shown this once: add it (or the otpauthUrl as a QR code) to an authenticator app, then',
+      'log in with POST /api/v1/admin/auth/login.',
+      '',
+      'Example:',
+      "  npx bookmaker staff create --email admin@example.com --password 'a long passphrase' --role platform_admin",
+    ].join('\n'),
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      tenant: { type: 'string' },
+    },
+    required: ['email', 'password', 'role'],
+    run: async ({ services, out }, values) => {
+      const created = await services.staff.create({
+        email: values.email as string,
+        password: values.password as string,
+        role: values.role as string,
+        tenantId: values.tenant as string | undefined,
+      });
+      const { id, email, role, totpSecret, otpauthUrl } = created;
+      out.result(json({ id, email, role, totpSecret, otpauthUrl }));
+    },
+  },
+  {
+    words: ['demo', 'seed'],
+    synopsis: '',
+    summary: 'fill an empty catalog with a demo: three sports, seven leagues, thirty events',
+    details: 'Prints the counts it created. Refuses a catalog that already has sports.',
+    options: {},
+    run: async ({ clock, services, out }) => {
+      out.result(json(await seedDemoCatalog(services.catalog, clock, (line) => out.progress(`bookmaker: ${line}`))));
+    },
+  },
+  {
+    words: ['demo', 'live'],
+    synopsis: '[--ticks N] [--interval MS]',
+    summary: 'run the live simulator (odds, suspensions, scores) until stopped',
+    details:
+      'One tick every --interval milliseconds (default 3000), --ticks times (default: until Ctrl-C). Prints\n' +
+      '{ "tick", "changes" } per tick. Development and demos only.',
+    options: { ticks: { type: 'string' }, interval: { type: 'string' } },
+    run: async ({ services, out, signal }, values) => {
+      const ticks = values.ticks === undefined ? Number.POSITIVE_INFINITY : positiveInteger('--ticks', values.ticks);
+      const interval = values.interval === undefined ? 3_000 : positiveInteger('--interval', values.interval);
+      const random = randomSource(Date.now());
+      for (let tick = 1; tick <= ticks && !signal.aborted; tick++) {
+        out.result(json({ tick, changes: await simulateLiveTick(services.catalog, random) }));
+        if (tick < ticks) await pause(interval, signal);
+      }
+    },
+  },
+];
+
+/** The command an argument list names; throws UsageError when it names none. */
+export function findCommand(commands: CommandSpec[], argv: string[]): CommandSpec {
+  const spec = commands
+    .filter((candidate) => candidate.words.every((word, index) => argv[index] === word))
+    .sort((a, b) => b.words.length - a.words.length)[0];
+  if (!spec) {
+    const family = commands.filter((candidate) => candidate.words[0] === argv[0]);
+    if (family.length > 0) {
+      const known = family.map((candidate) => `"${candidate.words.join(' ')}"`).join(' or ');
+      throw new UsageError(`unknown ${argv[0]} command${argv[1] ? ` "${argv[1]}"` : ''}; expected ${known}`);
+    }
+    throw new UsageError(`unknown command "${argv.join(' ')}"`);
+  }
+  return spec;
+}
+
+/** The command an argument list names, and its parsed flags; throws UsageError for anything else. */
+export function parseCommandLine(
+  commands: CommandSpec[],
+  argv: string[],
+): { spec: CommandSpec; values: Values; help: boolean } {
+  const spec = findCommand(commands, argv);
+  let values: Values;
+  try {
+    ({ values } = parseArgs({
+      args: argv.slice(spec.words.length),
+      options: { ...spec.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message, spec);
+  }
+  if (values.help) return { spec, values, help: true };
+  const missing = (spec.required ?? []).filter((name) => values[name] === undefined || values[name] === '');
+  if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(', ')}`, spec);
+  return { spec, values, help: false };
+}
+
+/** Runs a parsed command and turns its failure into lines on stderr and an exit code. */
+export async function runCommand(spec: CommandSpec, values: Values, context: CommandContext): Promise<number> {
+  try {
+    await spec.run(context, values);
+    return 0;
+  } catch (error) {
+    context.out.progress(`bookmaker ${spec.words.join(' ')}: ${describeFailure(error, spec)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+export function commandHelp(spec: CommandSpec): string {
+  return `Usage: bookmaker ${spec.words.join(' ')}${spec.synopsis ? ` ${spec.synopsis}` : ''}\n\n${spec.summary}.\n${spec.details}\n`;
+}
+
+export function describeFailure(error: unknown, spec?: CommandSpec): string {
+  if (error instanceof UsageError) return `${error.message}\n\n${commandHelp(error.spec ?? spec!)}`;
+  if (error instanceof AppError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+function positiveInteger(flag: string, value: string | boolean): number {
+  if (typeof value !== 'string' || !/^[1-9][0-9]{0,8}$/.test(value)) {
+    throw new UsageError(`${flag} must be a positive integer`);
+  }
+  return Number(value);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
