@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { AuditLog } from '../platform/audit.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import { AppError, notFound, validationError } from '../platform/errors.ts';
-import { parseExactOrigin, type OriginRules } from '../platform/urls.ts';
-import type { StaffCall } from '../staff/service.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import { checkedWalletOrigin, type OriginRules } from '../platform/urls.ts';
 import type { TenantService } from '../tenants/service.ts';
-import { setTenantStatusForClient, tenantsOfClient } from '../tenants/store.ts';
+import { aggregatorErrors } from './errors.ts';
 import { authorizationRecord, clientRecord } from './records.ts';
-import { endOpenSessions } from '../integration/store.ts';
 import {
   MAX_AUTHORIZATION_YEARS,
   MAX_KEY_DAYS,
@@ -71,17 +70,18 @@ export class AggregatorAdminService {
 
   /** Replaces the whole policy; the version goes up by one on every change. */
   async setAuthorization(call: StaffCall, aggregatorId: string, body: AuthorizationBody) {
-    const walletOrigins = body.walletOrigins.map((origin, index) => {
-      const parsed = parseExactOrigin(origin, this.#originRules);
-      if ('problem' in parsed) throw validationError(`walletOrigins.${index}`, `walletOrigins entry "${origin}": ${parsed.problem}.`);
-      return parsed.origin;
-    });
+    const walletOrigins = body.walletOrigins.map((origin, index) =>
+      checkedWalletOrigin(`walletOrigins.${index}`, origin, this.#originRules),
+    );
     const now = this.#clock.now();
     const expiresAt = new Date(body.expiresAt);
     const latest = new Date(now);
     latest.setUTCFullYear(latest.getUTCFullYear() + MAX_AUTHORIZATION_YEARS);
     if (expiresAt <= now || expiresAt > latest) {
-      throw validationError('expiresAt', `expiresAt must be in the future and at most ${MAX_AUTHORIZATION_YEARS} years out (${latest.toISOString()}).`);
+      throw validationError(
+        'expiresAt',
+        `expiresAt must be in the future and at most ${MAX_AUTHORIZATION_YEARS} years out (${latest.toISOString()}).`,
+      );
     }
     return inTransaction(this.#db, async (tx) => {
       if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
@@ -111,13 +111,25 @@ export class AggregatorAdminService {
     return inTransaction(this.#db, async (tx) => {
       if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
       const authorization = await store.findAuthorization(tx, aggregatorId);
-      if (!authorization) throw new AppError('authorization_missing', 409, 'Set the authorization before issuing keys: a key never outlives it.');
-      if (authorization.expires_at <= now) throw new AppError('authorization_expired', 409, 'The authorization has expired; renew it first.');
+      if (!authorization) throw aggregatorErrors.authorization_missing();
+      if (authorization.expires_at <= now) throw aggregatorErrors.authorization_expired();
       const expiresAt = keyExpiry(body.expiresAt, now, authorization.expires_at);
       const keyId = newKeyId();
       const key = newToken('aggregatorKey');
-      await store.insertKey(tx, { id: keyId, aggregatorId, keyHash: sha256Hex(key), scopes: body.scopes, expiresAt, createdAt: now, createdBy: call.staff.id });
-      await this.#record(tx, call, 'aggregator.key.issue', aggregatorId, { keyId, scopes: body.scopes, expiresAt: expiresAt.toISOString() });
+      await store.insertKey(tx, {
+        id: keyId,
+        aggregatorId,
+        keyHash: sha256Hex(key),
+        scopes: body.scopes,
+        expiresAt,
+        createdAt: now,
+        createdBy: call.staff.id,
+      });
+      await this.#record(tx, call, 'aggregator.key.issue', aggregatorId, {
+        keyId,
+        scopes: body.scopes,
+        expiresAt: expiresAt.toISOString(),
+      });
       return { keyId, key, scopes: body.scopes, expiresAt: expiresAt.toISOString() };
     });
   }
@@ -136,16 +148,14 @@ export class AggregatorAdminService {
   async client(clientId: string) {
     const client = await store.findClient(this.#db, clientId);
     if (!client) throw notFound('Client');
-    return { client: await clientRecord(this.#db, client), aggregatorId: client.aggregator_id };
+    return { client: await clientRecord(this.#tenants, client), aggregatorId: client.aggregator_id };
   }
 
   /** Suspends the client and both environments; the aggregator cannot lift it through its API. */
   suspendClient(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.suspend', reason, async (tx, client) => {
       await store.updateClient(tx, client.id, { status: 'suspended', platform_suspended_at: this.#clock.now() });
-      await setTenantStatusForClient(tx, client.id, 'suspended');
-      const tenants = await tenantsOfClient(tx, client.id);
-      await endOpenSessions(tx, { tenantIds: tenants.map((tenant) => tenant.id) }, this.#clock.now(), 'suspended');
+      await this.#tenants.setClientEnvironmentsStatus(tx, client.id, 'suspended');
     });
   }
 
@@ -156,19 +166,22 @@ export class AggregatorAdminService {
   resumeClient(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.resume', reason, async (tx, client) => {
       if (!client.platform_suspended_at && !client.credentials_revoked_at) {
-        throw new AppError('not_suspended', 409, 'The platform holds nothing on this client.');
+        throw aggregatorErrors.not_suspended();
       }
       const status = client.activated_at ? 'active' : 'suspended';
       await store.updateClient(tx, client.id, { status, platform_suspended_at: null, credentials_revoked_at: null });
-      await setTenantStatusForClient(tx, client.id, status);
+      await this.#tenants.setClientEnvironmentsStatus(tx, client.id, status);
     });
   }
 
   /** Revokes the integration keys of both environments and holds them revoked until resume; wallet secrets stay. */
   revokeClientCredentials(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.credentials.revoke', reason, async (tx, client) => {
-      const tenants = await tenantsOfClient(tx, client.id);
-      await this.#tenants.revokeIntegrationKeys(tx, tenants.map((tenant) => tenant.id));
+      const tenants = await this.#tenants.environmentsOfClient(client.id, tx);
+      await this.#tenants.revokeIntegrationKeys(
+        tx,
+        tenants.map((tenant) => tenant.id),
+      );
       await store.updateClient(tx, client.id, { credentials_revoked_at: this.#clock.now() });
     });
   }
@@ -189,7 +202,13 @@ export class AggregatorAdminService {
     return this.client(clientId);
   }
 
-  #record(tx: Tx, call: StaffCall, action: string, target: string | { type: string; id: string }, details: Record<string, unknown>) {
+  #record(
+    tx: Tx,
+    call: StaffCall,
+    action: string,
+    target: string | { type: string; id: string },
+    details: Record<string, unknown>,
+  ) {
     return this.#audit.record(tx, {
       actor: { type: 'staff', id: call.staff.id },
       action,
@@ -208,7 +227,10 @@ function keyExpiry(requested: string | undefined, now: Date, authorizationExpiry
   if (requested === undefined) return latest;
   const expiresAt = new Date(requested);
   if (expiresAt <= now || expiresAt > latest) {
-    throw validationError('expiresAt', `expiresAt must be in the future, within ${MAX_KEY_DAYS} days and not after the authorization expiry (latest ${latest.toISOString()}).`);
+    throw validationError(
+      'expiresAt',
+      `expiresAt must be in the future, within ${MAX_KEY_DAYS} days and not after the authorization expiry (latest ${latest.toISOString()}).`,
+    );
   }
   return expiresAt;
 }

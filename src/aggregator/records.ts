@@ -1,13 +1,12 @@
 import type { Static } from 'typebox';
-import type { Queryable } from '../platform/db/database.ts';
 import type { AggregatorAuthorization, Client, Tenant } from '../platform/db/schema.ts';
-import { liveIntegrationKeys, tenantsOfClient } from '../tenants/store.ts';
+import type { TenantService } from '../tenants/service.ts';
 import type { AuthorizationRecord, ClientRecord } from './schemas.ts';
 
 /** The Client record of the API: everything about a client except secrets and credentials. */
-export async function clientRecord(q: Queryable, client: Client): Promise<Static<typeof ClientRecord>> {
-  const tenants = await tenantsOfClient(q, client.id);
-  const keys = await liveIntegrationKeys(q, tenants.map((tenant) => tenant.id));
+export async function clientRecord(tenantService: TenantService, client: Client): Promise<Static<typeof ClientRecord>> {
+  const tenants = await tenantService.environmentsOfClient(client.id);
+  const keys = await tenantService.liveIntegrationKeys(tenants.map((tenant) => tenant.id));
   const environment = (name: Tenant['environment']) => {
     const tenant = tenants.find((candidate) => candidate.environment === name);
     if (!tenant) throw new Error(`client ${client.id} has no ${name} tenant`);

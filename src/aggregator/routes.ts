@@ -1,12 +1,9 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TOKEN_PREFIX } from '../platform/crypto.ts';
-import { AppError } from '../platform/errors.ts';
-import { bearerToken } from '../platform/http/bearer.ts';
+import type { Auth } from '../platform/http/auth.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import { requireRole, requireStaff } from '../staff/routes.ts';
-import type { StaffCall, StaffService } from '../staff/service.ts';
 import type { AggregatorAdminService } from './admin.ts';
+import { aggregatorErrors } from './errors.ts';
 import {
   activateClientSchema,
   adminSchemas,
@@ -14,124 +11,110 @@ import {
   getClientSchema,
   listClientsSchema,
   rotateCredentialsSchema,
-  type Scope,
 } from './schemas.ts';
-import type { AggregatorPrincipal, ProvisioningService } from './service.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    aggregator?: AggregatorPrincipal;
-  }
-}
+import type { ProvisioningService } from './service.ts';
 
 export const AGGREGATOR_PREFIX = '/api/v1/aggregator';
-export const RATE_LIMIT_PER_MINUTE = 120;
-
-/** Server to server only: a Bearer aggregator key, no browser Origin, no tenant header. */
-function authenticateAggregator(service: ProvisioningService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (request.headers.origin !== undefined) {
-      throw new AppError('origin_not_allowed', 403, 'The aggregator API is server to server; requests carrying an Origin header are refused.');
-    }
-    if (request.headers['x-tenant-id'] !== undefined) {
-      throw new AppError('tenant_header_not_allowed', 400, 'The aggregator API takes no X-Tenant-ID header.');
-    }
-    const token = bearerToken(request.headers.authorization);
-    if (!token || !token.startsWith(TOKEN_PREFIX.aggregatorKey)) {
-      throw new AppError('unauthorized', 401, 'An aggregator API key is required (Authorization: Bearer).', { reason: 'missing_key' });
-    }
-    request.aggregator = await service.authenticate(token);
-  };
-}
-
-function requireScope(scope: Scope) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (!request.aggregator?.scopes.includes(scope)) {
-      throw new AppError('scope_missing', 403, `This API key lacks the scope ${scope}.`, { requiredScope: scope });
-    }
-  };
-}
 
 function sendStored(reply: FastifyReply, result: { status: number; body: unknown; replayed: boolean }) {
   if (result.replayed) reply.header('idempotency-replayed', 'true');
   return reply.code(result.status).send(result.body);
 }
 
-export async function aggregatorRoutes(app: TypedApp, service: ProvisioningService): Promise<void> {
-  await app.register(
-    async (api: TypedApp) => {
-      api.addHook('onRequest', authenticateAggregator(service));
-      // One budget per aggregator, shared by all its keys; counted for every authenticated request.
-      await api.register(rateLimit, {
-        global: true,
-        hook: 'preParsing',
-        max: RATE_LIMIT_PER_MINUTE,
-        timeWindow: 60_000,
-        keyGenerator: (request) => request.aggregator?.aggregatorId ?? request.ip,
-        addHeaders: { 'retry-after': false },
-        errorResponseBuilder: () =>
-          new AppError('rate_limited', 429, `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per aggregator.`, { limit: RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }, { 'retry-after': '60' }),
-      });
+/** The aggregator API: server to server, a scoped key on every route (see Auth.aggregator). */
+export function aggregatorRoutes(app: TypedApp, service: ProvisioningService, auth: Auth): void {
+  const base = AGGREGATOR_PREFIX;
+  const call = (request: FastifyRequest) => ({ key: String(request.headers['idempotency-key']), ip: request.ip });
 
-      const call = (request: FastifyRequest) => ({ key: String(request.headers['idempotency-key']), ip: request.ip });
-
-      api.post('/clients', { schema: createClientSchema, preHandler: requireScope('clients:create') }, async (request, reply) =>
-        sendStored(reply, await service.createClient(request.aggregator!, call(request), request.body)),
-      );
-      api.get('/clients', { schema: listClientsSchema, preHandler: requireScope('clients:read') }, async (request) =>
-        service.listClients(request.aggregator!, request.query),
-      );
-      api.get('/clients/:id', { schema: getClientSchema, preHandler: requireScope('clients:read') }, async (request) => ({
-        client: await service.getClient(request.aggregator!, request.params.id),
-      }));
-      api.post('/clients/:id/activate', { schema: activateClientSchema, preHandler: requireScope('clients:activate') }, async (request, reply) =>
-        sendStored(reply, await service.activateClient(request.aggregator!, call(request), request.params.id, request.body)),
-      );
-      api.post(
-        '/clients/:id/credentials/rotate',
-        { schema: rotateCredentialsSchema, preHandler: requireScope('credentials:rotate') },
-        async (request, reply) =>
-          sendStored(reply, await service.rotateCredentials(request.aggregator!, call(request), request.params.id, request.body)),
-      );
-    },
-    { prefix: AGGREGATOR_PREFIX },
+  app.post(
+    `${base}/clients`,
+    { schema: createClientSchema, onRequest: auth.aggregator('clients:create') },
+    async (request, reply) =>
+      sendStored(reply, await service.createClient(request.aggregator!, call(request), request.body)),
+  );
+  app.get(
+    `${base}/clients`,
+    { schema: listClientsSchema, onRequest: auth.aggregator('clients:read') },
+    async (request) => service.listClients(request.aggregator!, request.query),
+  );
+  app.get(
+    `${base}/clients/:id`,
+    { schema: getClientSchema, onRequest: auth.aggregator('clients:read') },
+    async (request) => ({ client: await service.getClient(request.aggregator!, request.params.id) }),
+  );
+  app.post(
+    `${base}/clients/:id/activate`,
+    { schema: activateClientSchema, onRequest: auth.aggregator('clients:activate') },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await service.activateClient(request.aggregator!, call(request), request.params.id, request.body),
+      ),
+  );
+  app.post(
+    `${base}/clients/:id/credentials/rotate`,
+    { schema: rotateCredentialsSchema, onRequest: auth.aggregator('credentials:rotate') },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await service.rotateCredentials(request.aggregator!, call(request), request.params.id, request.body),
+      ),
   );
 }
 
-/** Platform administration of aggregators: platform_admin only. */
-export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminService, staff: StaffService): void {
-  const preHandler = [requireStaff(staff), requireRole('platform_admin')];
+/** Platform administration of aggregators and their clients. */
+export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminService, auth: Auth): void {
+  const onRequest = auth.staff('platform');
   const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
   const base = '/api/v1/admin/aggregators';
 
-  app.post(base, { schema: adminSchemas.createAggregator, preHandler }, async (request, reply) =>
+  app.post(base, { schema: adminSchemas.createAggregator, onRequest }, async (request, reply) =>
     reply.code(201).send({ aggregator: await admin.createAggregator(who(request), request.body.name) }),
   );
-  app.get(base, { schema: adminSchemas.listAggregators, preHandler }, async () => ({ aggregators: await admin.listAggregators() }));
-  app.get(`${base}/:id`, { schema: adminSchemas.getAggregator, preHandler }, async (request) => ({
+  app.get(base, { schema: adminSchemas.listAggregators, onRequest }, async () => ({
+    aggregators: await admin.listAggregators(),
+  }));
+  app.get(`${base}/:id`, { schema: adminSchemas.getAggregator, onRequest }, async (request) => ({
     aggregator: await admin.aggregator(request.params.id),
   }));
-  app.put(`${base}/:id/authorization`, { schema: adminSchemas.putAuthorization, preHandler }, async (request) => ({
+  app.put(`${base}/:id/authorization`, { schema: adminSchemas.putAuthorization, onRequest }, async (request) => ({
     authorization: await admin.setAuthorization(who(request), request.params.id, request.body),
   }));
-  app.post(`${base}/:id/keys`, { schema: adminSchemas.issueKey, preHandler }, async (request, reply) =>
+  app.post(`${base}/:id/keys`, { schema: adminSchemas.issueKey, onRequest }, async (request, reply) =>
     reply.code(201).send(await admin.issueKey(who(request), request.params.id, request.body)),
   );
-  app.delete(`${base}/:id/keys/:keyId`, { schema: adminSchemas.revokeKey, preHandler }, async (request) => ({
+  app.delete(`${base}/:id/keys/:keyId`, { schema: adminSchemas.revokeKey, onRequest }, async (request) => ({
     key: await admin.revokeKey(who(request), request.params.id, request.params.keyId),
   }));
 
   const clients = '/api/v1/admin/clients';
-  app.get(`${clients}/:id`, { schema: adminSchemas.getClient, preHandler }, async (request) => admin.client(request.params.id));
-  app.post(`${clients}/:id/suspend`, { schema: adminSchemas.clientAction('Suspend a client and both its environments'), preHandler }, async (request) =>
-    admin.suspendClient(who(request), request.params.id, request.body.reason),
+  app.get(`${clients}/:id`, { schema: adminSchemas.getClient, onRequest }, async (request) =>
+    admin.client(request.params.id),
   );
-  app.post(`${clients}/:id/resume`, { schema: adminSchemas.clientAction('Lift a platform suspension'), preHandler }, async (request) =>
-    admin.resumeClient(who(request), request.params.id, request.body.reason),
+  app.post(
+    `${clients}/:id/suspend`,
+    { schema: adminSchemas.clientAction('suspendClient', 'Suspend a client and both its environments'), onRequest },
+    async (request) => admin.suspendClient(who(request), request.params.id, request.body.reason),
+  );
+  app.post(
+    `${clients}/:id/resume`,
+    {
+      schema: adminSchemas.clientAction('resumeClient', "Lift the platform's holds (suspension, revoked credentials)", [
+        aggregatorErrors.not_suspended,
+      ]),
+      onRequest,
+    },
+    async (request) => admin.resumeClient(who(request), request.params.id, request.body.reason),
   );
   app.post(
     `${clients}/:id/revoke-credentials`,
-    { schema: adminSchemas.clientAction('Revoke the integration keys of both environments'), preHandler },
+    {
+      schema: adminSchemas.clientAction(
+        'revokeClientCredentials',
+        'Revoke the integration keys of both environments and hold them revoked',
+      ),
+      onRequest,
+    },
     async (request) => admin.revokeClientCredentials(who(request), request.params.id, request.body.reason),
   );
 }

@@ -1,5 +1,9 @@
+import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { Type, type Static } from 'typebox';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import { platformErrors, type ErrorFactory } from '../platform/errors.ts';
+import { AGGREGATOR_SCOPES } from '../platform/http/principals.ts';
+import { idempotencyErrors } from '../platform/idempotency/errors.ts';
+import { aggregatorErrors } from './errors.ts';
 import {
   Currency,
   EnvironmentName,
@@ -10,11 +14,12 @@ import {
   Territory,
 } from '../tenants/schemas.ts';
 
-export const SCOPES = ['clients:read', 'clients:create', 'clients:activate', 'credentials:rotate'] as const;
-export type Scope = (typeof SCOPES)[number];
 export const MAX_AUTHORIZATION_YEARS = 5;
 export const MAX_KEY_DAYS = 365;
 export const CREDENTIALS_REPLAY_SECONDS = 86_400;
+export const CLIENTS_PAGE = 50;
+/** clients.status: created suspended, active once both wallets passed activation. */
+export const CLIENT_STATUSES = ['suspended', 'active'] as const;
 
 /** Text a person typed: no leading or trailing whitespace. */
 const Text = (min: number, max: number, description?: string) =>
@@ -23,7 +28,9 @@ const Reason = Type.Optional(Text(1, 500, 'free text kept in the audit log'));
 const WalletUrl = Type.String({
   minLength: 8,
   maxLength: 2048,
-  description: 'HTTPS base URL of the wallet (origin plus optional path; no query, fragment or user info); its origin must be one of the authorization walletOrigins',
+  description:
+    'HTTPS base URL of the wallet (origin plus optional path; no query, fragment or user info); ' +
+    'its origin must be one of the authorization walletOrigins',
 });
 const Territories = Type.Array(Territory, { minItems: 1, maxItems: 250, uniqueItems: true });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -31,16 +38,13 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 // ---- aggregator API: requests ----
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.String({
-    pattern: '^[A-Za-z0-9_.:-]{8,128}$',
-    description: 'one key per operation; reuse it, with the same body and API key, on every retry',
-  }),
-});
-
 export const CreateClientBody = Type.Object(
   {
-    externalId: Type.String({ minLength: 1, maxLength: 128, description: 'your id for the casino; unique within your clients' }),
+    externalId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'your id for the casino; unique within your clients',
+    }),
     name: Text(2, 100),
     legalName: Text(2, 200),
     brandName: Text(2, 100),
@@ -63,8 +67,16 @@ export type CreateClientBody = Static<typeof CreateClientBody>;
 
 export const ActivateClientBody = Type.Object(
   {
-    productionPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'a player that exists in the production wallet' }),
-    sandboxPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'a player that exists in the sandbox wallet' }),
+    productionPlayerId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'a player that exists in the production wallet',
+    }),
+    sandboxPlayerId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'a player that exists in the sandbox wallet',
+    }),
     reason: Reason,
   },
   { additionalProperties: false },
@@ -79,7 +91,7 @@ export type RotateCredentialsBody = Static<typeof RotateCredentialsBody>;
 
 export const ListClientsQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: CLIENTS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
     externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   },
@@ -94,7 +106,7 @@ export const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 const EnvironmentRecord = Type.Object({
   tenantId: Type.String(),
   environment: EnvironmentName,
-  status: Type.Enum(['suspended', 'active']),
+  status: Type.Enum(CLIENT_STATUSES),
   walletUrl: Type.String(),
   integrationKey: Nullable(Type.Object({ keyId: Type.String(), createdAt: Timestamp })),
 });
@@ -110,9 +122,14 @@ export const ClientRecord = Type.Object({
   locale: Locale,
   territories: Type.Array(Type.String()),
   embedOrigins: Type.Array(Type.String()),
-  status: Type.Enum(['suspended', 'active']),
-  suspendedByPlatform: Type.Boolean({ description: 'true while the platform holds the client suspended; only the platform can lift it' }),
-  credentialsRevokedByPlatform: Type.Boolean({ description: 'true while the platform holds the integration keys revoked; rotation is refused until it lifts the hold' }),
+  status: Type.Enum(CLIENT_STATUSES),
+  suspendedByPlatform: Type.Boolean({
+    description: 'true while the platform holds the client suspended; only the platform can lift it',
+  }),
+  credentialsRevokedByPlatform: Type.Boolean({
+    description:
+      'true while the platform holds the integration keys revoked; rotation is refused until it lifts the hold',
+  }),
   nextAction: Type.Enum(['install_wallet_secrets_then_activate', 'none', 'contact_platform']),
   production: EnvironmentRecord,
   sandbox: EnvironmentRecord,
@@ -156,30 +173,79 @@ export const RotatedCredentials = Type.Object({
   credentialsReplaySeconds: Type.Literal(CREDENTIALS_REPLAY_SECONDS),
 });
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 429: ErrorResponse };
-const security = [{ aggregatorKey: [] }];
 const tags = ['aggregator'];
+const idempotent = Object.values(idempotencyErrors);
 
 export const createClientSchema = {
-  tags, security, operationId: 'createClient', summary: 'Register a casino as a client with a production and a sandbox environment',
-  headers: IdempotencyHeaders, body: CreateClientBody, response: { 201: CreatedClient, ...errors },
+  tags,
+  operationId: 'createClient',
+  summary: 'Register a casino as a client with a production and a sandbox environment',
+  headers: IdempotencyHeaders,
+  body: CreateClientBody,
+  response: { 201: CreatedClient },
+  errors: [
+    aggregatorErrors.not_authorized,
+    aggregatorErrors.duplicate_external_id,
+    aggregatorErrors.quota_exceeded,
+    ...idempotent,
+  ],
 };
 export const listClientsSchema = {
-  tags, security, operationId: 'listClients', summary: 'List your clients, ordered by id',
+  tags,
+  operationId: 'listClients',
+  summary: 'List your clients, ordered by id',
   querystring: ListClientsQuery,
-  response: { 200: Type.Object({ clients: Type.Array(ClientRecord), nextCursor: Type.String({ description: 'empty when there are no more' }) }), ...errors },
+  response: {
+    200: Type.Object({
+      clients: Type.Array(ClientRecord),
+      nextCursor: Type.String({ description: 'empty when there are no more' }),
+    }),
+  },
 };
 export const getClientSchema = {
-  tags, security, operationId: 'getClient', summary: 'Read one of your clients',
-  params: ClientIdParams, response: { 200: Type.Object({ client: ClientRecord }), ...errors },
+  tags,
+  operationId: 'getClient',
+  summary: 'Read one of your clients',
+  params: ClientIdParams,
+  response: { 200: Type.Object({ client: ClientRecord }) },
+  errors: [platformErrors.not_found],
 };
 export const activateClientSchema = {
-  tags, security, operationId: 'activateClient', summary: 'Validate both wallets and activate the client',
-  headers: IdempotencyHeaders, params: ClientIdParams, body: ActivateClientBody, response: { 200: ActivatedClient, ...errors },
+  tags,
+  operationId: 'activateClient',
+  summary: 'Validate both wallets and activate the client',
+  headers: IdempotencyHeaders,
+  params: ClientIdParams,
+  body: ActivateClientBody,
+  response: { 200: ActivatedClient },
+  errors: [
+    platformErrors.not_found,
+    aggregatorErrors.suspended_by_platform,
+    aggregatorErrors.credentials_revoked_by_platform,
+    aggregatorErrors.deployment_not_configured,
+    aggregatorErrors.already_active,
+    aggregatorErrors.activation_not_permitted,
+    aggregatorErrors.not_authorized,
+    aggregatorErrors.wallet_validation_failed,
+    aggregatorErrors.configuration_changed,
+    ...idempotent,
+  ],
 };
 export const rotateCredentialsSchema = {
-  tags, security, operationId: 'rotateCredentials', summary: 'Replace the integration key of one environment',
-  headers: IdempotencyHeaders, params: ClientIdParams, body: RotateCredentialsBody, response: { 200: RotatedCredentials, ...errors },
+  tags,
+  operationId: 'rotateCredentials',
+  summary: 'Replace the integration key of one environment',
+  headers: IdempotencyHeaders,
+  params: ClientIdParams,
+  body: RotateCredentialsBody,
+  response: { 200: RotatedCredentials },
+  errors: [
+    platformErrors.not_found,
+    aggregatorErrors.suspended_by_platform,
+    aggregatorErrors.credentials_revoked_by_platform,
+    aggregatorErrors.not_active,
+    ...idempotent,
+  ],
 };
 
 // ---- platform administration ----
@@ -219,7 +285,7 @@ export const AuthorizationRecord = Type.Object({
 
 export const IssueKeyBody = Type.Object(
   {
-    scopes: Type.Array(Type.Enum(SCOPES), { minItems: 1, uniqueItems: true }),
+    scopes: Type.Array(Type.Enum(AGGREGATOR_SCOPES), { minItems: 1, uniqueItems: true }),
     expiresAt: Type.Optional(Timestamp),
   },
   { additionalProperties: false },
@@ -245,18 +311,79 @@ export const AggregatorRecord = Type.Object({
 
 export const ClientActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 
-const adminErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
-const adminSecurity = [{ staffToken: [] }];
 const adminTags = ['admin: aggregators'];
 const AggregatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const adminSchemas = {
-  createAggregator: { tags: adminTags, security: adminSecurity, summary: 'Register an aggregator (starts without authorization, so disabled)', body: CreateAggregatorBody, response: { 201: Type.Object({ aggregator: AggregatorRecord }), ...adminErrors } },
-  listAggregators: { tags: adminTags, security: adminSecurity, summary: 'All aggregators', response: { 200: Type.Object({ aggregators: Type.Array(AggregatorRecord) }), ...adminErrors } },
-  getAggregator: { tags: adminTags, security: adminSecurity, summary: 'One aggregator with its authorization and keys', params: AggregatorIdParams, response: { 200: Type.Object({ aggregator: AggregatorRecord }), ...adminErrors } },
-  putAuthorization: { tags: adminTags, security: adminSecurity, summary: 'Set the whole authorization policy; each change bumps its version', params: AggregatorIdParams, body: AuthorizationBody, response: { 200: Type.Object({ authorization: AuthorizationRecord }), ...adminErrors } },
-  issueKey: { tags: adminTags, security: adminSecurity, summary: 'Issue a scoped aggregator key, shown this once', params: AggregatorIdParams, body: IssueKeyBody, response: { 201: Type.Object({ keyId: Type.String(), key: Type.String(), scopes: Type.Array(Type.String()), expiresAt: Timestamp }), ...adminErrors } },
-  revokeKey: { tags: adminTags, security: adminSecurity, summary: 'Revoke an aggregator key: new requests and replays with it stop', params: Type.Object({ id: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) }), response: { 200: Type.Object({ key: KeyRecord }), ...adminErrors } },
-  getClient: { tags: adminTags, security: adminSecurity, summary: 'Any client, with its aggregator', params: ClientIdParams, response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }), ...adminErrors } },
-  clientAction: (summary: string) => ({ tags: adminTags, security: adminSecurity, summary, params: ClientIdParams, body: ClientActionBody, response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }), ...adminErrors } }),
+  createAggregator: {
+    tags: adminTags,
+    operationId: 'createAggregator',
+    summary: 'Register an aggregator (starts without authorization, so disabled)',
+    body: CreateAggregatorBody,
+    response: { 201: Type.Object({ aggregator: AggregatorRecord }) },
+  },
+  listAggregators: {
+    tags: adminTags,
+    operationId: 'listAggregators',
+    summary: 'All aggregators',
+    response: { 200: Type.Object({ aggregators: Type.Array(AggregatorRecord) }) },
+  },
+  getAggregator: {
+    tags: adminTags,
+    operationId: 'getAggregator',
+    summary: 'One aggregator with its authorization and keys',
+    params: AggregatorIdParams,
+    response: { 200: Type.Object({ aggregator: AggregatorRecord }) },
+    errors: [platformErrors.not_found],
+  },
+  putAuthorization: {
+    tags: adminTags,
+    operationId: 'setAuthorization',
+    summary: 'Set the whole authorization policy; each change bumps its version',
+    params: AggregatorIdParams,
+    body: AuthorizationBody,
+    response: { 200: Type.Object({ authorization: AuthorizationRecord }) },
+    errors: [platformErrors.not_found],
+  },
+  issueKey: {
+    tags: adminTags,
+    operationId: 'issueAggregatorKey',
+    summary: 'Issue a scoped aggregator key, shown this once',
+    params: AggregatorIdParams,
+    body: IssueKeyBody,
+    response: {
+      201: Type.Object({
+        keyId: Type.String(),
+        key: Type.String(),
+        scopes: Type.Array(Type.String()),
+        expiresAt: Timestamp,
+      }),
+    },
+    errors: [platformErrors.not_found, aggregatorErrors.authorization_missing, aggregatorErrors.authorization_expired],
+  },
+  revokeKey: {
+    tags: adminTags,
+    operationId: 'revokeAggregatorKey',
+    summary: 'Revoke an aggregator key: new requests and replays with it stop',
+    params: Type.Object({ id: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) }),
+    response: { 200: Type.Object({ key: KeyRecord }) },
+    errors: [platformErrors.not_found],
+  },
+  getClient: {
+    tags: adminTags,
+    operationId: 'adminGetClient',
+    summary: 'Any client, with its aggregator',
+    params: ClientIdParams,
+    response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }) },
+    errors: [platformErrors.not_found],
+  },
+  clientAction: (operationId: string, summary: string, errors: ErrorFactory[] = []) => ({
+    tags: adminTags,
+    operationId,
+    summary,
+    params: ClientIdParams,
+    body: ClientActionBody,
+    response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }) },
+    errors: [platformErrors.not_found, ...errors],
+  }),
 };

@@ -1,36 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { AuditLog } from '../platform/audit.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { AggregatorAuthorization, Client } from '../platform/db/schema.ts';
-import { AppError, notFound, validationError } from '../platform/errors.ts';
-import type { IdempotencyScope, IdempotencyService, StoredResponse } from '../platform/idempotency.ts';
-import { parseExactOrigin, parseWalletBaseUrl, type OriginRules } from '../platform/urls.ts';
+import { notFound, platformErrors, validationError, type ErrorFactory } from '../platform/errors.ts';
+import type { AggregatorPrincipal, AggregatorScope } from '../platform/http/principals.ts';
+import type { IdempotencyScope, IdempotencyService, StoredResponse } from '../platform/idempotency/service.ts';
+import { checkedEmbedOrigins, checkedWalletUrl, type OriginRules } from '../platform/urls.ts';
 import type { Environment } from '../tenants/schemas.ts';
 import { newTenantId, type TenantService } from '../tenants/service.ts';
-import { tenantsOfClient } from '../tenants/store.ts';
 import type { WalletClient } from '../wallet/client.ts';
 import { validateWallet } from '../wallet/validation.ts';
+import { aggregatorErrors } from './errors.ts';
 import { clientRecord } from './records.ts';
 import {
+  CLIENTS_PAGE,
   CREDENTIALS_REPLAY_SECONDS,
   type ActivateClientBody,
   type ClientRecord,
   type CreateClientBody,
   type ListClientsQuery,
   type RotateCredentialsBody,
-  type Scope,
 } from './schemas.ts';
 import * as store from './store.ts';
-
-/** Who is calling the aggregator API: resolved from the Bearer key on every request. */
-export interface AggregatorPrincipal {
-  aggregatorId: string;
-  keyId: string;
-  scopes: Scope[];
-}
 
 export interface IdempotentCall {
   key: string;
@@ -38,7 +32,10 @@ export interface IdempotentCall {
 }
 
 const newClientId = (): string => `cl_${randomBytes(8).toString('hex')}`;
-const unauthorizedKey = (reason: string, message: string) => new AppError('unauthorized', 401, message, { reason });
+const unauthorizedKey = (reason: string, message: string) => platformErrors.unauthorized({ reason }, message);
+
+/** What the aggregator key check can refuse with (details.reason), for the API documents. */
+export const AGGREGATOR_KEY_ERRORS: readonly ErrorFactory[] = [platformErrors.unauthorized];
 
 /** The aggregator API (contract section a): provisioning, activation and rotation of a casino's environments. */
 export class ProvisioningService {
@@ -79,26 +76,42 @@ export class ProvisioningService {
     if (row.revoked_at) throw unauthorizedKey('key_revoked', 'The API key has been revoked.');
     if (row.expires_at <= now) throw unauthorizedKey('key_expired', 'The API key has expired.');
     checkAuthorizationLive(await store.findAuthorization(this.#db, row.aggregator_id), now);
-    return { aggregatorId: row.aggregator_id, keyId: row.id, scopes: row.scopes as Scope[] };
+    return { aggregatorId: row.aggregator_id, keyId: row.id, scopes: row.scopes as AggregatorScope[] };
   }
 
   // ---- CreateClient ----
 
-  async createClient(principal: AggregatorPrincipal, call: IdempotentCall, body: CreateClientBody): Promise<StoredResponse & { replayed: boolean }> {
+  async createClient(
+    principal: AggregatorPrincipal,
+    call: IdempotentCall,
+    body: CreateClientBody,
+  ): Promise<StoredResponse & { replayed: boolean }> {
     const wallets = this.#checkClientShape(body);
     const scope = this.#scope(principal, call, 'POST /clients', body);
     return this.#idempotency.run(scope, () =>
       inTransaction(this.#db, async (tx) => {
         // Locking the authorization serialises this aggregator's creations, so the quota holds under concurrency.
-        const authorization = checkAuthorizationLive(await store.findAuthorization(tx, principal.aggregatorId, { lock: true }), this.#clock.now());
-        checkWithinAuthorization(authorization, { ...body, walletOrigins: [wallets.production.origin, wallets.sandbox.origin] });
+        const authorization = checkAuthorizationLive(
+          await store.findAuthorization(tx, principal.aggregatorId, { lock: true }),
+          this.#clock.now(),
+        );
+        checkWithinAuthorization(authorization, {
+          ...body,
+          walletOrigins: [wallets.production.origin, wallets.sandbox.origin],
+        });
         const existing = await store.findClientByExternalId(tx, principal.aggregatorId, body.externalId);
         if (existing) {
-          throw new AppError('duplicate_external_id', 409, 'You already have a client with this externalId.', { clientId: existing.id });
+          throw aggregatorErrors.duplicate_external_id(
+            { clientId: existing.id },
+            'You already have a client with this externalId.',
+          );
         }
         const count = await store.countClients(tx, principal.aggregatorId);
         if (count >= authorization.client_quota) {
-          throw new AppError('quota_exceeded', 409, 'The client quota of your authorization is used up.', { quota: authorization.client_quota });
+          throw aggregatorErrors.quota_exceeded(
+            { quota: authorization.client_quota },
+            'The client quota of your authorization is used up.',
+          );
         }
         const response = await this.#insertClient(tx, principal, body, wallets);
         await this.#record(tx, principal, call, 'client.create', { type: 'client', id: response.id }, 'success', {
@@ -114,19 +127,18 @@ export class ProvisioningService {
 
   /** Field rules the schema cannot express: exact origins, wallet URLs, and two different wallets. */
   #checkClientShape(body: CreateClientBody) {
-    body.embedOrigins.forEach((origin, index) => {
-      const parsed = parseExactOrigin(origin, this.#originRules);
-      if ('problem' in parsed) throw validationError(`embedOrigins.${index}`, `embedOrigins entry "${origin}": ${parsed.problem}.`);
-    });
+    checkedEmbedOrigins(body.embedOrigins, this.#originRules);
     const url = (field: 'productionWalletUrl' | 'sandboxWalletUrl') => {
-      const parsed = parseWalletBaseUrl(body[field], this.#originRules);
-      if ('problem' in parsed) throw validationError(field, `${field} "${body[field]}": ${parsed.problem}.`);
-      return parsed;
+      const walletUrl = checkedWalletUrl(field, body[field], this.#originRules);
+      return { url: walletUrl, origin: new URL(walletUrl).origin };
     };
     const production = url('productionWalletUrl');
     const sandbox = url('sandboxWalletUrl');
     if (production.url === sandbox.url) {
-      throw validationError('sandboxWalletUrl', 'The sandbox wallet URL must differ from the production one (and be backed by a separate balance).');
+      throw validationError(
+        'sandboxWalletUrl',
+        'The sandbox wallet URL must differ from the production one (and be backed by a separate balance).',
+      );
     }
     return { production, sandbox };
   }
@@ -182,22 +194,26 @@ export class ProvisioningService {
 
   // ---- reads ----
 
-  async listClients(principal: AggregatorPrincipal, query: ListClientsQuery): Promise<{ clients: Static<typeof ClientRecord>[]; nextCursor: string }> {
+  async listClients(
+    principal: AggregatorPrincipal,
+    query: ListClientsQuery,
+  ): Promise<{ clients: Static<typeof ClientRecord>[]; nextCursor: string }> {
     const afterId = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const limit = query.limit ?? CLIENTS_PAGE;
     const rows = await store.listClients(this.#db, principal.aggregatorId, {
-      limit: query.limit,
+      limit,
       ...(afterId ? { afterId } : {}),
       ...(query.externalId ? { externalId: query.externalId } : {}),
     });
-    const page = rows.slice(0, query.limit);
+    const page = rows.slice(0, limit);
     const clients = [];
-    for (const client of page) clients.push(await clientRecord(this.#db, client));
-    const more = rows.length > query.limit;
+    for (const client of page) clients.push(await clientRecord(this.#tenants, client));
+    const more = rows.length > limit;
     return { clients, nextCursor: more ? encodeCursor(page.at(-1)!.id) : '' };
   }
 
   async getClient(principal: AggregatorPrincipal, clientId: string): Promise<Static<typeof ClientRecord>> {
-    return clientRecord(this.#db, await this.#ownedClient(this.#db, principal, clientId));
+    return clientRecord(this.#tenants, await this.#ownedClient(this.#db, principal, clientId));
   }
 
   /** Another aggregator's client is answered exactly like one that does not exist. */
@@ -222,7 +238,9 @@ export class ProvisioningService {
       return inTransaction(this.#db, async (tx) => {
         await this.#recheckUnchanged(tx, principal, snapshot);
         const response = await this.#activate(tx, snapshot.client);
-        await this.#record(tx, principal, call, 'client.activate', { type: 'client', id: clientId }, 'success', { reason: body.reason });
+        await this.#record(tx, principal, call, 'client.activate', { type: 'client', id: clientId }, 'success', {
+          reason: body.reason,
+        });
         const stored = { status: 200, body: response };
         await this.#idempotency.complete(tx, scope, stored);
         return stored;
@@ -234,16 +252,17 @@ export class ProvisioningService {
     const client = await this.#ownedClient(this.#db, principal, clientId);
     checkNoPlatformHold(client);
     if (!this.#sandboxesEnabled) {
-      throw new AppError('deployment_not_configured', 400, 'This deployment does not offer integration sandboxes, so no client can be activated; contact the platform.', {
-        setting: 'INTEGRATION_SANDBOXES',
-      });
+      throw aggregatorErrors.deployment_not_configured({ setting: 'INTEGRATION_SANDBOXES' });
     }
-    if (client.status === 'active') throw new AppError('already_active', 409, 'This client is already active.');
-    const authorization = checkAuthorizationLive(await store.findAuthorization(this.#db, principal.aggregatorId), this.#clock.now());
+    if (client.status === 'active') throw aggregatorErrors.already_active();
+    const authorization = checkAuthorizationLive(
+      await store.findAuthorization(this.#db, principal.aggregatorId),
+      this.#clock.now(),
+    );
     if (!authorization.auto_activation) {
-      throw new AppError('activation_not_permitted', 403, 'Your authorization does not permit automatic activation; ask the platform.');
+      throw aggregatorErrors.activation_not_permitted();
     }
-    const tenants = await tenantsOfClient(this.#db, client.id);
+    const tenants = await this.#tenants.environmentsOfClient(client.id);
     checkWithinAuthorization(authorization, {
       currency: client.currency,
       jurisdiction: client.jurisdiction,
@@ -254,8 +273,13 @@ export class ProvisioningService {
   }
 
   /** Both wallets, production first; the first failing check is reported and nothing is activated. */
-  async #validateWallets(client: Client, body: ActivateClientBody, principal: AggregatorPrincipal, call: IdempotentCall) {
-    const tenants = await tenantsOfClient(this.#db, client.id);
+  async #validateWallets(
+    client: Client,
+    body: ActivateClientBody,
+    principal: AggregatorPrincipal,
+    call: IdempotentCall,
+  ) {
+    const tenants = await this.#tenants.environmentsOfClient(client.id);
     for (const environment of ['production', 'sandbox'] as const) {
       const tenant = tenants.find((candidate) => candidate.environment === environment)!;
       const failure = await validateWallet(this.#wallets, {
@@ -265,19 +289,29 @@ export class ProvisioningService {
         playerId: environment === 'production' ? body.productionPlayerId : body.sandboxPlayerId,
       });
       if (failure) {
-        await this.#record(this.#db, principal, call, 'client.activate', { type: 'client', id: client.id }, 'failure', { environment, ...failure });
-        throw new AppError('wallet_validation_failed', 400, `The ${environment} wallet failed the ${failure.check} check on /${failure.endpoint}: ${failure.reason}.`, {
+        await this.#record(this.#db, principal, call, 'client.activate', { type: 'client', id: client.id }, 'failure', {
           environment,
           ...failure,
         });
+        throw aggregatorErrors.wallet_validation_failed(
+          { environment, ...failure },
+          `The ${environment} wallet failed the ${failure.check} check on /${failure.endpoint}: ${failure.reason}.`,
+        );
       }
     }
   }
 
   /** Anything that changed while the wallets were being checked voids the activation. */
-  async #recheckUnchanged(tx: Tx, principal: AggregatorPrincipal, snapshot: { client: Client; authorizationVersion: number }) {
+  async #recheckUnchanged(
+    tx: Tx,
+    principal: AggregatorPrincipal,
+    snapshot: { client: Client; authorizationVersion: number },
+  ) {
     const changed = (what: string) =>
-      new AppError('configuration_changed', 409, `The ${what} changed during activation; nothing was activated. Read the client and retry with a new Idempotency-Key.`, { changed: what });
+      aggregatorErrors.configuration_changed(
+        { changed: what },
+        `The ${what} changed during activation; nothing was activated. Read the client and retry with a new Idempotency-Key.`,
+      );
     const client = await store.findClient(tx, snapshot.client.id, { lock: true });
     if (!client || client.config_version !== snapshot.client.config_version) throw changed('client');
     const authorization = await store.findAuthorization(tx, principal.aggregatorId, { lock: true });
@@ -287,7 +321,7 @@ export class ProvisioningService {
   }
 
   async #activate(tx: Tx, client: Client) {
-    const tenants = await tenantsOfClient(tx, client.id);
+    const tenants = await this.#tenants.environmentsOfClient(client.id, tx);
     const issued = async (environment: Environment) => {
       const tenant = tenants.find((candidate) => candidate.environment === environment)!;
       const key = await this.#tenants.issueIntegrationKey(tx, tenant.id);
@@ -296,8 +330,14 @@ export class ProvisioningService {
     const production = { ...(await issued('production')), environment: 'production' as const };
     const sandbox = { ...(await issued('sandbox')), environment: 'sandbox' as const };
     await store.updateClient(tx, client.id, { status: 'active', activated_at: this.#clock.now() });
-    await tx.updateTable('tenants').set({ status: 'active' }).where('client_id', '=', client.id).execute();
-    return { id: client.id, status: 'active' as const, credentialsReplaySeconds: CREDENTIALS_REPLAY_SECONDS, production, sandbox };
+    await this.#tenants.setClientEnvironmentsStatus(tx, client.id, 'active');
+    return {
+      id: client.id,
+      status: 'active' as const,
+      credentialsReplaySeconds: CREDENTIALS_REPLAY_SECONDS,
+      production,
+      sandbox,
+    };
   }
 
   // ---- RotateCredentials ----
@@ -314,17 +354,27 @@ export class ProvisioningService {
         const client = await this.#ownedClient(tx, principal, clientId, true);
         checkNoPlatformHold(client);
         if (client.status !== 'active') {
-          throw new AppError('not_active', 409, 'Integration keys exist only after activation; activate the client first.');
+          throw aggregatorErrors.not_active();
         }
-        const tenant = (await tenantsOfClient(tx, client.id)).find((candidate) => candidate.environment === body.environment)!;
+        const tenant = (await this.#tenants.environmentsOfClient(client.id, tx)).find(
+          (candidate) => candidate.environment === body.environment,
+        )!;
         const revokedKeys = await this.#tenants.revokeIntegrationKeys(tx, [tenant.id]);
         const key = await this.#tenants.issueIntegrationKey(tx, tenant.id);
-        await this.#record(tx, principal, call, 'client.credentials.rotate', { type: 'tenant', id: tenant.id }, 'success', {
-          clientId,
-          environment: body.environment,
-          revokedKeys,
-          reason: body.reason,
-        });
+        await this.#record(
+          tx,
+          principal,
+          call,
+          'client.credentials.rotate',
+          { type: 'tenant', id: tenant.id },
+          'success',
+          {
+            clientId,
+            environment: body.environment,
+            revokedKeys,
+            reason: body.reason,
+          },
+        );
         const stored = {
           status: 200,
           body: {
@@ -363,25 +413,36 @@ export class ProvisioningService {
   }
 
   #scope(principal: AggregatorPrincipal, call: IdempotentCall, operation: string, body: unknown): IdempotencyScope {
-    return { scope: `aggregator:${principal.aggregatorId}`, key: call.key, credentialId: principal.keyId, operation, body };
+    return {
+      scope: `aggregator:${principal.aggregatorId}`,
+      key: call.key,
+      credentialId: principal.keyId,
+      operation,
+      body,
+    };
   }
 }
 
 /** What the platform holds (a suspension, revoked credentials) only the platform lifts. */
 function checkNoPlatformHold(client: Client): void {
   if (client.platform_suspended_at) {
-    throw new AppError('suspended_by_platform', 403, 'The platform has suspended this client; only the platform can lift it.');
+    throw aggregatorErrors.suspended_by_platform();
   }
   if (client.credentials_revoked_at) {
-    throw new AppError('credentials_revoked_by_platform', 403, 'The platform revoked this client\'s integration credentials; only the platform can lift it.');
+    throw aggregatorErrors.credentials_revoked_by_platform();
   }
 }
 
 /** The authorization exists, is enabled and has not expired; otherwise the aggregator has no API access. */
-export function checkAuthorizationLive(authorization: AggregatorAuthorization | undefined, now: Date): AggregatorAuthorization {
+export function checkAuthorizationLive(
+  authorization: AggregatorAuthorization | undefined,
+  now: Date,
+): AggregatorAuthorization {
   if (!authorization) throw unauthorizedKey('authorization_missing', 'Your aggregator has no authorization yet.');
-  if (!authorization.enabled) throw unauthorizedKey('authorization_disabled', 'Your aggregator authorization is disabled.');
-  if (authorization.expires_at <= now) throw unauthorizedKey('authorization_expired', 'Your aggregator authorization has expired.');
+  if (!authorization.enabled)
+    throw unauthorizedKey('authorization_disabled', 'Your aggregator authorization is disabled.');
+  if (authorization.expires_at <= now)
+    throw unauthorizedKey('authorization_expired', 'Your aggregator authorization has expired.');
   return authorization;
 }
 
@@ -390,7 +451,7 @@ function checkWithinAuthorization(
   wanted: { currency: string; jurisdiction: string; territories: string[]; walletOrigins: string[] },
 ): void {
   const refuse = (field: string, value: string) =>
-    new AppError('not_authorized', 403, `Your authorization does not cover ${field} ${value}.`, { field, value });
+    aggregatorErrors.not_authorized({ field, value }, `Your authorization does not cover ${field} ${value}.`);
   if (!authorization.currencies.includes(wanted.currency)) throw refuse('currency', wanted.currency);
   if (!authorization.jurisdictions.includes(wanted.jurisdiction)) throw refuse('jurisdiction', wanted.jurisdiction);
   const territory = wanted.territories.find((candidate) => !authorization.territories.includes(candidate));
@@ -406,6 +467,7 @@ function encodeCursor(lastId: string): string {
 
 function decodeCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!decoded.startsWith('after:') || decoded.length <= 6) throw validationError('cursor', 'The cursor is not one this API returned.');
+  if (!decoded.startsWith('after:') || decoded.length <= 6)
+    throw validationError('cursor', 'The cursor is not one this API returned.');
   return decoded.slice(6);
 }

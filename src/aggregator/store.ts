@@ -2,8 +2,14 @@ import type { Insertable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { AggregatorAuthorizationsTable, Client, ClientsTable } from '../platform/db/schema.ts';
 
-export async function insertAggregator(q: Queryable, row: { id: string; name: string; createdAt: Date; createdBy: string }) {
-  await q.insertInto('aggregators').values({ id: row.id, name: row.name, created_at: row.createdAt, created_by: row.createdBy }).execute();
+export async function insertAggregator(
+  q: Queryable,
+  row: { id: string; name: string; createdAt: Date; createdBy: string },
+) {
+  await q
+    .insertInto('aggregators')
+    .values({ id: row.id, name: row.name, created_at: row.createdAt, created_by: row.createdBy })
+    .execute();
 }
 
 export function findAggregator(q: Queryable, id: string) {
@@ -45,7 +51,15 @@ export async function saveAuthorization(q: Queryable, row: Omit<Insertable<Aggre
 
 export async function insertKey(
   q: Queryable,
-  row: { id: string; aggregatorId: string; keyHash: string; scopes: string[]; expiresAt: Date; createdAt: Date; createdBy: string },
+  row: {
+    id: string;
+    aggregatorId: string;
+    keyHash: string;
+    scopes: string[];
+    expiresAt: Date;
+    createdAt: Date;
+    createdBy: string;
+  },
 ) {
   await q
     .insertInto('aggregator_keys')
@@ -62,7 +76,13 @@ export async function insertKey(
 }
 
 export function keysOf(q: Queryable, aggregatorId: string) {
-  return q.selectFrom('aggregator_keys').selectAll().where('aggregator_id', '=', aggregatorId).orderBy('created_at').orderBy('id').execute();
+  return q
+    .selectFrom('aggregator_keys')
+    .selectAll()
+    .where('aggregator_id', '=', aggregatorId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function findKeyByHash(q: Queryable, keyHash: string) {
@@ -70,7 +90,11 @@ export function findKeyByHash(q: Queryable, keyHash: string) {
 }
 
 export function findKey(q: Queryable, aggregatorId: string, keyId: string, options: { lock?: boolean } = {}) {
-  const query = q.selectFrom('aggregator_keys').selectAll().where('aggregator_id', '=', aggregatorId).where('id', '=', keyId);
+  const query = q
+    .selectFrom('aggregator_keys')
+    .selectAll()
+    .where('aggregator_id', '=', aggregatorId)
+    .where('id', '=', keyId);
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
@@ -102,14 +126,26 @@ export function findClient(q: Queryable, id: string, options: { lock?: boolean }
 }
 
 export function findClientByExternalId(q: Queryable, aggregatorId: string, externalId: string) {
-  return q.selectFrom('clients').select('id').where('aggregator_id', '=', aggregatorId).where('external_id', '=', externalId).executeTakeFirst();
+  return q
+    .selectFrom('clients')
+    .select('id')
+    .where('aggregator_id', '=', aggregatorId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
 }
 
-export function listClients(q: Queryable, aggregatorId: string, page: { afterId?: string; externalId?: string; limit: number }) {
+export function listClients(
+  q: Queryable,
+  aggregatorId: string,
+  page: { afterId?: string; externalId?: string; limit: number },
+) {
   let query = q.selectFrom('clients').selectAll().where('aggregator_id', '=', aggregatorId);
   if (page.afterId) query = query.where('id', '>', page.afterId);
   if (page.externalId) query = query.where('external_id', '=', page.externalId);
-  return query.orderBy('id').limit(page.limit + 1).execute();
+  return query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function updateClient(

@@ -18,7 +18,11 @@ export type FeedUpdate =
 
 export const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
 
-export async function applyFeedUpdate(catalog: CatalogService, update: FeedUpdate, by: CatalogActor = FEED_ACTOR): Promise<void> {
+export async function applyFeedUpdate(
+  catalog: CatalogService,
+  update: FeedUpdate,
+  by: CatalogActor = FEED_ACTOR,
+): Promise<void> {
   switch (update.type) {
     case 'sport':
       await catalog.createSport(by, update);

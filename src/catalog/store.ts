@@ -1,8 +1,14 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { EventsTable, MarketsTable, SelectionsTable } from '../platform/db/schema.ts';
+import type {
+  EventsTable,
+  MarketStatus,
+  MarketsTable,
+  SelectionResult,
+  SelectionsTable,
+} from '../platform/db/schema.ts';
 
-export function eventHeaders(q: Queryable) {
+function eventHeaders(q: Queryable) {
   return q
     .selectFrom('events')
     .innerJoin('competitions', 'competitions.id', 'events.competition_id')
@@ -24,14 +30,45 @@ export function eventHeaders(q: Queryable) {
 }
 export type EventHeaderRow = Awaited<ReturnType<ReturnType<typeof eventHeaders>['execute']>>[number];
 
+export function eventHeader(q: Queryable, eventId: string) {
+  return eventHeaders(q).where('events.id', '=', eventId).executeTakeFirst();
+}
+
+/** Events in play, by start time; optionally of one sport. */
+export function liveEventHeaders(q: Queryable, sportId?: string) {
+  let query = eventHeaders(q).where('events.status', '=', 'live');
+  if (sportId) query = query.where('sports.id', '=', sportId);
+  return query.orderBy('events.starts_at').orderBy('events.id').execute();
+}
+
+/** Events not yet over (scheduled or live), by start time, of one sport or one competition. */
+export function upcomingEventHeaders(q: Queryable, of: { sportId: string } | { competitionId: string }) {
+  const query = eventHeaders(q).where('events.status', 'in', ['scheduled', 'live']);
+  const filtered =
+    'sportId' in of ? query.where('sports.id', '=', of.sportId) : query.where('competitions.id', '=', of.competitionId);
+  return filtered.orderBy('events.starts_at').orderBy('events.id').execute();
+}
+
 export function marketsOf(q: Queryable, eventIds: string[]) {
   if (eventIds.length === 0) return Promise.resolve([]);
-  return q.selectFrom('markets').selectAll().where('event_id', 'in', eventIds).orderBy('sort_order').orderBy('id').execute();
+  return q
+    .selectFrom('markets')
+    .selectAll()
+    .where('event_id', 'in', eventIds)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
 }
 
 export function selectionsOf(q: Queryable, marketIds: string[]) {
   if (marketIds.length === 0) return Promise.resolve([]);
-  return q.selectFrom('selections').selectAll().where('market_id', 'in', marketIds).orderBy('sort_order').orderBy('id').execute();
+  return q
+    .selectFrom('selections')
+    .selectAll()
+    .where('market_id', 'in', marketIds)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
 }
 
 export function sportsWithCounts(q: Queryable) {
@@ -52,15 +89,23 @@ export function sportsWithCounts(q: Queryable) {
     .orderBy('sports.id')
     .$narrowType<{ event_count: number; live_count: number }>()
     .execute()
-    .then((rows) => rows.map((row) => ({ ...row, event_count: Number(row.event_count), live_count: Number(row.live_count) })));
+    .then((rows) =>
+      rows.map((row) => ({ ...row, event_count: Number(row.event_count), live_count: Number(row.live_count) })),
+    );
 }
 
 export async function insertSport(q: Queryable, row: { id: string; name: string; sortOrder: number }) {
   await q.insertInto('sports').values({ id: row.id, name: row.name, sort_order: row.sortOrder }).execute();
 }
 
-export async function insertCompetition(q: Queryable, row: { id: string; sportId: string; name: string; country: string }) {
-  await q.insertInto('competitions').values({ id: row.id, sport_id: row.sportId, name: row.name, country: row.country }).execute();
+export async function insertCompetition(
+  q: Queryable,
+  row: { id: string; sportId: string; name: string; country: string },
+) {
+  await q
+    .insertInto('competitions')
+    .values({ id: row.id, sport_id: row.sportId, name: row.name, country: row.country })
+    .execute();
 }
 
 export async function insertEvent(q: Queryable, row: Insertable<EventsTable>) {
@@ -91,6 +136,136 @@ export function findMarket(q: Queryable, id: string) {
   return q.selectFrom('markets').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The market, locked until the settlement's transaction ends: one settlement of a market at a time. */
+export function lockMarket(q: Queryable, id: string) {
+  return q.selectFrom('markets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function setResults(
+  q: Queryable,
+  marketId: string,
+  results: Array<{ selectionId: string; result: SelectionResult }>,
+  settlement: { version: number; at: Date },
+): Promise<void> {
+  for (const { selectionId, result } of results) {
+    await q
+      .updateTable('selections')
+      .set({ result })
+      .where('id', '=', selectionId)
+      .where('market_id', '=', marketId)
+      .execute();
+  }
+  await q
+    .updateTable('markets')
+    .set({
+      status: 'settled',
+      settlement_version: settlement.version,
+      settled_at: settlement.at,
+      updated_at: settlement.at,
+    })
+    .where('id', '=', marketId)
+    .execute();
+}
+
+/** Current prices and market states of selections, read for a cash-out (locked FOR SHARE when asked to). */
+export function pricesOf(q: Queryable, selectionIds: string[], lock: boolean) {
+  if (selectionIds.length === 0) return Promise.resolve([]);
+  const query = q
+    .selectFrom('selections')
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .select([
+      'selections.id',
+      'selections.odds_milli',
+      'selections.result',
+      'markets.id as market_id',
+      'markets.status as market_status',
+    ])
+    .where('selections.id', 'in', selectionIds)
+    .orderBy('selections.id');
+  return (lock ? query.forShare('selections') : query).execute();
+}
+
 export function findSelection(q: Queryable, id: string) {
   return q.selectFrom('selections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateEvent(q: Queryable, id: string, changes: Updateable<EventsTable>): Promise<void> {
+  await q.updateTable('events').set(changes).where('id', '=', id).execute();
+}
+
+export async function setMarketStatus(q: Queryable, id: string, status: MarketStatus, at: Date): Promise<void> {
+  await q.updateTable('markets').set({ status, updated_at: at }).where('id', '=', id).execute();
+}
+
+/** New odds bump the odds version, so a bet priced on the old odds is judged by the acceptance policy. */
+export function setOdds(q: Queryable, selectionId: string, oddsMilli: number) {
+  return q
+    .updateTable('selections')
+    .set((eb) => ({ odds_milli: oddsMilli, odds_version: eb('odds_version', '+', 1) }))
+    .where('id', '=', selectionId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function anySport(q: Queryable): Promise<boolean> {
+  return (await q.selectFrom('sports').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+export function scheduledEventsStartedBy(q: Queryable, now: Date) {
+  return q.selectFrom('events').select('id').where('status', '=', 'scheduled').where('starts_at', '<=', now).execute();
+}
+
+export function liveEvents(q: Queryable) {
+  return q.selectFrom('events').selectAll().where('status', '=', 'live').execute();
+}
+
+export function tradableMarkets(q: Queryable) {
+  return q.selectFrom('markets').select(['id', 'status']).where('status', 'in', ['open', 'suspended']).execute();
+}
+
+export function allSelectionOdds(q: Queryable) {
+  return q.selectFrom('selections').select(['id', 'odds_milli']).execute();
+}
+
+function selectionsWithMarketAndEvent(q: Queryable, selectionIds: string[]) {
+  return q
+    .selectFrom('selections')
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .innerJoin('events', 'events.id', 'markets.event_id')
+    .where('selections.id', 'in', selectionIds);
+}
+
+/** Selections with their market and event, locked so odds and status cannot change under a placement. */
+export function selectionsForBet(q: Queryable, selectionIds: string[]) {
+  return selectionsWithMarketAndEvent(q, selectionIds)
+    .select([
+      'selections.id',
+      'selections.odds_milli',
+      'selections.odds_version',
+      'markets.id as market_id',
+      'markets.status as market_status',
+      'events.id as event_id',
+      'events.status as event_status',
+      'events.starts_at',
+    ])
+    .forUpdate('selections')
+    .execute();
+}
+
+/** Names of selections with their market and event, for bet slips and My Bets. */
+export function selectionNames(q: Queryable, selectionIds: string[]) {
+  if (selectionIds.length === 0) return Promise.resolve([]);
+  return selectionsWithMarketAndEvent(q, selectionIds)
+    .select([
+      'selections.id as selection_id',
+      'selections.name as selection_name',
+      'markets.id as market_id',
+      'markets.name as market_name',
+      'events.id as event_id',
+      'events.home',
+      'events.away',
+      'events.starts_at',
+    ])
+
+    .execute();
 }

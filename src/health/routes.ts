@@ -1,15 +1,25 @@
 import { Type } from 'typebox';
 import { isReady, type Db } from '../platform/db/database.ts';
-import { errorBody } from '../platform/errors.ts';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import { platformErrors } from '../platform/errors.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 
 const Status = Type.Object({ status: Type.String() });
+/** Probes may add parameters of their own (cache busters): health checks accept any query string. */
+const AnyQuery = Type.Object({}, { additionalProperties: true });
+const tags = ['health'];
 
 export function healthRoutes(app: TypedApp, db: Db): void {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], summary: 'The process is alive', response: { 200: Status } } },
+    {
+      schema: {
+        tags,
+        operationId: 'healthz',
+        summary: 'The process is alive',
+        querystring: AnyQuery,
+        response: { 200: Status },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
 
@@ -17,15 +27,18 @@ export function healthRoutes(app: TypedApp, db: Db): void {
     '/readyz',
     {
       schema: {
-        tags: ['health'],
+        tags,
+        operationId: 'readyz',
         summary: 'The database answers and every migration is applied',
-        response: { 200: Status, 503: ErrorResponse },
+        querystring: AnyQuery,
+        response: { 200: Status },
+        errors: [platformErrors.not_ready],
       },
     },
-    async (_request, reply) => {
+    async () => {
       const state = await isReady(db);
-      if (state.ready) return { status: 'ready' };
-      return reply.code(503).send(errorBody('not_ready', 'The service is not ready.', { reason: state.reason }));
+      if (!state.ready) throw platformErrors.not_ready({ reason: state.reason }, 'The service is not ready.');
+      return { status: 'ready' };
     },
   );
 }

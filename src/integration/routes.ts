@@ -1,43 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { TOKEN_PREFIX } from '../platform/crypto.ts';
-import type { Tenant } from '../platform/db/schema.ts';
-import { AppError } from '../platform/errors.ts';
-import { bearerToken } from '../platform/http/bearer.ts';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import { configSchema, launchSchema, logoutSchema, playerStatusSchema, sessionInfoSchema, sessionsSchema } from './schemas.ts';
-import { requireStaff } from '../staff/routes.ts';
-import type { StaffService } from '../staff/service.ts';
-import type { IntegrationService, SessionPrincipal } from './service.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    tenant?: Tenant;
-    session?: SessionPrincipal;
-  }
-}
-
-const header = (request: FastifyRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-/** Player calls: `Authorization: Bearer <session token>`; the tenant comes from the session. */
-export function requirePlayer(service: IntegrationService, options: { forLogout?: boolean } = {}) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const token = bearerToken(request.headers.authorization);
-    if (!token || !token.startsWith(TOKEN_PREFIX.session)) {
-      throw new AppError('unauthorized', 401, 'A player session token is required (Authorization: Bearer).');
-    }
-    request.session = await service.authenticateSession(token, options);
-  };
-}
+import { integrationErrors } from './errors.ts';
+import {
+  configSchema,
+  launchSchema,
+  logoutSchema,
+  playerStatusSchema,
+  sessionInfoSchema,
+  sessionsSchema,
+} from './schemas.ts';
+import type { IntegrationService } from './service.ts';
 
 /**
  * Local account, KYC and cashier endpoints. The sportsbook never manages players' accounts or money: the
  * casino does. They answer 403 operator_managed in every environment, so integrations behave the same in
- * development as in production.
+ * development as in production. They are not operations of the API, so the documents leave them out.
  */
 const OPERATOR_MANAGED = [
   ['POST', '/api/v1/auth/register'],
@@ -49,12 +27,8 @@ const OPERATOR_MANAGED = [
   ['POST', '/api/v1/wallet/withdraw'],
 ] as const;
 
-export function integrationRoutes(app: TypedApp, service: IntegrationService, staff: StaffService): void {
-  const authenticateTenant = async (request: FastifyRequest) => {
-    request.tenant = await service.authenticateTenant(header(request, 'x-tenant-id'), header(request, 'x-api-key'), request.ip);
-  };
-
-  app.post('/api/v1/integration/sessions', { schema: sessionsSchema, onRequest: authenticateTenant }, async (request) =>
+export function integrationRoutes(app: TypedApp, service: IntegrationService, auth: Auth): void {
+  app.post('/api/v1/integration/sessions', { schema: sessionsSchema, onRequest: auth.tenantKey() }, async (request) =>
     service.openSession(request.tenant!, request.body, `${request.protocol}://${request.host}`),
   );
 
@@ -63,7 +37,7 @@ export function integrationRoutes(app: TypedApp, service: IntegrationService, st
   );
 
   app.get('/api/v1/config', { schema: configSchema }, async (request, reply) => {
-    const config = await service.publicConfig(header(request, 'x-tenant-id') ?? request.query.tenant);
+    const config = await service.publicConfig(tenantHeader(request) ?? request.query.tenant);
     // Public, secret-free settings: a short cache spares the database on every iframe load. The answer
     // depends on X-Tenant-ID too, so caches must key on it.
     reply.header('cache-control', 'public, max-age=60');
@@ -71,25 +45,44 @@ export function integrationRoutes(app: TypedApp, service: IntegrationService, st
     return config;
   });
 
-  const player = requirePlayer(service);
-  app.get('/api/v1/session', { schema: sessionInfoSchema, onRequest: player }, async (request) => service.sessionInfo(request.session!));
-  app.post('/api/v1/session/logout', { schema: logoutSchema, onRequest: requirePlayer(service, { forLogout: true }) }, async (request, reply) => {
-    await service.logout(request.session!);
-    return reply.code(204).send(null);
-  });
+  app.get('/api/v1/session', { schema: sessionInfoSchema, onRequest: auth.player() }, async (request) =>
+    service.sessionInfo(request.session!),
+  );
+  app.post(
+    '/api/v1/session/logout',
+    { schema: logoutSchema, onRequest: auth.player({ forLogout: true }) },
+    async (request, reply) => {
+      await service.logout(request.session!);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.put('/api/v1/admin/players/:id/status', { schema: playerStatusSchema, preHandler: requireStaff(staff) }, async (request) => ({
-    player: await service.setPlayerStatus({ staff: request.staff!, ip: request.ip }, request.params.id, request.body.status, request.body.reason),
-  }));
+  app.put(
+    '/api/v1/admin/players/:id/status',
+    { schema: playerStatusSchema, onRequest: auth.staff('tenant') },
+    async (request) => ({
+      player: await service.setPlayerStatus(
+        { staff: request.staff!, ip: request.ip },
+        request.params.id,
+        request.body.status,
+        request.body.reason,
+      ),
+    }),
+  );
 
   for (const [method, url] of OPERATOR_MANAGED) {
     app.route({
       method,
       url,
-      schema: { tags: ['player'], summary: 'Managed by the casino: always 403 operator_managed', response: { 403: ErrorResponse, 200: Type.Never() } },
+      schema: { hide: true },
       handler: async () => {
-        throw new AppError('operator_managed', 403, 'Accounts, KYC, deposits and withdrawals are managed by the casino, not by the sportsbook.');
+        throw integrationErrors.operator_managed();
       },
     });
   }
+}
+
+function tenantHeader(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-tenant-id'];
+  return typeof value === 'string' ? value : undefined;
 }

@@ -1,11 +1,23 @@
 import { Type, type Static } from 'typebox';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import { platformErrors } from '../platform/errors.ts';
+import { integrationErrors } from './errors.ts';
 import { Currency, Locale } from '../tenants/schemas.ts';
+
+/** players.status: only an active player opens sessions and plays. */
+export const PLAYER_STATUSES = ['active', 'blocked', 'paused', 'closed'] as const;
+/** player_sessions.end_reason: why a session ended. */
+export const SESSION_END_REASONS = ['logout', 'idle', 'expired', 'restricted', 'suspended'] as const;
+/** session_tokens.issued_to: the casino's server, or the iframe that exchanged a launch token. */
+export const SESSION_TOKEN_HOLDERS = ['server', 'iframe'] as const;
 
 const Id = '[A-Za-z0-9_-]{1,64}';
 /** Contract deep links: /, /live, /live/{sportId}, /sport/{sportId}, /competition/{competitionId}, /event/{eventId}, /my-bets. */
 export const DEEP_LINK_PATTERN = `^/((live(/${Id})?)|(sport/${Id})|(competition/${Id})|(event/${Id})|(my-bets))?$`;
-export const DeepLink = Type.String({ pattern: DEEP_LINK_PATTERN, maxLength: 100, description: 'deep link of the first page' });
+export const DeepLink = Type.String({
+  pattern: DEEP_LINK_PATTERN,
+  maxLength: 100,
+  description: 'deep link of the first page',
+});
 
 const Timestamp = Type.String({ format: 'date-time' });
 
@@ -15,10 +27,18 @@ export const TenantHeaders = Type.Object({
 
 export const SessionRequest = Type.Object(
   {
-    externalPlayerId: Type.String({ minLength: 1, maxLength: 128, description: 'your stable, opaque player id (never an e-mail or CPF); the playerId of every wallet call' }),
-    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "nickname shown in the sportsbook; default 'Player'" })),
+    externalPlayerId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'your stable, opaque player id (never an e-mail or CPF); the playerId of every wallet call',
+    }),
+    displayName: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "nickname shown in the sportsbook; default 'Player'" }),
+    ),
     currency: Type.Optional(Currency),
-    cpf: Type.Optional(Type.Unknown({ deprecated: true, description: 'deprecated: accepted and ignored, neither validated nor stored' })),
+    cpf: Type.Optional(
+      Type.Unknown({ deprecated: true, description: 'deprecated: accepted and ignored, neither validated nor stored' }),
+    ),
     path: Type.Optional(DeepLink),
     locale: Type.Optional(Locale),
   },
@@ -30,10 +50,12 @@ export const PlayerRecord = Type.Object({
   id: Type.String(),
   tenantId: Type.String(),
   externalId: Type.String(),
-  status: Type.Enum(['active', 'blocked', 'paused', 'closed']),
+  status: Type.Enum(PLAYER_STATUSES),
   displayName: Type.String(),
   currency: Type.String(),
-  kycStatus: Type.String({ description: "'verified' for players created through the integration: KYC is delegated to the operator" }),
+  kycStatus: Type.String({
+    description: "'verified' for players created through the integration: KYC is delegated to the operator",
+  }),
   createdAt: Timestamp,
 });
 
@@ -45,7 +67,10 @@ export const SessionResponse = Type.Object({
   player: PlayerRecord,
 });
 
-export const LaunchBody = Type.Object({ launchToken: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const LaunchBody = Type.Object(
+  { launchToken: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
 export const LaunchResponse = Type.Object({ token: Type.String(), player: PlayerRecord });
 
 export const SessionInfo = Type.Object({
@@ -77,49 +102,64 @@ export const PublicConfig = Type.Object({
   embed: Type.Object({ sdkUrl: Type.String(), protocolVersion: Type.Integer() }),
 });
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse };
+const tags = ['integration'];
 
 export const sessionsSchema = {
-  tags: ['integration'],
+  tags,
+  operationId: 'openPlayerSession',
   summary: 'Open a player session (casino server, X-Tenant-ID + X-API-Key)',
-  security: [{ integrationKey: [] }],
   headers: TenantHeaders,
   body: SessionRequest,
-  response: { 200: SessionResponse, ...errors },
+  response: { 200: SessionResponse },
+  errors: [integrationErrors.account_blocked, integrationErrors.account_paused, integrationErrors.account_closed],
 };
 
 export const launchSchema = {
-  tags: ['integration'],
+  tags,
+  operationId: 'exchangeLaunchToken',
   summary: 'Exchange a launch token for the session (iframe)',
   headers: TenantHeaders,
   body: LaunchBody,
-  response: { 200: LaunchResponse, ...errors },
+  response: { 200: LaunchResponse },
+  errors: [
+    integrationErrors.launch_token_invalid,
+    integrationErrors.launch_token_used,
+    integrationErrors.launch_token_expired,
+    integrationErrors.session_expired,
+    integrationErrors.account_blocked,
+    integrationErrors.account_paused,
+    integrationErrors.account_closed,
+    integrationErrors.unavailable,
+    platformErrors.not_found,
+  ],
 };
 
 export const configSchema = {
-  tags: ['integration'],
+  tags,
+  operationId: 'getPublicConfig',
   summary: 'Public settings of a tenant for the iframe (by X-Tenant-ID or ?tenant=)',
   querystring: ConfigQuery,
-  response: { 200: PublicConfig, ...errors },
+  response: { 200: PublicConfig },
+  errors: [platformErrors.not_found],
 };
 
 export const sessionInfoSchema = {
   tags: ['player'],
+  operationId: 'getPlayerSession',
   summary: 'The player session behind the bearer token (counts as activity)',
-  security: [{ sessionToken: [] }],
-  response: { 200: SessionInfo, 401: ErrorResponse },
+  response: { 200: SessionInfo },
 };
 
 export const logoutSchema = {
   tags: ['player'],
+  operationId: 'logoutPlayer',
   summary: 'End the player session',
-  security: [{ sessionToken: [] }],
-  response: { 204: Type.Null(), 401: ErrorResponse },
+  response: { 204: Type.Null({ description: 'the session has ended' }) },
 };
 
 export const PlayerStatusBody = Type.Object(
   {
-    status: Type.Enum(['active', 'blocked', 'paused', 'closed']),
+    status: Type.Enum(PLAYER_STATUSES),
     reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   },
   { additionalProperties: false },
@@ -127,9 +167,10 @@ export const PlayerStatusBody = Type.Object(
 
 export const playerStatusSchema = {
   tags: ['admin: players'],
+  operationId: 'setPlayerStatus',
   summary: 'Block, pause, close or reactivate a player (operator of the tenant, or platform administrator)',
-  security: [{ staffToken: [] }],
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
   body: PlayerStatusBody,
-  response: { 200: Type.Object({ player: PlayerRecord }), 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+  response: { 200: Type.Object({ player: PlayerRecord }) },
+  errors: [platformErrors.not_found],
 };

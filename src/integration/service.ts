@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { AuditLog } from '../platform/audit.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, type Db, type Queryable } from '../platform/db/database.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { Player, PlayerStatus, Tenant } from '../platform/db/schema.ts';
-import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
-import type { StaffCall } from '../staff/service.ts';
+import { notFound, platformErrors, validationError, type ErrorFactory } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
+import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
+import { integrationErrors } from './errors.ts';
 import { LOCALES } from '../tenants/schemas.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { PlayerRecord, PublicConfig, SessionRequest } from './schemas.ts';
@@ -19,20 +21,27 @@ export const LAUNCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const idleTimeoutMinutes = (jurisdiction: string): number => (jurisdiction === 'BR' ? 30 : 60);
 const idleMs = (jurisdiction: string) => idleTimeoutMinutes(jurisdiction) * 60_000;
 
-export interface SessionPrincipal {
-  sessionId: string;
-  playerId: string;
-  tenantId: string;
-  expiresAt: Date;
-  idleExpiresAt: Date;
-  idleTimeoutMinutes: number;
-}
-
 const newPlayerId = () => `pl_${randomBytes(8).toString('hex')}`;
 const newSessionId = () => `ps_${randomBytes(8).toString('hex')}`;
 
-const launchError = (code: string, reason: string, message: string) => new AppError(code, 401, message, { reason });
-const sessionExpired = () => new AppError('session_expired', 401, 'The session has ended; open a new one from the casino.');
+const sessionExpired = () => integrationErrors.session_expired();
+
+/** What a live session check can refuse with (besides an unknown token), for the API documents. */
+export const SESSION_ERRORS: readonly ErrorFactory[] = [
+  integrationErrors.session_expired,
+  integrationErrors.account_blocked,
+  integrationErrors.account_paused,
+  integrationErrors.account_closed,
+  integrationErrors.unavailable,
+];
+
+/** What the integration-key check can refuse with, for the API documents. */
+export const TENANT_KEY_ERRORS: readonly ErrorFactory[] = [
+  platformErrors.unauthorized,
+  platformErrors.not_found,
+  platformErrors.validation,
+  integrationErrors.unavailable,
+];
 
 /** Contract section b: player sessions opened by the casino's server, launch tokens exchanged by the iframe. */
 export class IntegrationService {
@@ -42,7 +51,13 @@ export class IntegrationService {
   readonly #tenants: TenantService;
   readonly #sportsbookUrl: string | undefined;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; sportsbookUrl: string | undefined }) {
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditLog;
+    tenants: TenantService;
+    sportsbookUrl: string | undefined;
+  }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#audit = deps.audit;
@@ -53,7 +68,7 @@ export class IntegrationService {
   /** Unknown tenant 404; missing or wrong key 401 (audited with the caller IP); suspended tenant 503. */
   async authenticateTenant(tenantId: string | undefined, apiKey: string | undefined, ip: string): Promise<Tenant> {
     const tenant = await this.#tenant(tenantId);
-    const authenticated = apiKey ? await this.#tenants.authenticateIntegrationKey(this.#db, tenant.id, apiKey) : undefined;
+    const authenticated = apiKey ? await this.#tenants.authenticateIntegrationKey(tenant.id, apiKey) : undefined;
     if (!authenticated) {
       await this.#audit.record(this.#db, {
         actor: { type: 'anonymous' },
@@ -63,16 +78,14 @@ export class IntegrationService {
         ip,
         details: { reason: apiKey ? 'wrong_key' : 'missing_key' },
       });
-      throw new AppError('unauthorized', 401, 'X-API-Key is missing or not the integration key of this tenant.');
+      throw platformErrors.unauthorized(undefined, 'X-API-Key is missing or not the integration key of this tenant.');
     }
     return checkAvailable(authenticated);
   }
 
-  async #tenant(tenantId: string | undefined, q: Queryable = this.#db): Promise<Tenant> {
+  async #tenant(tenantId: string | undefined, q?: Tx): Promise<Tenant> {
     if (!tenantId) throw validationError('x-tenant-id', 'Name the tenant with the X-Tenant-ID header.');
-    const tenant = await q.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
-    if (!tenant) throw notFound('Tenant');
-    return tenant;
+    return this.#tenants.get(tenantId, q);
   }
 
   /** Each call opens a new session; earlier sessions of the player stay valid until they end. */
@@ -86,7 +99,13 @@ export class IntegrationService {
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
     const player = await inTransaction(this.#db, async (tx) => {
-      const player = await store.upsertPlayer(tx, { id: newPlayerId(), tenantId: tenant.id, externalId: body.externalPlayerId, displayName: body.displayName, now });
+      const player = await store.upsertPlayer(tx, {
+        id: newPlayerId(),
+        tenantId: tenant.id,
+        externalId: body.externalPlayerId,
+        displayName: body.displayName,
+        now,
+      });
       checkPlayerMayPlay(player);
       const sessionId = newSessionId();
       await store.insertSession(tx, {
@@ -98,7 +117,13 @@ export class IntegrationService {
         last_activity_at: now,
       });
       await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'server', now });
-      await store.insertLaunchToken(tx, { tokenHash: sha256Hex(launchToken), tenantId: tenant.id, sessionId, createdAt: now, expiresAt: launchExpiresAt });
+      await store.insertLaunchToken(tx, {
+        tokenHash: sha256Hex(launchToken),
+        tenantId: tenant.id,
+        sessionId,
+        createdAt: now,
+        expiresAt: launchExpiresAt,
+      });
       return player;
     });
     return {
@@ -140,10 +165,15 @@ export class IntegrationService {
   }
 
   /** Why a launch token was refused: read after the failed exchange, for the error and the audit trail. */
-  async #launchRefusal(tenant: Tenant, tokenHash: string, now: Date, idleCutoff: Date, ip: string): Promise<AppError> {
+  async #launchRefusal(tenant: Tenant, tokenHash: string, now: Date, idleCutoff: Date, ip: string) {
     const launch = await store.findLaunchToken(this.#db, tokenHash);
-    if (!launch) return launchError('launch_token_invalid', 'unknown_token', 'The launch token is not valid.');
-    if (launch.tenant_id !== tenant.id) return launchError('launch_token_invalid', 'wrong_tenant', 'The launch token is not valid for this tenant.');
+    if (!launch) return integrationErrors.launch_token_invalid({ reason: 'unknown_token' });
+    if (launch.tenant_id !== tenant.id) {
+      return integrationErrors.launch_token_invalid(
+        { reason: 'wrong_tenant' },
+        'The launch token is not valid for this tenant.',
+      );
+    }
     if (launch.used_at) {
       await this.#audit.record(this.#db, {
         actor: { type: 'anonymous' },
@@ -153,9 +183,9 @@ export class IntegrationService {
         ip,
         details: { tenantId: tenant.id, firstUsedAt: launch.used_at.toISOString() },
       });
-      return launchError('launch_token_used', 'already_used', 'The launch token was already used; ask the casino for a new one.');
+      return integrationErrors.launch_token_used({ reason: 'already_used' });
     }
-    if (launch.expires_at < now) return launchError('launch_token_expired', 'expired', 'The launch token expired 120 s after it was issued.');
+    if (launch.expires_at < now) return integrationErrors.launch_token_expired({ reason: 'expired' });
     const session = await store.findSession(this.#db, launch.session_id);
     if (session) await this.#endIfOver(session, now, idleCutoff);
     const player = session ? await store.findPlayer(this.#db, session.player_id) : undefined;
@@ -170,23 +200,34 @@ export class IntegrationService {
   async authenticateSession(token: string, options: { forLogout?: boolean } = {}): Promise<SessionPrincipal> {
     const now = this.#clock.now();
     const found = await store.findSessionByToken(this.#db, sha256Hex(token));
-    if (!found) throw new AppError('unauthorized', 401, 'The session token is not valid.');
-    const idle = idleMs(found.jurisdiction);
+    if (!found) throw platformErrors.unauthorized(undefined, 'The session token is not valid.');
+    const tenant = await this.#tenants.get(found.tenantId);
+    const idle = idleMs(tenant.jurisdiction);
     const idleCutoff = new Date(now.getTime() - idle);
     if (found.endedAt || found.expiresAt <= now || found.lastActivityAt <= idleCutoff) {
-      await this.#endIfOver({ id: found.sessionId, ended_at: found.endedAt, expires_at: found.expiresAt, last_activity_at: found.lastActivityAt }, now, idleCutoff);
+      await this.#endIfOver(
+        {
+          id: found.sessionId,
+          ended_at: found.endedAt,
+          expires_at: found.expiresAt,
+          last_activity_at: found.lastActivityAt,
+        },
+        now,
+        idleCutoff,
+      );
       throw sessionExpired();
     }
-    if (!options.forLogout && found.tenantStatus !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
+    if (!options.forLogout) checkAvailable(tenant);
     if (!options.forLogout && found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
     await store.touchSession(this.#db, found.sessionId, now);
     return {
       sessionId: found.sessionId,
       playerId: found.playerId,
+      externalPlayerId: found.externalPlayerId,
       tenantId: found.tenantId,
       expiresAt: found.expiresAt,
       idleExpiresAt: new Date(now.getTime() + idle),
-      idleTimeoutMinutes: idleTimeoutMinutes(found.jurisdiction),
+      idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction),
     };
   }
 
@@ -230,7 +271,10 @@ export class IntegrationService {
         embedOrigins: tenant.embed_origins,
         available: tenant.status === 'active',
       },
-      session: { idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction), absoluteTimeoutHours: SESSION_ABSOLUTE_MS / 3_600_000 },
+      session: {
+        idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction),
+        absoluteTimeoutHours: SESSION_ABSOLUTE_MS / 3_600_000,
+      },
       locales: [...LOCALES],
       embed: { sdkUrl: '/embed/v1.js', protocolVersion: 1 },
     };
@@ -238,10 +282,8 @@ export class IntegrationService {
 
   /** Platform block or a local restriction; operators act on their own tenant's players only. */
   async setPlayerStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
-    if (call.staff.role !== 'platform_admin' && call.staff.role !== 'operator') throw forbidden();
     return inTransaction(this.#db, async (tx) => {
-      const player = await store.findPlayer(tx, playerId);
-      if (!player || (call.staff.role === 'operator' && player.tenant_id !== call.staff.tenantId)) throw notFound('Player');
+      const player = await this.#visiblePlayer(call, playerId, tx);
       const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
       if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#clock.now(), 'restricted');
       await this.#audit.record(tx, {
@@ -256,13 +298,31 @@ export class IntegrationService {
     });
   }
 
+  /** A player the staff member may see: another tenant's player is answered as unknown. */
+  async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
+    const player = await store.findPlayer(q ?? this.#db, playerId);
+    const scope = tenantScope(call.staff);
+    if (!player || (scope !== null && player.tenant_id !== scope)) throw notFound('Player');
+    return player;
+  }
+
+  /** For staff reads of a player's data in other domains (bets): the player, if the staff member may see it. */
+  visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string): Promise<Player> {
+    return this.#visiblePlayer(call, playerId);
+  }
+
+  /** Ends every open session of the tenants, inside the transaction that suspends them. */
+  async endSessionsOfTenants(tx: Tx, tenantIds: string[]): Promise<void> {
+    await store.endOpenSessions(tx, { tenantIds }, this.#clock.now(), 'suspended');
+  }
+
   async purgeLaunchRecords(): Promise<number> {
     return store.deleteOldLaunchTokens(this.#db, new Date(this.#clock.now().getTime() - LAUNCH_RETENTION_MS));
   }
 }
 
 function checkAvailable(tenant: Tenant): Tenant {
-  if (tenant.status !== 'active') throw new AppError('unavailable', 503, 'The sportsbook is temporarily unavailable for this casino.');
+  if (tenant.status !== 'active') throw integrationErrors.unavailable();
   return tenant;
 }
 
@@ -270,14 +330,14 @@ function checkPlayerMayPlay(player: Player): void {
   if (player.status !== 'active') throw playerRefusal(player.status);
 }
 
-function playerRefusal(status: string): AppError {
+function playerRefusal(status: string) {
   switch (status) {
     case 'paused':
-      return new AppError('account_paused', 403, 'The player account is paused.');
+      return integrationErrors.account_paused();
     case 'closed':
-      return new AppError('account_closed', 403, 'The player account is closed.');
+      return integrationErrors.account_closed();
     default:
-      return new AppError('account_blocked', 403, 'The player is blocked on the platform.');
+      return integrationErrors.account_blocked();
   }
 }
 

@@ -36,11 +36,17 @@ export function findPlayer(q: Queryable, id: string) {
   return q.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertSession(q: Queryable, session: Omit<PlayerSession, 'ended_at' | 'end_reason'>): Promise<void> {
+export async function insertSession(
+  q: Queryable,
+  session: Omit<PlayerSession, 'ended_at' | 'end_reason'>,
+): Promise<void> {
   await q.insertInto('player_sessions').values(session).execute();
 }
 
-export async function insertSessionToken(q: Queryable, row: { tokenHash: string; sessionId: string; issuedTo: 'server' | 'iframe'; now: Date }) {
+export async function insertSessionToken(
+  q: Queryable,
+  row: { tokenHash: string; sessionId: string; issuedTo: 'server' | 'iframe'; now: Date },
+) {
   await q
     .insertInto('session_tokens')
     .values({ token_hash: row.tokenHash, session_id: row.sessionId, issued_to: row.issuedTo, created_at: row.now })
@@ -53,7 +59,13 @@ export async function insertLaunchToken(
 ) {
   await q
     .insertInto('launch_tokens')
-    .values({ token_hash: row.tokenHash, tenant_id: row.tenantId, session_id: row.sessionId, created_at: row.createdAt, expires_at: row.expiresAt })
+    .values({
+      token_hash: row.tokenHash,
+      tenant_id: row.tenantId,
+      session_id: row.sessionId,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+    })
     .execute();
 }
 
@@ -93,16 +105,14 @@ export function findSessionByToken(q: Queryable, tokenHash: string) {
     .selectFrom('session_tokens')
     .innerJoin('player_sessions', 'player_sessions.id', 'session_tokens.session_id')
     .innerJoin('players', 'players.id', 'player_sessions.player_id')
-    .innerJoin('tenants', 'tenants.id', 'player_sessions.tenant_id')
     .select([
       'player_sessions.id as sessionId',
+      'player_sessions.tenant_id as tenantId',
       'player_sessions.expires_at as expiresAt',
       'player_sessions.last_activity_at as lastActivityAt',
       'player_sessions.ended_at as endedAt',
       'players.id as playerId',
-      'tenants.id as tenantId',
-      'tenants.jurisdiction as jurisdiction',
-      'tenants.status as tenantStatus',
+      'players.external_id as externalPlayerId',
       'players.status as playerStatus',
     ])
     .where('session_tokens.token_hash', '=', tokenHash)
@@ -114,7 +124,12 @@ export function findSession(q: Queryable, sessionId: string) {
 }
 
 export async function touchSession(q: Queryable, sessionId: string, now: Date): Promise<void> {
-  await q.updateTable('player_sessions').set({ last_activity_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+  await q
+    .updateTable('player_sessions')
+    .set({ last_activity_at: now })
+    .where('id', '=', sessionId)
+    .where('ended_at', 'is', null)
+    .execute();
 }
 
 export async function endSession(q: Queryable, sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
@@ -134,7 +149,12 @@ export async function deleteOldLaunchTokens(q: Queryable, cutoff: Date): Promise
 }
 
 export function setPlayerStatus(q: Queryable, playerId: string, status: PlayerStatus, now: Date): Promise<Player> {
-  return q.updateTable('players').set({ status, updated_at: now }).where('id', '=', playerId).returningAll().executeTakeFirstOrThrow();
+  return q
+    .updateTable('players')
+    .set({ status, updated_at: now })
+    .where('id', '=', playerId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Ends every open session of a player or of tenants: a restriction or suspension ends sessions, not pauses them. */
@@ -146,6 +166,9 @@ export async function endOpenSessions(
 ): Promise<void> {
   if ('tenantIds' in filter && filter.tenantIds.length === 0) return;
   let query = q.updateTable('player_sessions').set({ ended_at: now, end_reason: reason }).where('ended_at', 'is', null);
-  query = 'playerId' in filter ? query.where('player_id', '=', filter.playerId) : query.where('tenant_id', 'in', filter.tenantIds);
+  query =
+    'playerId' in filter
+      ? query.where('player_id', '=', filter.playerId)
+      : query.where('tenant_id', 'in', filter.tenantIds);
   await query.execute();
 }

@@ -1,8 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import { platformErrors } from '../platform/errors.ts';
+import { STAFF_ROLES } from '../platform/http/principals.ts';
+import { staffErrors } from './errors.ts';
 
-export const STAFF_ROLES = ['platform_admin', 'trader', 'operator'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
+/** staff_users.status: active accounts log in; disabled ones never again. */
+export const STAFF_STATUSES = ['active', 'disabled'] as const;
 
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 export const Password = Type.String({ minLength: 1, maxLength: 256 });
@@ -32,23 +34,27 @@ export const StaffProfile = Type.Object({
   sessionExpiresAt: Type.String({ format: 'date-time' }),
 });
 
+const tags = ['admin: staff'];
+
 export const loginSchema = {
-  tags: ['admin: staff'],
+  tags,
+  operationId: 'staffLogin',
   summary: 'Log in with e-mail, password and TOTP code',
   body: LoginBody,
-  response: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+  response: { 200: LoginResponse },
+  errors: [staffErrors.invalid_credentials, staffErrors.account_locked, platformErrors.rate_limited],
 };
 
 export const logoutSchema = {
-  tags: ['admin: staff'],
+  tags,
+  operationId: 'staffLogout',
   summary: 'End the staff session of the bearer token',
-  security: [{ staffToken: [] }],
-  response: { 204: Type.Null(), 401: ErrorResponse },
+  response: { 204: Type.Null({ description: 'logged out' }) },
 };
 
 export const meSchema = {
-  tags: ['admin: staff'],
+  tags,
+  operationId: 'staffMe',
   summary: 'The staff account behind the bearer token',
-  security: [{ staffToken: [] }],
-  response: { 200: Type.Object({ staff: StaffProfile }), 401: ErrorResponse },
+  response: { 200: Type.Object({ staff: StaffProfile }) },
 };

@@ -1,31 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditLog } from '../platform/audit.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
 import { inTransaction, type Db } from '../platform/db/database.ts';
-import { AppError, unauthorized } from '../platform/errors.ts';
+import { validationError } from '../platform/errors.ts';
+import { STAFF_ROLES, TENANT_BOUND_ROLES, type StaffPrincipal, type StaffRole } from '../platform/http/principals.ts';
+import { staffErrors } from './errors.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.ts';
-import { NEW_PASSWORD_MIN_LENGTH, STAFF_ROLES, type StaffRole } from './schemas.ts';
+import { NEW_PASSWORD_MIN_LENGTH } from './schemas.ts';
 import * as store from './store.ts';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';
 
 export const STAFF_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 export const LOGIN_FAILURE_LIMIT = 5;
 export const LOCKOUT_MS = 15 * 60 * 1000;
-
-export interface StaffPrincipal {
-  id: string;
-  email: string;
-  role: StaffRole;
-  tenantId: string | null;
-  sessionExpiresAt: Date;
-}
-
-/** A staff member's request, as services need it for authorization and the audit trail. */
-export interface StaffCall {
-  staff: StaffPrincipal;
-  ip: string;
-}
 
 export interface NewStaffInput {
   email: string;
@@ -63,13 +51,13 @@ export class StaffService {
   async create(input: NewStaffInput): Promise<CreatedStaff> {
     const email = input.email.trim().toLowerCase();
     const role = checkNewStaff(email, input);
-    const tenantId = role === 'operator' ? input.tenantId! : null;
+    const tenantId = TENANT_BOUND_ROLES.includes(role) ? input.tenantId! : null;
     const id = randomUUID();
     const totpSecret = newTotpSecret();
     const passwordHash = await hashPassword(input.password);
     await inTransaction(this.#db, async (tx) => {
       if (await store.findStaffByEmail(tx, email)) {
-        throw new AppError('conflict', 409, `A staff account with e-mail ${email} already exists.`, { field: 'email' });
+        throw staffErrors.staff_exists({ field: 'email' }, `A staff account with e-mail ${email} already exists.`);
       }
       await store.insertStaff(tx, {
         id,
@@ -95,7 +83,10 @@ export class StaffService {
    * Password and TOTP together; every attempt is audited with its real reason, while the caller
    * only ever learns "invalid credentials" or "locked" so accounts cannot be probed.
    */
-  async login(input: { email: string; password: string; totp: string }, ip: string): Promise<{ token: string; expiresAt: Date }> {
+  async login(
+    input: { email: string; password: string; totp: string },
+    ip: string,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const email = input.email.trim().toLowerCase();
     const now = this.#clock.now();
     const staff = await store.findStaffByEmail(this.#db, email);
@@ -103,7 +94,11 @@ export class StaffService {
 
     if (!staff || staff.status !== 'active') {
       await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
-      await this.#audit.record(this.#db, { ...attempt, outcome: 'failure', details: { email, reason: staff ? 'disabled' : 'unknown_email' } });
+      await this.#audit.record(this.#db, {
+        ...attempt,
+        outcome: 'failure',
+        details: { email, reason: staff ? 'disabled' : 'unknown_email' },
+      });
       throw invalidCredentials();
     }
     const target = { type: 'staff', id: staff.id };
@@ -150,10 +145,15 @@ export class StaffService {
     return {
       id: row.id,
       email: row.email,
-      role: row.role as StaffRole,
+      role: row.role,
       tenantId: row.tenant_id,
       sessionExpiresAt: row.expires_at,
     };
+  }
+
+  /** True until the first account exists: the server then tells a newcomer to create the first administrator. */
+  async noStaffYet(): Promise<boolean> {
+    return !(await store.anyStaff(this.#db));
   }
 
   async purgeStaleTokens(): Promise<number> {
@@ -178,36 +178,32 @@ export const STAFF_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 function checkNewStaff(email: string, input: NewStaffInput): StaffRole {
   if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    throw new AppError('validation', 400, 'A valid e-mail address is required.', { field: 'email' });
+    throw validationError('email', 'A valid e-mail address is required.');
   }
   if (input.password.length < NEW_PASSWORD_MIN_LENGTH || input.password.length > 256) {
-    throw new AppError('validation', 400, `The password must be ${NEW_PASSWORD_MIN_LENGTH} to 256 characters.`, {
-      field: 'password',
-    });
+    throw validationError('password', `The password must be ${NEW_PASSWORD_MIN_LENGTH} to 256 characters.`);
   }
   if (!(STAFF_ROLES as readonly string[]).includes(input.role)) {
-    throw new AppError('validation', 400, `The role must be one of ${STAFF_ROLES.join(', ')}.`, { field: 'role' });
+    throw validationError('role', `The role must be one of ${STAFF_ROLES.join(', ')}.`);
   }
   const role = input.role as StaffRole;
-  if ((role === 'operator') !== Boolean(input.tenantId)) {
-    throw new AppError('validation', 400, 'An operator is bound to exactly one tenant; other roles take none.', {
-      field: 'tenant',
-    });
+  if (TENANT_BOUND_ROLES.includes(role) !== Boolean(input.tenantId)) {
+    throw validationError(
+      'tenant',
+      'An operator is bound to exactly one tenant: give its id with --tenant tn_…; other roles take none.',
+    );
   }
   return role;
 }
 
-function invalidCredentials(): AppError {
-  return new AppError('invalid_credentials', 401, 'E-mail, password or authenticator code is wrong.');
+function invalidCredentials() {
+  return staffErrors.invalid_credentials();
 }
 
-function accountLocked(until: Date, now: Date): AppError {
-  const retryAfter = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-  return new AppError(
-    'account_locked',
-    429,
+function accountLocked(until: Date, now: Date) {
+  const retryAfterSeconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  return staffErrors.account_locked(
+    { retryAfterSeconds },
     'Too many failed log-ins: the account is locked for a while.',
-    { retryAfterSeconds: retryAfter },
-    { 'retry-after': String(retryAfter) },
   );
 }

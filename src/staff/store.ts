@@ -24,8 +24,18 @@ export async function reserveLoginAttempt(
   const row = await q
     .updateTable('staff_users')
     .set((eb) => ({
-      failed_logins: eb.case().when('failed_logins', '>=', limit - 1).then(0).else(eb('failed_logins', '+', 1)).end(),
-      locked_until: eb.case().when('failed_logins', '>=', limit - 1).then(lockUntil).else(eb.ref('locked_until')).end(),
+      failed_logins: eb
+        .case()
+        .when('failed_logins', '>=', limit - 1)
+        .then(0)
+        .else(eb('failed_logins', '+', 1))
+        .end(),
+      locked_until: eb
+        .case()
+        .when('failed_logins', '>=', limit - 1)
+        .then(lockUntil)
+        .else(eb.ref('locked_until'))
+        .end(),
     }))
     .where('id', '=', staffId)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
@@ -99,4 +109,8 @@ export async function deleteStaleStaffTokens(q: Queryable, before: Date): Promis
     .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export async function anyStaff(q: Queryable): Promise<boolean> {
+  return (await q.selectFrom('staff_users').select('id').limit(1).executeTakeFirst()) !== undefined;
 }

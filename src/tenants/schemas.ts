@@ -5,6 +5,10 @@ export const CURRENCIES = ['BRL', 'USD', 'EUR', 'PEN', 'COP', 'MXN', 'KES', 'ZAR
 export const JURISDICTIONS = ['BR', 'ROW'] as const;
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export const ENVIRONMENTS = ['production', 'sandbox'] as const;
+/** tenants.status: a suspended tenant opens no sessions and takes no bets. */
+export const TENANT_STATUSES = ['suspended', 'active'] as const;
+/** tenants.wallet_mode: every tenant is a seamless-wallet tenant. */
+export const WALLET_MODES = ['seamless'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export const Currency = Type.Enum(CURRENCIES);
@@ -37,7 +41,11 @@ export const BettingLimits = Type.Object(
     maxSelectionLiability: MinorUnits,
     maxEventLiability: MinorUnits,
   },
-  { additionalProperties: false, description: 'minor units of the tenant currency; liability = potential payout - stake, reserved per selection and per event' },
+  {
+    additionalProperties: false,
+    description:
+      'minor units of the tenant currency; liability = potential payout - stake, reserved per selection and per event',
+  },
 );
 
 export const TenantRecord = Type.Object({
@@ -51,7 +59,7 @@ export const TenantRecord = Type.Object({
   embedOrigins: Type.Array(Type.String()),
   walletUrl: Type.String(),
   walletMode: Type.String(),
-  status: Type.Enum(['suspended', 'active']),
+  status: Type.Enum(TENANT_STATUSES),
   createdAt: Timestamp,
   firstFinancialAt: Nullable(Timestamp),
   limits: BettingLimits,
@@ -77,9 +85,11 @@ export const UpdateTenantBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 2, maxLength: 100, pattern: '^\\S(.*\\S)?$' })),
     locale: Type.Optional(Locale),
     walletUrl: Type.Optional(WalletUrl),
-    walletMode: Type.Optional(Type.Enum(['seamless'])),
+    walletMode: Type.Optional(Type.Enum(WALLET_MODES)),
     currency: Type.Optional(Currency),
-    status: Type.Optional(Type.Enum(['active', 'suspended'], { description: 'platform only: a suspended tenant opens no sessions (503)' })),
+    status: Type.Optional(
+      Type.Enum(TENANT_STATUSES, { description: 'platform only: a suspended tenant opens no sessions (503)' }),
+    ),
     limits: Type.Optional(BettingLimits),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -87,11 +97,23 @@ export const UpdateTenantBody = Type.Object(
 export type UpdateTenantBody = Static<typeof UpdateTenantBody>;
 
 export const TenantQuery = Type.Object(
-  { tenantId: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'platform administrators name the tenant; operators may omit it' })) },
+  {
+    tenantId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 80,
+        description: 'platform administrators name the tenant; operators may omit it',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-export const RotatedApiKey = Type.Object({ tenantId: Type.String(), keyId: Type.String(), integrationApiKey: Type.String() });
+export const RotatedApiKey = Type.Object({
+  tenantId: Type.String(),
+  keyId: Type.String(),
+  integrationApiKey: Type.String(),
+});
 export const RotatedWalletSecret = Type.Object({ tenantId: Type.String(), walletSecret: Type.String() });
 export const CreatedTenant = Type.Object({
   tenant: TenantRecord,

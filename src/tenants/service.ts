@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { AuditLog } from '../platform/audit.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import type { Tenant } from '../platform/db/schema.ts';
-import { AppError, forbidden, notFound, validationError } from '../platform/errors.ts';
-import { parseExactOrigin, parseWalletBaseUrl, type OriginRules } from '../platform/urls.ts';
-import type { StaffCall, StaffPrincipal } from '../staff/service.ts';
+import { notFound, platformErrors, validationError } from '../platform/errors.ts';
+import { allows } from '../platform/http/auth.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import { checkedEmbedOrigins, checkedWalletUrl, type OriginRules } from '../platform/urls.ts';
+import { tenantErrors } from './errors.ts';
 import type { CreateTenantBody, Environment, TenantRecord, UpdateTenantBody } from './schemas.ts';
 import * as store from './store.ts';
-import { endOpenSessions } from '../integration/store.ts';
 
 /** Changing any of these after the first money movement would send owed money somewhere else. */
 const WALLET_IDENTITY = ['walletUrl', 'walletMode', 'currency'] as const;
@@ -34,17 +35,32 @@ export interface IssuedIntegrationKey {
   integrationApiKey: string;
 }
 
+/** Where a tenant's wallet calls go, how they are signed, and in which currency. */
+export interface TenantWallet {
+  tenantId: string;
+  walletUrl: string;
+  secret: string;
+  currency: string;
+}
+
+/** Told, inside the suspending transaction, which tenants were just suspended (their sessions end with it). */
+export type SuspensionListener = (tx: Tx, tenantIds: string[]) => Promise<void>;
+
 export const newTenantId = (): string => `tn_${randomBytes(8).toString('hex')}`;
 const newIntegrationKeyId = (): string => `ik_${randomBytes(8).toString('hex')}`;
 const walletSecretContext = (tenantId: string) => `tenants.wallet_secret:${tenantId}`;
 
-/** Tenants (one per client environment) and their credentials: the integration key and the wallet secret. */
+/**
+ * Tenants (one per client environment) and their credentials: the integration key and the wallet secret. The
+ * only way to the tenants and integration_keys tables: other domains ask here.
+ */
 export class TenantService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #secrets: SecretBox;
   readonly #audit: AuditLog;
   readonly #originRules: OriginRules;
+  readonly #suspensionListeners: SuspensionListener[] = [];
 
   constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; originRules: OriginRules }) {
     this.#db = deps.db;
@@ -52,6 +68,48 @@ export class TenantService {
     this.#secrets = deps.secrets;
     this.#audit = deps.audit;
     this.#originRules = deps.originRules;
+  }
+
+  whenSuspended(listener: SuspensionListener): void {
+    this.#suspensionListeners.push(listener);
+  }
+
+  // ---- for other domains ----
+
+  async get(tenantId: string, q: Queryable = this.#db): Promise<Tenant> {
+    const tenant = await store.findTenant(q, tenantId);
+    if (!tenant) throw notFound('Tenant');
+    return tenant;
+  }
+
+  /** Read inside a transaction and kept unchanged (wallet identity included) until it ends. */
+  async getForShare(tx: Tx, tenantId: string): Promise<Tenant> {
+    const tenant = await store.findTenant(tx, tenantId, { lock: 'share' });
+    if (!tenant) throw notFound('Tenant');
+    return tenant;
+  }
+
+  environmentsOfClient(clientId: string, q: Queryable = this.#db): Promise<Tenant[]> {
+    return store.tenantsOfClient(q, clientId);
+  }
+
+  liveIntegrationKeys(tenantIds: string[], q: Queryable = this.#db) {
+    return store.liveIntegrationKeys(q, tenantIds);
+  }
+
+  /** The wallet secret, decrypted for signing. */
+  walletSecret(tenant: Pick<Tenant, 'id' | 'wallet_secret_enc'>): string {
+    return this.#secrets.decrypt(tenant.wallet_secret_enc, walletSecretContext(tenant.id));
+  }
+
+  async walletTarget(tenantId: string): Promise<TenantWallet> {
+    const tenant = await this.get(tenantId);
+    return {
+      tenantId,
+      walletUrl: tenant.wallet_url,
+      secret: this.walletSecret(tenant),
+      currency: tenant.currency,
+    };
   }
 
   /** Creates a suspended tenant with a fresh wallet secret; the secret is returned this once. */
@@ -74,8 +132,10 @@ export class TenantService {
     return { walletSecret };
   }
 
-  walletSecret(tenant: Pick<Tenant, 'id' | 'wallet_secret_enc'>): string {
-    return this.#secrets.decrypt(tenant.wallet_secret_enc, walletSecretContext(tenant.id));
+  /** Both environments of a client change status together; a suspension ends their open sessions. */
+  async setClientEnvironmentsStatus(tx: Tx, clientId: string, status: Tenant['status']): Promise<void> {
+    const tenantIds = await store.setTenantStatusForClient(tx, clientId, status);
+    if (status === 'suspended') await this.#suspended(tx, tenantIds);
   }
 
   /** One key at a time: every earlier key of the tenant is revoked in the same transaction. */
@@ -84,13 +144,18 @@ export class TenantService {
     await store.revokeIntegrationKeys(tx, [tenantId], now);
     const keyId = newIntegrationKeyId();
     const integrationApiKey = newToken('integrationKey');
-    await store.insertIntegrationKey(tx, { id: keyId, tenantId, keyHash: sha256Hex(integrationApiKey), createdAt: now });
+    await store.insertIntegrationKey(tx, {
+      id: keyId,
+      tenantId,
+      keyHash: sha256Hex(integrationApiKey),
+      createdAt: now,
+    });
     return { keyId, integrationApiKey };
   }
 
   /** The tenant, when `key` is its one live integration key; compared by hash, never in plaintext. */
-  async authenticateIntegrationKey(q: Queryable, tenantId: string, key: string): Promise<Tenant | undefined> {
-    return store.findTenantByLiveKey(q, tenantId, sha256Hex(key));
+  async authenticateIntegrationKey(tenantId: string, key: string): Promise<Tenant | undefined> {
+    return store.findTenantByLiveKey(this.#db, tenantId, sha256Hex(key));
   }
 
   revokeIntegrationKeys(q: Queryable, tenantIds: string[]): Promise<number> {
@@ -98,34 +163,30 @@ export class TenantService {
   }
 
   /** Marks the tenant's first money movement; from then on its wallet identity is locked. */
-  async markFinancialUse(q: Queryable, tenantId: string): Promise<void> {
-    await q.updateTable('tenants').set({ first_financial_at: this.#clock.now() }).where('id', '=', tenantId).where('first_financial_at', 'is', null).execute();
+  async markFinancialUse(tenantId: string): Promise<void> {
+    await store.markFinancialUse(this.#db, tenantId, this.#clock.now());
   }
 
   // ---- administration (operator staff of the tenant, or a platform administrator naming it) ----
 
-  /** Operators act on their own tenant only; platform administrators must name one. */
-  resolveTenantId(staff: StaffPrincipal, requested: string | undefined): string {
-    if (staff.role === 'operator') {
-      if (requested !== undefined && requested !== staff.tenantId) throw forbidden('Operators manage their own tenant only.');
-      return staff.tenantId!;
-    }
-    if (staff.role !== 'platform_admin') throw forbidden('Tenant settings need an operator or a platform administrator.');
-    if (!requested) throw validationError('tenantId', 'Name the tenant with ?tenantId=.');
-    return requested;
-  }
-
   /** A tenant for an operator that is not behind an aggregator: active at once, credentials returned once. */
   async createTenant(call: StaffCall, body: CreateTenantBody) {
-    const walletUrl = this.#walletUrl(body.walletUrl);
-    const embedOrigins = this.#embedOrigins(body.embedOrigins ?? []);
+    const walletUrl = checkedWalletUrl('walletUrl', body.walletUrl, this.#originRules);
+    const embedOrigins = checkedEmbedOrigins(body.embedOrigins ?? [], this.#originRules);
     const tenantId = newTenantId();
     return inTransaction(this.#db, async (tx) => {
       const { walletSecret } = await this.createEnvironment(tx, {
-        tenantId, clientId: null, environment: 'production', name: body.name, currency: body.currency,
-        locale: body.locale, jurisdiction: body.jurisdiction, embedOrigins, walletUrl,
+        tenantId,
+        clientId: null,
+        environment: 'production',
+        name: body.name,
+        currency: body.currency,
+        locale: body.locale,
+        jurisdiction: body.jurisdiction,
+        embedOrigins,
+        walletUrl,
       });
-      await tx.updateTable('tenants').set({ status: 'active' }).where('id', '=', tenantId).execute();
+      await store.updateTenant(tx, tenantId, { status: 'active' });
       const key = await this.issueIntegrationKey(tx, tenantId);
       await this.#record(tx, call, 'tenant.create', tenantId, { name: body.name, currency: body.currency, walletUrl });
       return { tenant: await this.#view(tx, tenantId), walletSecret, ...key };
@@ -139,37 +200,29 @@ export class TenantService {
   /** Ordinary settings; wallet URL, wallet mode and currency are platform-only and lock at first money movement. */
   async updateTenant(call: StaffCall, tenantId: string, body: UpdateTenantBody) {
     const platformOnly = PLATFORM_ONLY.filter((field) => body[field] !== undefined);
-    if (platformOnly.length > 0 && call.staff.role !== 'platform_admin') {
-      throw forbidden(`Only the platform can change ${platformOnly.join(', ')}.`);
+    if (platformOnly.length > 0 && !allows(call.staff, 'platform')) {
+      throw platformErrors.forbidden(undefined, `Only the platform can change ${platformOnly.join(', ')}.`);
     }
-    const identityChange = WALLET_IDENTITY.filter((field) => body[field] !== undefined);
     if (body.limits && (body.limits.minStake > body.limits.maxStake || body.limits.maxStake > body.limits.maxPayout)) {
       throw validationError('limits', 'Limits must satisfy minStake <= maxStake <= maxPayout.');
     }
-    const changes = {
-      ...(body.embedOrigins !== undefined ? { embed_origins: JSON.stringify(this.#embedOrigins(body.embedOrigins)) } : {}),
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.locale !== undefined ? { locale: body.locale } : {}),
-      ...(body.walletUrl !== undefined ? { wallet_url: this.#walletUrl(body.walletUrl) } : {}),
-      ...(body.walletMode !== undefined ? { wallet_mode: body.walletMode } : {}),
-      ...(body.currency !== undefined ? { currency: body.currency } : {}),
-      ...(body.status !== undefined ? { status: body.status } : {}),
-      ...(body.limits !== undefined ? limitColumns(body.limits) : {}),
-    };
+    const changes = this.#settingColumns(body);
     return inTransaction(this.#db, async (tx) => {
-      const tenant = await tx.selectFrom('tenants').selectAll().where('id', '=', tenantId).forUpdate().executeTakeFirst();
+      const tenant = await store.findTenant(tx, tenantId, { lock: 'update' });
       if (!tenant) throw notFound('Tenant');
-      const changed = identityChange.filter((field) => identityValue(tenant, field) !== changes[fieldColumn(field)]);
+      const changed = WALLET_IDENTITY.filter(
+        (field) => body[field] !== undefined && identityValue(tenant, field) !== changes[fieldColumn(field)],
+      );
       if (tenant.first_financial_at && changed.length > 0) {
-        throw new AppError('wallet_identity_locked', 409, `The tenant has moved money; ${changed.join(', ')} can no longer change through settings.`, {
-          reason: 'wallet_identity_locked',
-          fields: changed,
-        });
+        throw tenantErrors.wallet_identity_locked(
+          { reason: 'wallet_identity_locked', fields: changed },
+          `The tenant has moved money; ${changed.join(', ')} can no longer change through settings.`,
+        );
       }
-      await tx.updateTable('tenants').set(changes).where('id', '=', tenantId).execute();
-      if (body.status === 'suspended') await endOpenSessions(tx, { tenantIds: [tenantId] }, this.#clock.now(), 'suspended');
+      await store.updateTenant(tx, tenantId, changes);
+      if (body.status === 'suspended') await this.#suspended(tx, [tenantId]);
       const platformChanges = Object.fromEntries(
-        PLATFORM_ONLY.filter((field) => body[field] !== undefined).map((field) => [
+        platformOnly.map((field) => [
           field,
           { from: field === 'status' ? tenant.status : identityValue(tenant, field), to: body[field] },
         ]),
@@ -179,10 +232,27 @@ export class TenantService {
     });
   }
 
+  #settingColumns(body: UpdateTenantBody) {
+    return {
+      ...(body.embedOrigins !== undefined
+        ? { embed_origins: JSON.stringify(checkedEmbedOrigins(body.embedOrigins, this.#originRules)) }
+        : {}),
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.locale !== undefined ? { locale: body.locale } : {}),
+      ...(body.walletUrl !== undefined
+        ? { wallet_url: checkedWalletUrl('walletUrl', body.walletUrl, this.#originRules) }
+        : {}),
+      ...(body.walletMode !== undefined ? { wallet_mode: body.walletMode } : {}),
+      ...(body.currency !== undefined ? { currency: body.currency } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
+      ...(body.limits !== undefined ? limitColumns(body.limits) : {}),
+    };
+  }
+
   /** New integration key returned once; the previous one stops at once. */
   async rotateApiKey(call: StaffCall, tenantId: string) {
     return inTransaction(this.#db, async (tx) => {
-      await this.#existing(tx, tenantId, { lock: true });
+      await this.#locked(tx, tenantId);
       const key = await this.issueIntegrationKey(tx, tenantId);
       await this.#record(tx, call, 'tenant.api_key.rotate', tenantId, { keyId: key.keyId });
       return { tenantId, ...key };
@@ -193,27 +263,27 @@ export class TenantService {
   async rotateWalletSecret(call: StaffCall, tenantId: string) {
     const walletSecret = newToken('walletSecret');
     await inTransaction(this.#db, async (tx) => {
-      await this.#existing(tx, tenantId, { lock: true });
-      await tx
-        .updateTable('tenants')
-        .set({ wallet_secret_enc: this.#secrets.encrypt(walletSecret, walletSecretContext(tenantId)) })
-        .where('id', '=', tenantId)
-        .execute();
+      await this.#locked(tx, tenantId);
+      const sealed = this.#secrets.encrypt(walletSecret, walletSecretContext(tenantId));
+      await store.updateTenant(tx, tenantId, { wallet_secret_enc: sealed });
       await this.#record(tx, call, 'tenant.wallet_secret.rotate', tenantId, {});
     });
     return { tenantId, walletSecret };
   }
 
+  async #suspended(tx: Tx, tenantIds: string[]): Promise<void> {
+    for (const listener of this.#suspensionListeners) await listener(tx, tenantIds);
+  }
+
   /** Rotations lock the tenant row, so two at once run one after the other instead of colliding. */
-  async #existing(q: Queryable, tenantId: string, options: { lock?: boolean } = {}): Promise<Tenant> {
-    const query = q.selectFrom('tenants').selectAll().where('id', '=', tenantId);
-    const tenant = await (options.lock ? query.forUpdate() : query).executeTakeFirst();
+  async #locked(tx: Tx, tenantId: string): Promise<Tenant> {
+    const tenant = await store.findTenant(tx, tenantId, { lock: 'update' });
     if (!tenant) throw notFound('Tenant');
     return tenant;
   }
 
   async #view(q: Queryable, tenantId: string): Promise<Static<typeof TenantRecord>> {
-    const tenant = await this.#existing(q, tenantId);
+    const tenant = await this.get(tenantId, q);
     const [key] = await store.liveIntegrationKeys(q, [tenantId]);
     return {
       id: tenant.id,
@@ -238,20 +308,6 @@ export class TenantService {
       },
       integrationKey: key ? { keyId: key.id, createdAt: key.created_at.toISOString() } : null,
     };
-  }
-
-  #embedOrigins(origins: string[]): string[] {
-    return origins.map((origin, index) => {
-      const parsed = parseExactOrigin(origin, this.#originRules);
-      if ('problem' in parsed) throw validationError(`embedOrigins.${index}`, `embedOrigins entry "${origin}": ${parsed.problem}.`);
-      return parsed.origin;
-    });
-  }
-
-  #walletUrl(value: string): string {
-    const parsed = parseWalletBaseUrl(value, this.#originRules);
-    if ('problem' in parsed) throw validationError('walletUrl', `walletUrl "${value}": ${parsed.problem}.`);
-    return parsed.url;
   }
 
   #record(tx: Tx, call: StaffCall, action: string, tenantId: string, details: Record<string, unknown>) {

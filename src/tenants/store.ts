@@ -1,17 +1,54 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { Tenant, TenantsTable } from '../platform/db/schema.ts';
-import type { Insertable } from 'kysely';
 
 export async function insertTenant(q: Queryable, tenant: Insertable<TenantsTable>): Promise<void> {
   await q.insertInto('tenants').values(tenant).execute();
+}
+
+/** `lock`: 'update' before changing the row, 'share' to keep it unchanged until the transaction ends. */
+export function findTenant(
+  q: Queryable,
+  id: string,
+  options: { lock?: 'update' | 'share' } = {},
+): Promise<Tenant | undefined> {
+  const query = q.selectFrom('tenants').selectAll().where('id', '=', id);
+  if (options.lock === 'update') return query.forUpdate().executeTakeFirst();
+  if (options.lock === 'share') return query.forShare().executeTakeFirst();
+  return query.executeTakeFirst();
 }
 
 export function tenantsOfClient(q: Queryable, clientId: string): Promise<Tenant[]> {
   return q.selectFrom('tenants').selectAll().where('client_id', '=', clientId).orderBy('environment').execute();
 }
 
-export async function setTenantStatusForClient(q: Queryable, clientId: string, status: Tenant['status']): Promise<void> {
-  await q.updateTable('tenants').set({ status }).where('client_id', '=', clientId).execute();
+export async function updateTenant(q: Queryable, id: string, changes: Updateable<TenantsTable>): Promise<void> {
+  await q.updateTable('tenants').set(changes).where('id', '=', id).execute();
+}
+
+/** Returns the ids of the client's tenants. */
+export async function setTenantStatusForClient(
+  q: Queryable,
+  clientId: string,
+  status: Tenant['status'],
+): Promise<string[]> {
+  const rows = await q
+    .updateTable('tenants')
+    .set({ status })
+    .where('client_id', '=', clientId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Sets first_financial_at once: later calls change nothing. */
+export async function markFinancialUse(q: Queryable, tenantId: string, at: Date): Promise<void> {
+  await q
+    .updateTable('tenants')
+    .set({ first_financial_at: at })
+    .where('id', '=', tenantId)
+    .where('first_financial_at', 'is', null)
+    .execute();
 }
 
 export async function revokeIntegrationKeys(q: Queryable, tenantIds: string[], now: Date): Promise<number> {
