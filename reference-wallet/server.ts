@@ -13,6 +13,14 @@ export interface ReferenceWalletOptions {
   /** Current time in ms; tests share their clock with the service so the 300 s window holds. */
   now?: () => number;
   dataDir?: string;
+  /** Every movement call waits this long before it is processed: a slow wallet (0 by default). */
+  latencyMs?: number;
+}
+
+/** How many movement calls are being processed now, and the most at once since the last reset. */
+export interface CallStats {
+  inFlight: number;
+  maxInFlight: number;
 }
 
 export type FaultMode =
@@ -60,7 +68,9 @@ export interface ReferenceWallet {
   store: WalletStore;
   faults: Fault[];
   received: ReceivedRequest[];
+  stats: CallStats;
   setSecret(secret: string): void;
+  setLatency(latencyMs: number): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +80,8 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
   let secret = options.secret;
   const faults: Fault[] = [];
   const received: ReceivedRequest[] = [];
+  const stats: CallStats = { inFlight: 0, maxInFlight: 0 };
+  let latencyMs = options.latencyMs ?? 0;
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
 
   // The signature covers the raw bytes, so the body is kept as bytes and parsed only after it is verified.
@@ -87,23 +99,44 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
       const movement = parseMovement(endpoint, raw.toString('utf8'));
       received.push({ endpoint, txId: 'txId' in movement ? movement.txId : null, signatureValid });
       if ('status' in movement) return send(reply, movement);
-      const fault = takeFault(faults, endpoint);
-      // A delayed request is processed only after the wait, so a rollback sent meanwhile arrives first.
-      if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-      const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
-      if (fault && !(fault.mode === 'delay' && outcome)) return sendFault(reply, fault, movement);
-      return send(reply, outcome!);
+      stats.inFlight += 1;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      try {
+        if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+        return await answer(reply, endpoint, movement);
+      } finally {
+        stats.inFlight -= 1;
+      }
     });
   }
 
-  registerControls(app, options.controlToken, { store, faults, received, setSecret: (value) => (secret = value) });
+  async function answer(reply: FastifyReply, endpoint: Endpoint, movement: Movement) {
+    const fault = takeFault(faults, endpoint);
+    // A delayed request is processed only after the wait, so a rollback sent meanwhile arrives first.
+    if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
+    if (fault && !(fault.mode === 'delay' && outcome)) return sendFault(reply, fault, movement);
+    return send(reply, outcome!);
+  }
+
+  const setLatency = (value: number) => (latencyMs = value);
+  registerControls(app, options.controlToken, {
+    store,
+    faults,
+    received,
+    stats,
+    setSecret: (value) => (secret = value),
+    setLatency,
+  });
 
   return {
     app,
     store,
     faults,
     received,
+    stats,
     setSecret: (value) => (secret = value),
+    setLatency,
     close: async () => {
       await app.close();
       await store.close();
@@ -136,12 +169,17 @@ function parseMovement(endpoint: Endpoint, raw: string): Movement | StoredOutcom
     return failure(400, 'invalid_request', 'The body is not JSON.');
   }
   const { txId, playerId, amount, currency, kind, betId, ref } = body;
-  if (typeof txId !== 'string' || txId.length === 0 || txId.length > 200) return failure(400, 'invalid_request', 'txId must be 1-200 characters.');
-  if (typeof playerId !== 'string' || playerId.length === 0) return failure(400, 'invalid_request', 'playerId is required.');
-  if (!Number.isSafeInteger(amount) || (amount as number) < 0) return failure(400, 'invalid_request', 'amount must be a non-negative integer.');
+  if (typeof txId !== 'string' || txId.length === 0 || txId.length > 200)
+    return failure(400, 'invalid_request', 'txId must be 1-200 characters.');
+  if (typeof playerId !== 'string' || playerId.length === 0)
+    return failure(400, 'invalid_request', 'playerId is required.');
+  if (!Number.isSafeInteger(amount) || (amount as number) < 0)
+    return failure(400, 'invalid_request', 'amount must be a non-negative integer.');
   if (typeof currency !== 'string') return failure(400, 'invalid_request', 'currency is required.');
-  if (typeof kind !== 'string' || !KINDS[endpoint].includes(kind)) return failure(400, 'invalid_request', `kind must be one of ${KINDS[endpoint].join(', ')}.`);
-  if (endpoint === 'rollback' && typeof ref !== 'string') return failure(400, 'invalid_request', 'ref names the debit to roll back.');
+  if (typeof kind !== 'string' || !KINDS[endpoint].includes(kind))
+    return failure(400, 'invalid_request', `kind must be one of ${KINDS[endpoint].join(', ')}.`);
+  if (endpoint === 'rollback' && typeof ref !== 'string')
+    return failure(400, 'invalid_request', 'ref names the debit to roll back.');
   return {
     txId,
     playerId,
@@ -157,7 +195,8 @@ async function process(store: WalletStore, endpoint: Endpoint, movement: Movemen
   if (endpoint !== 'balance') return store.apply({ ...movement, endpoint });
   const player = await store.player(movement.playerId);
   if (!player) return failure(404, 'player_not_found', 'Unknown player.');
-  if (player.currency !== movement.currency) return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
+  if (player.currency !== movement.currency)
+    return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
   return { status: 200, body: { txId: movement.txId, balance: player.balance, currency: player.currency } };
 }
 
@@ -176,7 +215,10 @@ function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
     case 'status_503':
     case 'status_408':
     case 'status_429':
-      return reply.code(Number(fault.mode.slice(-3))).type('application/json').send('{"error":{"code":"temporary","message":"try later"}}');
+      return reply
+        .code(Number(fault.mode.slice(-3)))
+        .type('application/json')
+        .send('{"error":{"code":"temporary","message":"try later"}}');
     case 'malformed':
       return reply.code(200).type('application/json').send('{"txId": "');
     case 'empty_4xx':
@@ -184,7 +226,9 @@ function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
     case 'wrong_tx_id':
       return reply.code(200).send({ txId: `${movement.txId}-other`, balance: 0, currency: movement.currency });
     case 'wrong_currency':
-      return reply.code(200).send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
+      return reply
+        .code(200)
+        .send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
     case 'delay':
       return reply.code(503).type('application/json').send('{"error":{"code":"timeout","message":"gave up"}}');
     case 'reset':
@@ -202,51 +246,76 @@ function send(reply: FastifyReply, outcome: StoredOutcome) {
 function registerControls(
   app: FastifyInstance,
   controlToken: string,
-  state: { store: WalletStore; faults: Fault[]; received: ReceivedRequest[]; setSecret(secret: string): void },
+  state: {
+    store: WalletStore;
+    faults: Fault[];
+    received: ReceivedRequest[];
+    stats: CallStats;
+    setSecret(secret: string): void;
+    setLatency(latencyMs: number): void;
+  },
 ) {
-  app.register(async (controls) => {
-    controls.addHook('onRequest', async (request, reply) => {
-      const given = request.headers['x-control-token'];
-      const ok = typeof given === 'string' && given.length === controlToken.length &&
-        timingSafeEqual(Buffer.from(given), Buffer.from(controlToken));
-      if (!ok) return reply.code(401).send({ error: { code: 'unauthorized', message: 'X-Control-Token is required.' } });
-    });
-    const json = (raw: unknown) => JSON.parse(String(raw)) as Record<string, unknown>;
-
-    controls.put('/secret', async (request) => {
-      state.setSecret(String(json(request.body).secret));
-      return { ok: true };
-    });
-    controls.put<{ Params: { id: string } }>('/players/:id', async (request) => {
-      const body = json(request.body);
-      await state.store.upsertPlayer({
-        id: request.params.id,
-        balance: Number(body.balance ?? 0),
-        currency: String(body.currency ?? 'BRL'),
-        blocked: body.blocked === true,
+  app.register(
+    async (controls) => {
+      controls.addHook('onRequest', async (request, reply) => {
+        const given = request.headers['x-control-token'];
+        const ok =
+          typeof given === 'string' &&
+          given.length === controlToken.length &&
+          timingSafeEqual(Buffer.from(given), Buffer.from(controlToken));
+        if (!ok)
+          return reply.code(401).send({ error: { code: 'unauthorized', message: 'X-Control-Token is required.' } });
       });
-      return state.store.player(request.params.id);
-    });
-    controls.get<{ Params: { id: string } }>('/players/:id', async (request, reply) =>
-      (await state.store.player(request.params.id)) ?? reply.code(404).send({ error: { code: 'player_not_found', message: 'Unknown player.' } }),
-    );
-    controls.get('/transactions', async () => ({ transactions: await state.store.transactions() }));
-    controls.get('/requests', async () => ({ requests: state.received }));
-    controls.post('/faults', async (request) => {
-      const body = json(request.body);
-      const fault: Fault = {
-        mode: body.mode as FaultMode,
-        ...(typeof body.endpoint === 'string' ? { endpoint: body.endpoint } : {}),
-        times: Number(body.times ?? 1),
-        apply: body.apply === true,
-        delayMs: Number(body.delayMs ?? 6000),
-      };
-      state.faults.push(fault);
-      return { faults: state.faults };
-    });
-    controls.delete('/faults', async () => {
-      state.faults.length = 0;
-      return { faults: [] };
-    });
-  }, { prefix: '/_control' });
+      const json = (raw: unknown) => JSON.parse(String(raw)) as Record<string, unknown>;
+
+      controls.put('/secret', async (request) => {
+        state.setSecret(String(json(request.body).secret));
+        return { ok: true };
+      });
+      controls.put<{ Params: { id: string } }>('/players/:id', async (request) => {
+        const body = json(request.body);
+        await state.store.upsertPlayer({
+          id: request.params.id,
+          balance: Number(body.balance ?? 0),
+          currency: typeof body.currency === 'string' ? body.currency : 'BRL',
+          blocked: body.blocked === true,
+        });
+        return state.store.player(request.params.id);
+      });
+      controls.get<{ Params: { id: string } }>(
+        '/players/:id',
+        async (request, reply) =>
+          (await state.store.player(request.params.id)) ??
+          reply.code(404).send({ error: { code: 'player_not_found', message: 'Unknown player.' } }),
+      );
+      controls.get('/transactions', async () => ({ transactions: await state.store.transactions() }));
+      controls.get('/requests', async () => ({ requests: state.received }));
+      controls.post('/faults', async (request) => {
+        const body = json(request.body);
+        const fault: Fault = {
+          mode: body.mode as FaultMode,
+          ...(typeof body.endpoint === 'string' ? { endpoint: body.endpoint } : {}),
+          times: Number(body.times ?? 1),
+          apply: body.apply === true,
+          delayMs: Number(body.delayMs ?? 6000),
+        };
+        state.faults.push(fault);
+        return { faults: state.faults };
+      });
+      controls.delete('/faults', async () => {
+        state.faults.length = 0;
+        return { faults: [] };
+      });
+      controls.put('/latency', async (request) => {
+        state.setLatency(Math.max(0, Number(json(request.body).latencyMs ?? 0)));
+        return { ok: true };
+      });
+      controls.get('/stats', async () => state.stats);
+      controls.delete('/stats', async () => {
+        state.stats.maxInFlight = state.stats.inFlight;
+        return state.stats;
+      });
+    },
+    { prefix: '/_control' },
+  );
 }

@@ -60,7 +60,10 @@ export class WalletStore {
   }
 
   static async open(dataDir?: string): Promise<WalletStore> {
-    const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { 20: (value: string) => Number(value) } });
+    const db = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      parsers: { 20: (value: string) => Number(value) },
+    });
     await db.exec(SCHEMA);
     return new WalletStore(db);
   }
@@ -78,7 +81,9 @@ export class WalletStore {
   }
 
   async player(id: string): Promise<Player | undefined> {
-    const { rows } = await this.#db.query<Player>('select id, balance, currency, blocked from players where id = $1', [id]);
+    const { rows } = await this.#db.query<Player>('select id, balance, currency, blocked from players where id = $1', [
+      id,
+    ]);
     return rows[0];
   }
 
@@ -107,8 +112,18 @@ export class WalletStore {
       await tx.query(
         `insert into transactions (tx_id, endpoint, player_id, amount, currency, kind, bet_id, ref, status, response)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [request.txId, request.endpoint, request.playerId, request.amount, request.currency, request.kind,
-          request.betId, request.ref, outcome.status, JSON.stringify(outcome.body)],
+        [
+          request.txId,
+          request.endpoint,
+          request.playerId,
+          request.amount,
+          request.currency,
+          request.kind,
+          request.betId,
+          request.ref,
+          outcome.status,
+          JSON.stringify(outcome.body),
+        ],
       );
       return outcome;
     });
@@ -116,8 +131,15 @@ export class WalletStore {
 }
 
 function sameMovement(a: MovementRequest, b: MovementRequest): boolean {
-  return a.endpoint === b.endpoint && a.playerId === b.playerId && Number(a.amount) === b.amount &&
-    a.currency === b.currency && a.kind === b.kind && (a.betId ?? null) === b.betId && (a.ref ?? null) === b.ref;
+  return (
+    a.endpoint === b.endpoint &&
+    a.playerId === b.playerId &&
+    Number(a.amount) === b.amount &&
+    a.currency === b.currency &&
+    a.kind === b.kind &&
+    (a.betId ?? null) === b.betId &&
+    (a.ref ?? null) === b.ref
+  );
 }
 
 export function failure(status: number, code: string, message: string): StoredOutcome {
@@ -125,14 +147,17 @@ export function failure(status: number, code: string, message: string): StoredOu
 }
 
 async function decide(tx: Transaction, request: MovementRequest): Promise<StoredOutcome> {
-  const { rows } = await tx.query<Player>('select id, balance, currency, blocked from players where id = $1 for update', [
-    request.playerId,
-  ]);
+  const { rows } = await tx.query<Player>(
+    'select id, balance, currency, blocked from players where id = $1 for update',
+    [request.playerId],
+  );
   const player = rows[0];
   if (!player) return failure(404, 'player_not_found', 'Unknown player.');
   // A block stops new stakes only: money owed to the player (payouts, refunds, rollbacks) is still paid.
-  if (player.blocked && request.endpoint === 'debit' && request.kind === 'bet') return failure(403, 'player_blocked', 'The player is blocked.');
-  if (player.currency !== request.currency) return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
+  if (player.blocked && request.endpoint === 'debit' && request.kind === 'bet')
+    return failure(403, 'player_blocked', 'The player is blocked.');
+  if (player.currency !== request.currency)
+    return failure(400, 'currency_mismatch', `The player's currency is ${player.currency}.`);
 
   switch (request.endpoint) {
     case 'debit':
@@ -145,10 +170,10 @@ async function decide(tx: Transaction, request: MovementRequest): Promise<Stored
 }
 
 async function debit(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
-  const early = await tx.query('delete from early_rollbacks where debit_tx_id = $1 and player_id = $2 returning debit_tx_id', [
-    request.txId,
-    player.id,
-  ]);
+  const early = await tx.query(
+    'delete from early_rollbacks where debit_tx_id = $1 and player_id = $2 returning debit_tx_id',
+    [request.txId, player.id],
+  );
   if (early.rows.length > 0) return failure(409, 'rolled_back', 'This debit was already rolled back.');
   // All or nothing, for stakes and for corrections alike: no partial collection, no negative balance.
   if (player.balance < request.amount) return failure(402, 'insufficient_funds', 'The balance is too low.');
@@ -156,13 +181,22 @@ async function debit(tx: Transaction, player: Player, request: MovementRequest):
 }
 
 async function rollback(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
-  const { rows } = await tx.query<{ amount: number; status: number; reversed: boolean; player_id: string; currency: string }>(
+  const { rows } = await tx.query<{
+    amount: number;
+    status: number;
+    reversed: boolean;
+    player_id: string;
+    currency: string;
+  }>(
     `select amount, status, reversed, player_id, currency from transactions where tx_id = $1 and endpoint = 'debit' for update`,
     [request.ref],
   );
   const stake = rows[0];
   if (!stake) {
-    await tx.query('insert into early_rollbacks (debit_tx_id, player_id) values ($1, $2) on conflict do nothing', [request.ref, player.id]);
+    await tx.query('insert into early_rollbacks (debit_tx_id, player_id) values ($1, $2) on conflict do nothing', [
+      request.ref,
+      player.id,
+    ]);
     return move(tx, player, request, 0);
   }
   // A rollback returns a stake to the player who paid it, never to anyone else.

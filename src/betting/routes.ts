@@ -1,30 +1,60 @@
-import type { IntegrationService } from '../integration/service.ts';
-import { requirePlayer } from '../integration/routes.ts';
+import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import type { WalletService } from '../wallet/service.ts';
-import { requireStaff } from '../staff/routes.ts';
-import type { StaffService } from '../staff/service.ts';
-import { balanceSchema, getBetSchema, listBetsSchema, placeBetSchema, staffBetsSchema } from './schemas.ts';
-import type { BettingService } from './service.ts';
+import type { CashOut } from './cashout.ts';
+import type { Placement } from './placement.ts';
+import {
+  cashOutOfferSchema,
+  cashOutSchema,
+  getBetSchema,
+  listBetsSchema,
+  placeBetSchema,
+  resettleSchema,
+  settleSchema,
+  staffBetsSchema,
+} from './schemas.ts';
+import type { Settlement } from './settlement.ts';
+import type { BetViews } from './views.ts';
 
-/** Player calls with the session token; each counts as session activity. */
-export function bettingRoutes(app: TypedApp, betting: BettingService, wallet: WalletService, integration: IntegrationService, staff: StaffService): void {
-  const player = requirePlayer(integration);
+export interface BettingUseCases {
+  placement: Placement;
+  views: BetViews;
+  cashOut: CashOut;
+  settlement: Settlement;
+}
 
-  app.get('/api/v1/wallet/balance', { schema: balanceSchema, onRequest: player }, async (request) => wallet.balance(request.session!));
+/** Player calls with the session token (each counts as session activity), settlement by traders, the staff look-up. */
+export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Auth): void {
+  const player = auth.player();
 
   app.post('/api/v1/bets', { schema: placeBetSchema, onRequest: player }, async (request, reply) => {
-    const placed = await betting.placeBet(request.session!, request.body);
+    const placed = await betting.placement.placeBet(request.session!, request.body);
     if (placed.replayed) return reply.code(200).header('idempotency-replayed', 'true').send({ bet: placed.bet });
     return reply.code(201).send({ bet: placed.bet, balance: placed.balance! });
   });
 
-  app.get('/api/v1/bets', { schema: listBetsSchema, onRequest: player }, async (request) => betting.myBets(request.session!, request.query));
+  app.get('/api/v1/bets', { schema: listBetsSchema, onRequest: player }, async (request) =>
+    betting.views.myBets(request.session!, request.query),
+  );
   app.get('/api/v1/bets/:id', { schema: getBetSchema, onRequest: player }, async (request) => ({
-    bet: await betting.playerBet(request.session!, request.params.id),
+    bet: await betting.views.playerBet(request.session!, request.params.id),
   }));
+  app.get('/api/v1/bets/:id/cashout', { schema: cashOutOfferSchema, onRequest: player }, async (request) => ({
+    offer: await betting.cashOut.offer(request.session!, request.params.id, request.query.stake),
+  }));
+  app.post('/api/v1/bets/:id/cashout', { schema: cashOutSchema, onRequest: player }, async (request) =>
+    betting.cashOut.accept(request.session!, request.params.id, request.body),
+  );
 
-  app.get('/api/v1/admin/bets', { schema: staffBetsSchema, preHandler: requireStaff(staff) }, async (request) =>
-    betting.playerBetsForStaff(request.staff!, request.query),
+  const trader = auth.staff('trading');
+  const market = '/api/v1/admin/trading/markets/:marketId';
+  app.post(`${market}/settle`, { schema: settleSchema, onRequest: trader }, async (request) =>
+    betting.settlement.settle({ staff: request.staff!, ip: request.ip }, request.params.marketId, request.body),
+  );
+  app.post(`${market}/resettle`, { schema: resettleSchema, onRequest: trader }, async (request) =>
+    betting.settlement.resettle({ staff: request.staff!, ip: request.ip }, request.params.marketId, request.body),
+  );
+
+  app.get('/api/v1/admin/bets', { schema: staffBetsSchema, onRequest: auth.staff('tenant') }, async (request) =>
+    betting.views.playerBetsForStaff({ staff: request.staff! }, request.query),
   );
 }

@@ -1,18 +1,38 @@
 import { Type, type Static } from 'typebox';
-import { Odds } from '../catalog/schemas.ts';
-import { ErrorResponse } from '../platform/http/schemas.ts';
+import { MARKET_STATES, Odds, SELECTION_RESULTS } from '../catalog/schemas.ts';
+import { platformErrors } from '../platform/errors.ts';
+import { HOLD_REASONS, OBLIGATION_STATES } from '../wallet/states.ts';
+import { BET_STATES } from './states.ts';
+import { catalogErrors } from '../catalog/errors.ts';
+import { bettingErrors } from './errors.ts';
 
 export const MAX_LEGS = 20;
+/** How a player sees a movement: done, still owed (being delivered, or under review), or never done. */
+export const MOVEMENT_STATUSES = ['applied', 'owed', 'not_applied'] as const;
+/** exposure.scope and bet_exposure.scope: liability is reserved per selection and per event. */
+export const EXPOSURE_SCOPES = ['selection', 'event'] as const;
+export const MY_BETS_PAGE = 20;
+export const STAFF_BETS_PAGE = 50;
 const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const PlaceBetBody = Type.Object(
   {
-    requestId: Type.String({ pattern: '^[A-Za-z0-9_.:-]{8,64}$', description: 'made by the client once per bet slip submission; a repeat places nothing new' }),
+    requestId: Type.String({
+      pattern: '^[A-Za-z0-9_.:-]{8,64}$',
+      description: 'made by the client once per bet slip submission; a repeat places nothing new',
+    }),
     stake: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'minor units of the tenant currency' }),
     legs: Type.Array(
-      Type.Object({ selectionId: Type.String({ minLength: 1, maxLength: 64 }), odds: Odds }, { additionalProperties: false }),
-      { minItems: 1, maxItems: MAX_LEGS, description: 'one leg: a single; more: an accumulator (one selection per event)' },
+      Type.Object(
+        { selectionId: Type.String({ minLength: 1, maxLength: 64 }), odds: Odds },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 1,
+        maxItems: MAX_LEGS,
+        description: 'one leg: a single; more: an accumulator (one selection per event)',
+      },
     ),
   },
   { additionalProperties: false },
@@ -28,53 +48,84 @@ export const BetLegView = Type.Object({
   eventName: Type.String(),
   eventStartsAt: Timestamp,
   odds: Type.String(),
+  result: Nullable(Type.Enum(SELECTION_RESULTS, { description: "null until the leg's market is settled" })),
+});
+
+/** The player's view of one wallet movement of the bet: a result can show before its money is delivered. */
+export const MovementView = Type.Object({
+  txId: Type.String(),
+  kind: Type.String({ description: 'bet, payout, refund, cashout, resettle or rollback' }),
+  direction: Type.Enum(['debit', 'credit']),
+  amount: Type.Integer(),
+  status: Type.Enum(MOVEMENT_STATUSES, {
+    description: 'applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen',
+  }),
 });
 
 export const BetView = Type.Object({
   id: Type.String(),
   requestId: Type.String(),
-  status: Type.Enum(['pending', 'accepted', 'refused']),
+  status: Type.Enum(BET_STATES),
   refusal: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
   stake: Type.Integer(),
+  remainingStake: Type.Integer({ description: 'the stake not cashed out yet' }),
   currency: Type.String(),
   odds: Type.String({ description: 'combined decimal odds' }),
-  potentialPayout: Type.Integer({ description: 'floor(stake x odds), minor units' }),
+  potentialPayout: Type.Integer({ description: 'floor(remaining stake x odds), minor units' }),
+  settledReturn: Nullable(
+    Type.Integer({ description: 'what the results pay for the remaining stake (0 when lost); null while open' }),
+  ),
   placedAt: Timestamp,
   decidedAt: Nullable(Timestamp),
+  settledAt: Nullable(Timestamp),
   legs: Type.Array(BetLegView),
+  cashOuts: Type.Array(Type.Object({ stake: Type.Integer(), amount: Type.Integer(), at: Timestamp })),
+  movements: Type.Array(MovementView, { description: 'wallet movements of the bet, in delivery order' }),
 });
 export type BetView = Static<typeof BetView>;
 
 export const ListBetsQuery = Type.Object(
   {
-    status: Type.Enum(['open', 'settled'], { default: 'open' }),
-    limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+    status: Type.Optional(
+      Type.Enum(['open', 'settled'], {
+        default: 'open',
+        description: 'open: waiting for results; settled: with a result or fully cashed out',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: MY_BETS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );
 export type ListBetsQuery = Static<typeof ListBetsQuery>;
 
-const security = [{ sessionToken: [] }];
 const tags = ['player: bets'];
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 402: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 503: ErrorResponse };
 
 export const placeBetSchema = {
-  tags, security, summary: 'Place a single or an accumulator; the stake is debited once from the casino wallet',
+  tags,
+  operationId: 'placeBet',
+  summary: 'Place a single or an accumulator; the stake is debited once from the casino wallet',
   body: PlaceBetBody,
-  response: { 200: Type.Object({ bet: BetView }), 201: Type.Object({ bet: BetView, balance: Type.Object({ balance: Type.Integer(), currency: Type.String() }) }), ...errors },
+  response: {
+    200: Type.Object({ bet: BetView }, { description: 'a repeat of an accepted request id: the same bet' }),
+    201: Type.Object({ bet: BetView, balance: Type.Object({ balance: Type.Integer(), currency: Type.String() }) }),
+  },
+  errors: Object.values(bettingErrors),
 };
 export const listBetsSchema = {
-  tags, security, summary: 'My Bets: open or settled bets, newest first', querystring: ListBetsQuery,
-  response: { 200: Type.Object({ bets: Type.Array(BetView), nextCursor: Type.String() }), ...errors },
+  tags,
+  operationId: 'listMyBets',
+  summary: 'My Bets: open or settled bets, newest first',
+  querystring: ListBetsQuery,
+  response: { 200: Type.Object({ bets: Type.Array(BetView), nextCursor: Type.String() }) },
 };
 export const getBetSchema = {
-  tags, security, summary: 'One of my bets', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-  response: { 200: Type.Object({ bet: BetView }), ...errors },
-};
-export const balanceSchema = {
-  tags: ['player: wallet'], security, summary: 'The balance in the casino wallet, asked of the wallet now',
-  response: { 200: Type.Object({ balance: Type.Integer(), currency: Type.String() }), 401: ErrorResponse, 503: ErrorResponse },
+  tags,
+  operationId: 'getMyBet',
+  summary: 'One of my bets',
+  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  response: { 200: Type.Object({ bet: BetView }) },
+  errors: [platformErrors.not_found],
 };
 
 export const ObligationView = Type.Object({
@@ -82,7 +133,8 @@ export const ObligationView = Type.Object({
   endpoint: Type.String(),
   kind: Type.String(),
   amount: Type.Integer(),
-  status: Type.Enum(['sending', 'pending', 'applied', 'refused', 'unknown', 'failed']),
+  status: Type.Enum(OBLIGATION_STATES),
+  holdReason: Nullable(Type.Enum(HOLD_REASONS)),
   attempts: Type.Integer(),
   lastOutcome: Nullable(Type.String()),
   operatorCode: Nullable(Type.String()),
@@ -90,12 +142,15 @@ export const ObligationView = Type.Object({
   resolvedAt: Nullable(Timestamp),
 });
 
-export const StaffBetView = Type.Object({ ...BetView.properties, money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }) });
+export const StaffBetView = Type.Object({
+  ...BetView.properties,
+  money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }),
+});
 
 export const StaffBetsQuery = Type.Object(
   {
     player: Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' }),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: STAFF_BETS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
@@ -104,8 +159,138 @@ export type StaffBetsQuery = Static<typeof StaffBetsQuery>;
 
 export const staffBetsSchema = {
   tags: ['admin: bets'],
-  security: [{ staffToken: [] }],
-  summary: "A player's bets, every status, with the wallet postings of each (operator of the tenant or platform administrator)",
+  operationId: 'staffPlayerBets',
+  summary:
+    "A player's bets, every status, with the wallet postings of each (operator of the tenant or platform administrator)",
   querystring: StaffBetsQuery,
-  response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }), 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+  response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }) },
+  errors: [platformErrors.not_found],
+};
+
+// ---- settlement (traders) ----
+
+export const SettleBody = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object(
+        {
+          selectionId: Type.String({ minLength: 1, maxLength: 64 }),
+          result: Type.Enum(SELECTION_RESULTS, { description: 'half_won and half_lost only on quarter lines' }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 60, description: 'every selection of the market, exactly once' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SettleBody = Static<typeof SettleBody>;
+
+export const SettlementReport = Type.Object({
+  market: Type.Object({
+    id: Type.String(),
+    status: Type.Enum(MARKET_STATES),
+    settlementVersion: Type.Integer({ description: '1 when settled, +1 for each resettlement that changed a result' }),
+  }),
+  bets: Type.Object(
+    {
+      settled: Type.Integer({ description: 'bets that got their result now' }),
+      resettled: Type.Integer({ description: 'settled bets whose result or return changed' }),
+      reopened: Type.Integer({ description: 'accumulators open again: the leg that lost them won after all' }),
+      unchanged: Type.Integer({ description: 'bets on the market this action did not change' }),
+    },
+    { description: 'bets with a leg on the market (fully cashed-out bets are never changed and not counted)' },
+  ),
+  owed: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      credits: Type.Integer({ description: 'sum of the credits this action owes, minor units' }),
+      debits: Type.Integer({ description: 'sum of the correction debits this action owes, minor units' }),
+      movements: Type.Integer(),
+    }),
+    { description: 'the money owed by this action, per currency; delivered by the engine after the answer' },
+  ),
+});
+export type SettlementReport = Static<typeof SettlementReport>;
+
+const MarketParams = Type.Object({ marketId: Type.String({ minLength: 1, maxLength: 64 }) });
+const settlementErrors = [
+  platformErrors.not_found,
+  platformErrors.validation,
+  catalogErrors.market_settled,
+  catalogErrors.market_not_settled,
+  bettingErrors.bets_pending,
+];
+
+export const settleSchema = {
+  tags: ['admin: trading'],
+  operationId: 'settleMarket',
+  summary: 'Settle a market: a result for every selection; every bet on it is settled and owed its money',
+  params: MarketParams,
+  body: SettleBody,
+  response: { 200: SettlementReport },
+  errors: settlementErrors.filter((error) => error !== catalogErrors.market_not_settled),
+};
+export const resettleSchema = {
+  tags: ['admin: trading'],
+  operationId: 'resettleMarket',
+  summary: "Correct a settled market's results; each affected bet is owed (or owes) the difference",
+  params: MarketParams,
+  body: SettleBody,
+  response: { 200: SettlementReport },
+  errors: settlementErrors.filter((error) => error !== catalogErrors.market_settled),
+};
+
+// ---- cash-out (players) ----
+
+const BetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const amount = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description });
+
+export const CashOutOffer = Type.Object({
+  amount: Type.Integer({ description: 'what the wallet is credited if the player accepts, minor units' }),
+  currency: Type.String(),
+  stake: Type.Integer({ description: 'the part of the remaining stake this offer cashes out' }),
+});
+
+export const CashOutOfferQuery = Type.Object(
+  { stake: Type.Optional(amount('a part of the remaining stake; all of it when omitted')) },
+  { additionalProperties: false },
+);
+
+export const CashOutBody = Type.Object(
+  {
+    requestId: Type.String({
+      pattern: '^[A-Za-z0-9_.:-]{8,64}$',
+      description: 'made once per acceptance; a repeat cashes out nothing more',
+    }),
+    amount: amount('the offer the player accepted'),
+    stake: Type.Optional(amount('the part of the remaining stake to cash out; all of it if omitted')),
+  },
+  { additionalProperties: false },
+);
+export type CashOutBody = Static<typeof CashOutBody>;
+
+export const cashOutOfferSchema = {
+  tags,
+  operationId: 'getCashOutOffer',
+  summary: 'The cash-out offer for one of my open bets, from current odds',
+  params: BetParams,
+  querystring: CashOutOfferQuery,
+  response: { 200: Type.Object({ offer: CashOutOffer }) },
+  errors: [platformErrors.not_found, platformErrors.validation, bettingErrors.cashout_unavailable],
+};
+export const cashOutSchema = {
+  tags,
+  operationId: 'cashOut',
+  summary: 'Accept a cash-out offer: all of the remaining stake, or a part of it',
+  params: BetParams,
+  body: CashOutBody,
+  response: { 200: Type.Object({ bet: BetView }) },
+  errors: [
+    platformErrors.not_found,
+    platformErrors.validation,
+    bettingErrors.cashout_unavailable,
+    bettingErrors.cashout_offer_changed,
+    bettingErrors.request_id_reused,
+  ],
 };

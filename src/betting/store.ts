@@ -1,30 +1,22 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { Bet, BetLegsTable, BetsTable } from '../platform/db/schema.ts';
-
-/** Selections with their market and event, locked so odds and status cannot change under a placement. */
-export function selectionsForBet(q: Queryable, selectionIds: string[]) {
-  return q
-    .selectFrom('selections')
-    .innerJoin('markets', 'markets.id', 'selections.market_id')
-    .innerJoin('events', 'events.id', 'markets.event_id')
-    .select([
-      'selections.id',
-      'selections.odds_milli',
-      'selections.odds_version',
-      'markets.id as market_id',
-      'markets.status as market_status',
-      'events.id as event_id',
-      'events.status as event_status',
-      'events.starts_at',
-    ])
-    .where('selections.id', 'in', selectionIds)
-    .forUpdate('selections')
-    .execute();
-}
+import type {
+  Bet,
+  BetLegsTable,
+  BetStatus,
+  BetsTable,
+  Cashout,
+  CashoutsTable,
+  SelectionResult,
+} from '../platform/db/schema.ts';
 
 export function findBetByRequest(q: Queryable, playerId: string, requestId: string): Promise<Bet | undefined> {
-  return q.selectFrom('bets').selectAll().where('player_id', '=', playerId).where('request_id', '=', requestId).executeTakeFirst();
+  return q
+    .selectFrom('bets')
+    .selectAll()
+    .where('player_id', '=', playerId)
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
 }
 
 export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
@@ -33,7 +25,12 @@ export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
 
 /** Inserts the pending bet unless this player already used the request id; returns whether it was inserted. */
 export async function insertBet(q: Queryable, bet: Insertable<BetsTable>): Promise<boolean> {
-  const row = await q.insertInto('bets').values(bet).onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing()).returning('id').executeTakeFirst();
+  const row = await q
+    .insertInto('bets')
+    .values(bet)
+    .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -41,12 +38,120 @@ export async function insertLegs(q: Queryable, legs: Insertable<BetLegsTable>[])
   await q.insertInto('bet_legs').values(legs).execute();
 }
 
-export async function decideBet(q: Queryable, id: string, decision: { status: 'accepted' | 'refused'; refusal: string | null; at: Date }): Promise<void> {
-  await q.updateTable('bets').set({ status: decision.status, refusal: decision.refusal, decided_at: decision.at }).where('id', '=', id).where('status', '=', 'pending').execute();
+/** Moves a bet only if it is still in the state the caller saw; returns whether it moved. */
+export async function moveBet(
+  q: Queryable,
+  id: string,
+  from: BetStatus,
+  changes: Updateable<BetsTable>,
+): Promise<boolean> {
+  const result = await q
+    .updateTable('bets')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
-export function pendingBets(q: Queryable) {
-  return q.selectFrom('bets').selectAll().where('status', '=', 'pending').execute();
+/** The bet, locked until the caller's transaction ends. */
+export function lockBet(q: Queryable, id: string): Promise<Bet | undefined> {
+  return q.selectFrom('bets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** What a settlement changes for one bet. */
+export interface BetMove {
+  id: string;
+  from: BetStatus;
+  to: BetStatus;
+  settledVersion: number;
+  settledReturn: number | null;
+  settledAt: Date | null;
+}
+
+/**
+ * Moves many bets in one statement, each only if still in the state the caller saw; returns the ids that moved.
+ * (A settlement moves thousands of bets.)
+ */
+export async function moveBets(q: Queryable, moves: BetMove[]): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (let start = 0; start < moves.length; start += 1_000) {
+    const values = moves.slice(start, start + 1_000).map(
+      (move) =>
+        sql`(${move.id}, ${move.from}, ${move.to}, ${move.settledVersion}::int, ${move.settledReturn}::bigint,
+               ${move.settledAt}::timestamptz)`,
+    );
+    const { rows } = await sql<{ id: string }>`
+      update bets b set status = v.to_status, settled_version = v.settled_version,
+        settled_return = v.settled_return, settled_at = v.settled_at
+      from (values ${sql.join(values)}) as v(id, from_status, to_status, settled_version, settled_return, settled_at)
+      where b.id = v.id and b.status = v.from_status
+      returning b.id`.execute(q);
+    for (const row of rows) moved.add(row.id);
+  }
+  return moved;
+}
+
+/** Whether a bet on the market is still waiting for its stake's outcome (it would escape the settlement). */
+export async function hasPendingBetOnMarket(q: Queryable, marketId: string): Promise<boolean> {
+  const row = await q
+    .selectFrom('bets')
+    .innerJoin('bet_legs', 'bet_legs.bet_id', 'bets.id')
+    .select('bets.id')
+    .where('bet_legs.market_id', '=', marketId)
+    .where('bets.status', '=', 'pending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The bets with a leg on the market in the given states, locked, in id order (so two settlements never deadlock). */
+export function lockBetsOnMarket(q: Queryable, marketId: string, states: readonly BetStatus[]): Promise<Bet[]> {
+  return q
+    .selectFrom('bets')
+    .selectAll()
+    .where('status', 'in', states)
+    .where('id', 'in', (eb) => eb.selectFrom('bet_legs').select('bet_id').where('market_id', '=', marketId))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Copies a market's results onto the legs of every bet on it. */
+export async function setLegResults(
+  q: Queryable,
+  marketId: string,
+  results: Map<string, SelectionResult>,
+): Promise<void> {
+  for (const [selectionId, result] of results) {
+    await q
+      .updateTable('bet_legs')
+      .set({ result })
+      .where('market_id', '=', marketId)
+      .where('selection_id', '=', selectionId)
+      .execute();
+  }
+}
+
+export async function insertCashout(q: Queryable, row: Insertable<CashoutsTable>): Promise<void> {
+  await q.insertInto('cashouts').values(row).execute();
+}
+
+export function cashoutsOfBets(q: Queryable, betIds: string[]): Promise<Cashout[]> {
+  if (betIds.length === 0) return Promise.resolve([]);
+  return q
+    .selectFrom('cashouts')
+    .selectAll()
+    .where('bet_id', 'in', betIds)
+    .orderBy('bet_id')
+    .orderBy('number')
+    .execute();
+}
+
+/** Bets still pending, placed before `before` (all of them without it). */
+export function pendingBets(q: Queryable, before?: Date) {
+  let query = q.selectFrom('bets').selectAll().where('status', '=', 'pending');
+  if (before) query = query.where('placed_at', '<', before);
+  return query.execute();
 }
 
 /**
@@ -74,64 +179,82 @@ export async function reserveExposure(
   return row !== undefined;
 }
 
-export async function recordBetExposure(q: Queryable, rows: Array<{ betId: string; scope: 'selection' | 'event'; refId: string; amount: number }>) {
+export async function recordBetExposure(
+  q: Queryable,
+  rows: Array<{ betId: string; scope: 'selection' | 'event'; refId: string; amount: number }>,
+) {
   await q
     .insertInto('bet_exposure')
     .values(rows.map((row) => ({ bet_id: row.betId, scope: row.scope, ref_id: row.refId, amount: row.amount })))
     .execute();
 }
 
-/** Gives back exactly what the bet reserved, once. */
-export async function releaseBetExposure(q: Queryable, bet: { id: string; tenant_id: string }, now: Date): Promise<void> {
-  const reserved = await q
-    .updateTable('bet_exposure')
-    .set({ released_at: now })
-    .where('bet_id', '=', bet.id)
-    .where('released_at', 'is', null)
-    .returning(['scope', 'ref_id', 'amount'])
-    .execute();
-  for (const row of reserved) {
+/** Gives back exactly what the bets reserved, once: per selection and event, one update for all of them. */
+export async function releaseBetExposure(
+  q: Queryable,
+  bets: Array<{ id: string; tenant_id: string }>,
+  now: Date,
+): Promise<void> {
+  const tenantOf = new Map(bets.map((bet) => [bet.id, bet.tenant_id]));
+  const totals = new Map<string, { tenantId: string; scope: 'selection' | 'event'; refId: string; amount: number }>();
+  for (let start = 0; start < bets.length; start += 2_000) {
+    const reserved = await q
+      .updateTable('bet_exposure')
+      .set({ released_at: now })
+      .where(
+        'bet_id',
+        'in',
+        bets.slice(start, start + 2_000).map((bet) => bet.id),
+      )
+      .where('released_at', 'is', null)
+      .returning(['bet_id', 'scope', 'ref_id', 'amount'])
+      .execute();
+    for (const row of reserved) {
+      const tenantId = tenantOf.get(row.bet_id)!;
+      const key = `${tenantId}|${row.scope}|${row.ref_id}`;
+      const total = totals.get(key) ?? { tenantId, scope: row.scope, refId: row.ref_id, amount: 0 };
+      total.amount += row.amount;
+      totals.set(key, total);
+    }
+  }
+  // Always the same order as reservations take, so a release never deadlocks with a placement.
+  for (const total of [...totals.values()].sort((a, b) => (a.scope + a.refId < b.scope + b.refId ? -1 : 1))) {
     await q
       .updateTable('exposure')
-      .set((eb) => ({ reserved: eb('reserved', '-', row.amount) }))
-      .where('tenant_id', '=', bet.tenant_id)
-      .where('scope', '=', row.scope as 'selection' | 'event')
-      .where('ref_id', '=', row.ref_id)
+      .set((eb) => ({ reserved: eb('reserved', '-', total.amount) }))
+      .where('tenant_id', '=', total.tenantId)
+      .where('scope', '=', total.scope)
+      .where('ref_id', '=', total.refId)
       .execute();
   }
 }
 
-export function betsOfPlayer(q: Queryable, playerId: string, page: { statuses: Array<Bet['status']>; before?: { placedAt: Date; id: string }; limit: number }) {
+export function betsOfPlayer(
+  q: Queryable,
+  playerId: string,
+  page: { statuses: Array<Bet['status']>; before?: { at: Date; id: string }; limit: number },
+) {
   let query = q.selectFrom('bets').selectAll().where('player_id', '=', playerId).where('status', 'in', page.statuses);
   if (page.before) {
-    const { placedAt, id } = page.before;
-    query = query.where((eb) => eb.or([eb('placed_at', '<', placedAt), eb.and([eb('placed_at', '=', placedAt), eb('id', '<', id)])]));
+    const { at, id } = page.before;
+    query = query.where((eb) =>
+      eb.or([eb('placed_at', '<', at), eb.and([eb('placed_at', '=', at), eb('id', '<', id)])]),
+    );
   }
-  return query.orderBy('placed_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  return query
+    .orderBy('placed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
-export function legsWithNames(q: Queryable, betIds: string[]) {
+export function legsOfBets(q: Queryable, betIds: string[]) {
   if (betIds.length === 0) return Promise.resolve([]);
   return q
     .selectFrom('bet_legs')
-    .innerJoin('selections', 'selections.id', 'bet_legs.selection_id')
-    .innerJoin('markets', 'markets.id', 'bet_legs.market_id')
-    .innerJoin('events', 'events.id', 'bet_legs.event_id')
-    .select([
-      'bet_legs.bet_id',
-      'bet_legs.position',
-      'bet_legs.selection_id',
-      'bet_legs.odds_milli',
-      'selections.name as selection_name',
-      'markets.id as market_id',
-      'markets.name as market_name',
-      'events.id as event_id',
-      'events.home',
-      'events.away',
-      'events.starts_at',
-    ])
-    .where('bet_legs.bet_id', 'in', betIds)
-    .orderBy('bet_legs.bet_id')
-    .orderBy('bet_legs.position')
+    .selectAll()
+    .where('bet_id', 'in', betIds)
+    .orderBy('bet_id')
+    .orderBy('position')
     .execute();
 }

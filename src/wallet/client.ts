@@ -50,7 +50,8 @@ export class WalletClient {
       return { ...classifyAnswer(answer.status, answer.body, { endpoint, ...expected }), durationMs: elapsed() };
     } catch (error) {
       if (error instanceof TransportRefused) {
-        return { outcome: 'unknown', status: null, reason: 'refused_address', detail: error.message, durationMs: elapsed() };
+        const reason = error.reason === 'resolution' ? 'unresolvable' : 'refused_address';
+        return { outcome: 'not_sent', status: null, reason, detail: error.message, durationMs: elapsed() };
       }
       return {
         outcome: 'unknown',

@@ -1,137 +1,312 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../platform/clock.ts';
-import type { Db, Queryable } from '../platform/db/database.ts';
-import type { Tenant, WalletObligation } from '../platform/db/schema.ts';
-import type { TenantService } from '../tenants/service.ts';
+import { inTransaction, type Db } from '../platform/db/database.ts';
+import type { WalletObligation } from '../platform/db/schema.ts';
+import type { TenantService, TenantWallet } from '../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
+import type { Delivery, Ledger } from './ledger.ts';
 import * as store from './store.ts';
 
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */
 export const RETRY_DELAYS_MS = [200, 400, 800, 1_600];
 /** Contract: settlements that could not be paid are retried every 30 s. */
 export const RESEND_AFTER_MS = 30_000;
+/** Calls in flight to one wallet at most: a casino's wallet is not ours to flood. */
+export const WALLET_CONCURRENCY = 32;
+/** How long a claim keeps others off an obligation: past the 5 s timeout with a wide margin. */
+export const CLAIM_MS = 60_000;
+/** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
+const POLL_MS = 1_000;
+/** Results recorded per statement at most; the rest wait for the next write. */
+const RECORD_BATCH = 200;
 
 export interface DeliveryOptions {
   retryDelaysMs?: number[];
   resendAfterMs?: number;
+  walletConcurrency?: number;
+  claimMs?: number;
 }
 
 /**
  * The one delivery engine for money owed to or by a wallet. Obligations are rows first (exact body text, txId,
- * destination); this sends them, one attempt at a time, outside any transaction, and records every attempt.
+ * destination); this claims them in the database, sends them outside any transaction, and records every attempt.
  *
- * - A stake debit is sent exactly once (sendOnce); its outcome is final.
- * - Everything else is delivered with the same txId and body until the wallet answers for sure: a burst of up to
- *   five attempts, then again every 30 s. A refusal stops automatic delivery and waits for review (failed).
- * - Postings of one bet go out in creation order; an unresolved predecessor blocks that bet only.
+ * - A stake debit is sent exactly once, by the placement (attempt()); the engine never sends it.
+ * - Everything else is delivered with the same txId and body until the wallet answers for sure: five attempts
+ *   200, 400, 800 and 1,600 ms apart, then one every 30 s. Each next attempt is a time in the row, so a restart
+ *   continues the schedule. A refusal stops automatic delivery and waits for review (held).
+ * - Postings of one bet go out in creation order; an unsettled predecessor blocks that bet only.
+ * - Many bets deliver at once, at most `walletConcurrency` calls in flight per wallet, each wallet claiming its
+ *   own share, so one slow wallet cannot starve the others.
+ * - A claim is a lease with an expiry, and every record is guarded by the attempt count: a crash at any point
+ *   neither loses a movement (the lease expires) nor records a stale attempt over a newer one.
+ * - An obligation goes only to the wallet URL it was recorded for; a changed URL holds it for review.
  */
 export class DeliveryEngine {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #wallets: WalletClient;
   readonly #tenants: TenantService;
+  readonly #ledger: Ledger;
   readonly #log: FastifyBaseLogger;
   readonly #retryDelaysMs: number[];
   readonly #resendAfterMs: number;
-  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #walletConcurrency: number;
+  readonly #claimMs: number;
+  /** Deliveries in progress, and how many per tenant (one tenant, one wallet). */
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #perTenant = new Map<string, number>();
+  /** Attempts waiting to be recorded, written together. */
+  #unrecorded: Array<{ delivery: Delivery; done: () => void }> = [];
+  #recording = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  /** Set by wake() while the loop is busy, so the wake is not lost. */
+  #woken = false;
+  /** The earliest time an attempt recorded by this engine is due again (clock milliseconds). */
+  #nextDue: number | undefined;
   #stopped = false;
 
-  constructor(deps: { db: Db; clock: Clock; wallets: WalletClient; tenants: TenantService; log: FastifyBaseLogger }, options: DeliveryOptions = {}) {
+  constructor(
+    deps: {
+      db: Db;
+      clock: Clock;
+      wallets: WalletClient;
+      tenants: TenantService;
+      ledger: Ledger;
+      log: FastifyBaseLogger;
+    },
+    options: DeliveryOptions = {},
+  ) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#wallets = deps.wallets;
     this.#tenants = deps.tenants;
+    this.#ledger = deps.ledger;
     this.#log = deps.log;
     this.#retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
+    this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
+    this.#claimMs = options.claimMs ?? CLAIM_MS;
   }
 
-  /** One attempt, recorded in the wallet call log; the caller decides what the outcome means. */
+  /** The stake debit's one attempt (the placement's), logged; the caller decides what the outcome means. */
   async attempt(obligation: WalletObligation): Promise<WalletAttempt> {
-    const tenant = await this.#tenant(this.#db, obligation.tenant_id);
-    const attempt = await this.#wallets.send(
-      { walletUrl: obligation.wallet_url, secret: this.#tenants.walletSecret(tenant) },
-      obligation.endpoint,
-      obligation.body,
-      { txId: obligation.tx_id, currency: tenant.currency },
-    );
-    const call = { tenantId: obligation.tenant_id, obligationId: obligation.id, txId: obligation.tx_id, endpoint: obligation.endpoint, kind: obligation.kind };
-    await store.logWalletCall(this.#db, { ...call, at: this.#clock.now() }, attempt);
+    const target = await this.#tenants.walletTarget(obligation.tenant_id);
+    const attempt = await this.#send(obligation, target);
+    // What the wallet said matters more than the log line: a log that cannot be written must not lose the answer.
+    await store
+      .logWalletCalls(this.#db, [callOf(obligation, attempt, this.#clock.now())])
+      .catch((err: unknown) => this.#log.error({ err, txId: obligation.tx_id }, 'wallet call not logged'));
     return attempt;
   }
 
-  /** Starts delivering an obligation in the background (or joins the delivery already running). */
-  schedule(obligationId: string): Promise<void> {
-    const running = this.#inFlight.get(obligationId);
-    if (running) return running;
-    const delivery = this.#deliver(obligationId)
-      .catch((err: unknown) => this.#log.error({ err, obligationId }, 'wallet delivery failed'))
-      .finally(() => this.#inFlight.delete(obligationId));
-    this.#inFlight.set(obligationId, delivery);
-    return delivery;
+  /** Starts the engine: claims left by a previous process are released (this one holds the instance lock). */
+  async start(): Promise<void> {
+    await this.#ledger.releaseClaims(this.#db);
+    this.#stopped = false;
+    this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
   }
 
-  /** The worker's tick: every due obligation whose bet is not blocked. */
-  async deliverDue(limit = 100): Promise<number> {
-    if (this.#stopped) return 0;
-    const due = await store.dueObligations(this.#db, this.#clock.now(), limit);
-    await Promise.all(due.map((obligation) => this.schedule(obligation.id)));
-    return due.length;
-  }
-
-  /** Resolves when no delivery is in progress (the ones running now, and any they lead to). */
-  async idle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
-  }
-
-  /** Waits for deliveries in progress; no new burst starts after this. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await this.idle();
-  }
-
-  async #deliver(obligationId: string): Promise<void> {
-    for (let attempt = 0; attempt <= this.#retryDelaysMs.length; attempt++) {
-      if (this.#stopped && attempt > 0) return;
-      const obligation = await store.findObligation(this.#db, obligationId);
-      // Only owed movements are redelivered; a stake debit (kind bet) is never sent twice.
-      if (!obligation || obligation.status !== 'pending' || obligation.kind === 'bet') return;
-      if (await store.hasUnresolvedPredecessor(this.#db, obligation)) return;
-      if (await this.#destinationChanged(obligation)) return;
-      const outcome = await this.attempt(obligation);
-      if (outcome.outcome === 'applied') {
-        await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'applied', lastOutcome: 'applied', resolvedAt: this.#clock.now() });
-        return;
-      }
-      if (outcome.outcome === 'refused') {
-        // A definitive refusal of money owed: never retried automatically, held for review.
-        await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'failed', lastOutcome: 'refused', operatorCode: outcome.code });
-        return;
-      }
-      const next = new Date(this.#clock.now().getTime() + this.#resendAfterMs);
-      await store.recordAttempt(this.#db, obligationId, 'pending', { status: 'pending', lastOutcome: outcome.reason, nextAttemptAt: next });
-      const wait = this.#retryDelaysMs[attempt];
-      if (wait !== undefined) await sleep(wait);
-    }
+  /** New work was committed (a settlement, a rollback, an operator's retry): look now rather than at the next poll. */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
   }
 
   /**
-   * A movement goes only to the wallet it was recorded for. If the tenant's wallet URL no longer matches, the
-   * obligation is held for review rather than sent to a replacement.
+   * Claims what is due now, within the free slots, and delivers it; resolves when those deliveries are recorded.
+   * Returns how many it claimed.
    */
-  async #destinationChanged(obligation: WalletObligation): Promise<boolean> {
-    if (!(await this.destinationChanged(obligation))) return false;
-    await store.holdForReview(this.#db, obligation.id, 'destination_changed');
-    return true;
+  async runOnce(): Promise<number> {
+    const claimed = await this.#claim();
+    await Promise.all(claimed);
+    return claimed.length;
   }
 
-  async destinationChanged(obligation: WalletObligation): Promise<boolean> {
-    const tenant = await this.#tenant(this.#db, obligation.tenant_id);
-    return tenant.wallet_url !== obligation.wallet_url;
+  /** Resolves when nothing is in flight and nothing is due now. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await Promise.all(this.#inFlight);
+      if ((await this.runOnce()) === 0 && this.#inFlight.size === 0) return;
+    }
   }
 
-  async #tenant(q: Queryable, tenantId: string): Promise<Tenant> {
-    return q.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirstOrThrow();
+  /** Stops claiming and waits for the deliveries in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.wake();
+    await this.#loop;
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
+
+  /** When an attempt proved nothing: the next of the five, then every 30 s. */
+  nextAttemptAt(attemptsSoFar: number): Date {
+    const wait = this.#retryDelaysMs[attemptsSoFar - 1] ?? this.#resendAfterMs;
+    return new Date(this.#clock.now().getTime() + wait);
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      let claimed = 0;
+      try {
+        claimed = (await this.#claim()).length;
+      } catch (err) {
+        this.#log.error({ err }, 'claiming wallet obligations failed');
+      }
+      if (claimed > 0 || this.#stopped) continue;
+      await this.#sleep();
+    }
+  }
+
+  /** Nothing claimable: sleep until a delivery ends, new work is committed, a retry falls due, or the next poll. */
+  async #sleep(): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return;
+    }
+    const untilDue = this.#nextDue === undefined ? POLL_MS : this.#nextDue - this.#clock.now().getTime();
+    this.#nextDue = undefined;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, untilDue)));
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wake = undefined;
+    this.#woken = false;
+  }
+
+  /** Claims due obligations and starts their deliveries; returns the deliveries' promises. */
+  async #claim(): Promise<Array<Promise<void>>> {
+    if (this.#stopped) return [];
+    const busy = [...this.#perTenant].map(([tenantId, count]) => ({
+      tenantId,
+      free: Math.max(0, this.#walletConcurrency - count),
+    }));
+    const now = this.#clock.now();
+    const claimed = await this.#ledger.claimDue(this.#db, {
+      now,
+      claimUntil: new Date(now.getTime() + this.#claimMs),
+      perWallet: this.#walletConcurrency,
+      busy,
+    });
+    if (claimed.length === 0) return [];
+    const targets = await this.#targets(claimed);
+    return claimed.map((obligation) => this.#track(obligation.tenant_id, this.#deliver(obligation, targets)));
+  }
+
+  /**
+   * Each tenant's wallet (URL, secret, currency), once per claim. A tenant whose wallet cannot be read (a secret
+   * that does not decrypt) delays its own movements only: their claims expire and they are tried again.
+   */
+  async #targets(claimed: WalletObligation[]): Promise<Map<string, TenantWallet | Error>> {
+    const tenantIds = [...new Set(claimed.map((obligation) => obligation.tenant_id))];
+    return new Map(
+      await Promise.all(
+        tenantIds.map(async (id) => [id, await this.#tenants.walletTarget(id).catch((error: Error) => error)] as const),
+      ),
+    );
+  }
+
+  #track(tenantId: string, delivery: Promise<void>): Promise<void> {
+    this.#perTenant.set(tenantId, (this.#perTenant.get(tenantId) ?? 0) + 1);
+    const tracked = delivery
+      .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
+      .finally(() => {
+        const left = (this.#perTenant.get(tenantId) ?? 1) - 1;
+        if (left > 0) this.#perTenant.set(tenantId, left);
+        else this.#perTenant.delete(tenantId);
+        this.#inFlight.delete(tracked);
+        this.wake();
+      });
+    this.#inFlight.add(tracked);
+    return tracked;
+  }
+
+  /** One attempt of one claimed obligation, then its record (written with others). */
+  async #deliver(obligation: WalletObligation, targets: Map<string, TenantWallet | Error>): Promise<void> {
+    const target = targets.get(obligation.tenant_id)!;
+    if (target instanceof Error) throw target;
+    if (target.walletUrl !== obligation.wallet_url) {
+      // A movement goes only to the wallet it was recorded for: never to a replacement.
+      await this.#ledger.hold(this.#db, obligation, 'destination_changed');
+      return;
+    }
+    const attempt = await this.#send(obligation, target);
+    await new Promise<void>((done) => {
+      this.#unrecorded.push({
+        delivery: { obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) },
+        done,
+      });
+      if (!this.#recording) {
+        this.#recording = true;
+        void this.#record();
+      }
+    });
+  }
+
+  #send(obligation: WalletObligation, target: TenantWallet): Promise<WalletAttempt> {
+    return this.#wallets.send(
+      { walletUrl: obligation.wallet_url, secret: target.secret },
+      obligation.endpoint,
+      obligation.body,
+      { txId: obligation.tx_id, currency: target.currency },
+    );
+  }
+
+  /**
+   * Writes waiting attempts, a batch per transaction (the obligation's new state and its wallet call log line
+   * together), until none wait. If the write fails, those obligations keep their claim until it expires and are
+   * sent again with the same txId: the wallet answers a repeat with its stored outcome.
+   */
+  async #record(): Promise<void> {
+    // Let the attempts finishing in this turn of the event loop join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#unrecorded.length > 0) {
+      const batch = this.#unrecorded.splice(0, RECORD_BATCH);
+      const at = this.#clock.now();
+      try {
+        const moved = await inTransaction(this.#db, async (tx) => {
+          await store.logWalletCalls(
+            tx,
+            batch.map(({ delivery }) => callOf(delivery.obligation, delivery.attempt, at)),
+          );
+          return this.#ledger.recordDeliveries(
+            tx,
+            batch.map((entry) => entry.delivery),
+          );
+        });
+        for (const { delivery } of batch) {
+          if (moved.get(delivery.obligation.id) !== 'pending') continue;
+          const due = delivery.nextAttemptAt.getTime();
+          this.#nextDue = Math.min(this.#nextDue ?? due, due);
+        }
+        const lost = batch.filter(({ delivery }) => !moved.has(delivery.obligation.id));
+        if (lost.length > 0) {
+          this.#log.warn(
+            { txIds: lost.map(({ delivery }) => delivery.obligation.tx_id) },
+            'attempts not recorded: another writer changed these obligations first',
+          );
+        }
+      } catch (err) {
+        this.#log.error({ err, count: batch.length }, 'wallet attempts not recorded; they will be sent again');
+      }
+      for (const entry of batch) entry.done();
+    }
+    this.#recording = false;
+  }
+}
+
+function callOf(obligation: WalletObligation, attempt: WalletAttempt, at: Date): store.WalletCall {
+  return {
+    tenantId: obligation.tenant_id,
+    obligationId: obligation.id,
+    txId: obligation.tx_id,
+    endpoint: obligation.endpoint,
+    kind: obligation.kind,
+    at,
+    attempt,
+  };
 }

@@ -2,8 +2,21 @@
 export const WALLET_ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
 export type WalletEndpoint = (typeof WALLET_ENDPOINTS)[number];
 
-export const MOVEMENT_KINDS = ['balance', 'bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback', 'adjustment'] as const;
+export const MOVEMENT_KINDS = [
+  'balance',
+  'bet',
+  'payout',
+  'refund',
+  'cashout',
+  'resettle',
+  'rollback',
+  'adjustment',
+] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/** Kinds that are owed (recorded in the ledger): every kind but the balance read. */
+export const OBLIGATION_KINDS = ['bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback', 'adjustment'] as const;
+export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
 export const KINDS_BY_ENDPOINT: Record<WalletEndpoint, readonly MovementKind[]> = {
   balance: ['balance'],
@@ -31,7 +44,16 @@ export interface Movement {
  */
 export function movementBody(movement: Movement): string {
   const { txId, playerId, amount, currency, kind, betId, ref } = movement;
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative integer, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new Error(`amount must be a non-negative integer, got ${amount}`);
   if (txId.length === 0 || txId.length > MAX_TX_ID_LENGTH) throw new Error('txId must be 1-200 characters');
-  return JSON.stringify({ txId, playerId, amount, currency, kind, ...(betId ? { betId } : {}), ...(ref ? { ref } : {}) });
+  return JSON.stringify({
+    txId,
+    playerId,
+    amount,
+    currency,
+    kind,
+    ...(betId ? { betId } : {}),
+    ...(ref ? { ref } : {}),
+  });
 }

@@ -1,15 +1,24 @@
 import type { WalletEndpoint } from './movement.ts';
 
-/** What one wallet attempt proved (contract: "Wallet movement delivery"). */
+/**
+ * What one wallet attempt proved (contract: "Wallet movement delivery"). `not_sent` is ours, not the wallet's:
+ * the transport refused the destination before anything left, so nothing can have moved.
+ */
 export type WalletOutcome =
   | { outcome: 'applied'; status: number; balance: number; currency: string }
   | { outcome: 'refused'; status: number; code: string; message: string }
-  | { outcome: 'unknown'; status: number | null; reason: UnknownReason; detail?: string };
+  | { outcome: 'unknown'; status: number | null; reason: UnknownReason; detail?: string }
+  | { outcome: 'not_sent'; status: null; reason: NotSentReason; detail: string };
+
+/**
+ * refused_address: the scheme, port or address breaks the transport rules (it will until someone changes the
+ * destination); unresolvable: the name did not resolve (it may later).
+ */
+export type NotSentReason = 'refused_address' | 'unresolvable';
 
 export type UnknownReason =
   | 'timeout'
   | 'connection_error'
-  | 'refused_address'
   | 'status_408'
   | 'status_429'
   | 'status_5xx'
@@ -30,13 +39,19 @@ export interface Expectation {
  * Everything else is unknown: the money may or may not have moved.
  */
 export function classifyAnswer(status: number, bodyText: string, expected: Expectation): WalletOutcome {
-  if (status === 408 || status === 429) return { outcome: 'unknown', status, reason: status === 408 ? 'status_408' : 'status_429' };
+  if (status === 408 || status === 429)
+    return { outcome: 'unknown', status, reason: status === 408 ? 'status_408' : 'status_429' };
   if (status >= 500) return { outcome: 'unknown', status, reason: 'status_5xx' };
   const body = parseObject(bodyText);
   if (status >= 200 && status < 300) return classifySuccess(status, body, expected);
   if (status >= 400 && status < 500) {
     const error = body?.error;
-    if (isObject(error) && typeof error.code === 'string' && error.code.length > 0 && typeof error.message === 'string') {
+    if (
+      isObject(error) &&
+      typeof error.code === 'string' &&
+      error.code.length > 0 &&
+      typeof error.message === 'string'
+    ) {
       return { outcome: 'refused', status, code: error.code, message: error.message };
     }
     return { outcome: 'unknown', status, reason: 'malformed_body', detail: '4xx without a valid error envelope' };
@@ -49,7 +64,8 @@ function classifySuccess(status: number, body: Record<string, unknown> | null, e
   if (!Number.isSafeInteger(body.balance)) {
     return { outcome: 'unknown', status, reason: 'malformed_body', detail: 'balance is not an integer' };
   }
-  if (typeof body.currency !== 'string') return { outcome: 'unknown', status, reason: 'malformed_body', detail: 'currency missing' };
+  if (typeof body.currency !== 'string')
+    return { outcome: 'unknown', status, reason: 'malformed_body', detail: 'currency missing' };
   if (expected.endpoint !== 'balance' && body.txId !== expected.txId) {
     return { outcome: 'unknown', status, reason: 'txid_mismatch', detail: `got ${JSON.stringify(body.txId ?? null)}` };
   }

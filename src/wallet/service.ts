@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
-import { AppError } from '../platform/errors.ts';
+import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { WalletClient } from './client.ts';
+import { walletErrors } from './errors.ts';
 import { movementBody } from './movement.ts';
 import * as store from './store.ts';
 
@@ -21,16 +22,19 @@ export class WalletService {
     this.#tenants = deps.tenants;
   }
 
-  async balance(player: { playerId: string; tenantId: string }): Promise<{ balance: number; currency: string }> {
-    const tenant = await this.#db.selectFrom('tenants').selectAll().where('id', '=', player.tenantId).executeTakeFirstOrThrow();
-    const { external_id: externalId } = await this.#db.selectFrom('players').select('external_id').where('id', '=', player.playerId).executeTakeFirstOrThrow();
+  /**
+   * The player learns only that there is no balance (and the wallet's own code when it refused); why the call
+   * failed, transport reasons included, stays in the wallet call log for operators.
+   */
+  async balance(player: SessionPrincipal): Promise<{ balance: number; currency: string }> {
+    const target = await this.#tenants.walletTarget(player.tenantId);
     const txId = `balance:${randomUUID()}`;
-    const body = movementBody({ txId, playerId: externalId, amount: 0, currency: tenant.currency, kind: 'balance' });
-    const attempt = await this.#wallets.send({ walletUrl: tenant.wallet_url, secret: this.#tenants.walletSecret(tenant) }, 'balance', body, { txId, currency: tenant.currency });
-    await store.logWalletCall(this.#db, { tenantId: tenant.id, obligationId: null, txId, endpoint: 'balance', kind: 'balance', at: this.#clock.now() }, attempt);
+    const { currency } = target;
+    const body = movementBody({ txId, playerId: player.externalPlayerId, amount: 0, currency, kind: 'balance' });
+    const attempt = await this.#wallets.send(target, 'balance', body, { txId, currency });
+    const call = { tenantId: target.tenantId, obligationId: null, txId, endpoint: 'balance', kind: 'balance' };
+    await store.logWalletCalls(this.#db, [{ ...call, at: this.#clock.now(), attempt }]);
     if (attempt.outcome === 'applied') return { balance: attempt.balance, currency: attempt.currency };
-    throw new AppError('balance_unavailable', 503, 'The casino wallet did not give a balance; none is shown until it does.', {
-      ...(attempt.outcome === 'refused' ? { operatorCode: attempt.code } : { reason: attempt.reason }),
-    });
+    throw walletErrors.balance_unavailable(attempt.outcome === 'refused' ? { operatorCode: attempt.code } : undefined);
   }
 }

@@ -1,128 +1,345 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { ObligationStatus, WalletObligation, WalletObligationsTable } from '../platform/db/schema.ts';
+import type {
+  Adjustment,
+  AdjustmentsTable,
+  ObligationStatus,
+  WalletObligation,
+  WalletObligationsTable,
+} from '../platform/db/schema.ts';
 import type { WalletAttempt } from './client.ts';
+import { UNSETTLED_STATES } from './states.ts';
 
-export async function insertObligation(q: Queryable, row: Insertable<WalletObligationsTable>): Promise<void> {
-  await q.insertInto('wallet_obligations').values(row).execute();
+/** Bind-parameter budget per statement (PostgreSQL allows 65,535): big lists are sent in chunks. */
+const CHUNK = 2_000;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+export async function insertObligations(q: Queryable, rows: Insertable<WalletObligationsTable>[]): Promise<void> {
+  for (const part of chunks(rows, 1_000)) await q.insertInto('wallet_obligations').values(part).execute();
 }
 
 export function findObligation(q: Queryable, id: string): Promise<WalletObligation | undefined> {
   return q.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function obligationsOfBet(q: Queryable, betId: string): Promise<WalletObligation[]> {
-  return q.selectFrom('wallet_obligations').selectAll().where('bet_id', '=', betId).orderBy('sequence').execute();
+/** The stake debits (kind bet) of bets. */
+export async function stakesOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
+  const rows: WalletObligation[] = [];
+  for (const part of chunks(betIds)) {
+    rows.push(
+      ...(await q
+        .selectFrom('wallet_obligations')
+        .selectAll()
+        .where('bet_id', 'in', part)
+        .where('kind', '=', 'bet')
+        .execute()),
+    );
+  }
+  return rows;
 }
 
 export function obligationsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
   if (betIds.length === 0) return Promise.resolve([]);
-  return q.selectFrom('wallet_obligations').selectAll().where('bet_id', 'in', betIds).orderBy('bet_id').orderBy('sequence').execute();
-}
-
-export async function nextSequence(q: Queryable, betId: string): Promise<number> {
-  const row = await q
-    .selectFrom('wallet_obligations')
-    .select((eb) => eb.fn.max<number | null>('sequence').as('last'))
-    .where('bet_id', '=', betId)
-    .executeTakeFirst();
-  return Number(row?.last ?? 0) + 1;
-}
-
-/** Earlier postings in these states hold back the later ones of the same bet. */
-const UNRESOLVED: ObligationStatus[] = ['sending', 'pending', 'failed'];
-
-/**
- * Pending obligations whose time has come and whose bet has no earlier posting still unresolved: an unresolved
- * predecessor blocks that bet only. A stake debit is never among them: it is sent once, by the placement itself.
- */
-export function dueObligations(q: Queryable, now: Date, limit: number): Promise<WalletObligation[]> {
   return q
-    .selectFrom('wallet_obligations as o')
-    .selectAll('o')
-    .where('o.status', '=', 'pending')
-    .where('o.kind', '!=', 'bet')
-    .where('o.next_attempt_at', '<=', now)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('wallet_obligations as earlier')
-            .select('earlier.id')
-            .whereRef('earlier.bet_id', '=', 'o.bet_id')
-            .whereRef('earlier.sequence', '<', 'o.sequence')
-            .where('earlier.status', 'in', UNRESOLVED),
-        ),
-      ),
-    )
-    .orderBy('o.created_at')
-    .orderBy('o.id')
-    .limit(limit)
+    .selectFrom('wallet_obligations')
+    .selectAll()
+    .where('bet_id', 'in', betIds)
+    .orderBy('bet_id')
+    .orderBy('sequence')
     .execute();
 }
 
-export async function hasUnresolvedPredecessor(q: Queryable, obligation: WalletObligation): Promise<boolean> {
-  if (!obligation.bet_id) return false;
-  const row = await q
+/**
+ * Per bet: its last sequence number, how many corrections it has, and the signed sum of the settlement postings
+ * (payout, refund, resettle; credits plus, debits minus) that count: delivered, owed, resolved by an operator, or
+ * held for any reason but an obsolete one.
+ */
+export async function settlementTotals(
+  q: Queryable,
+  betIds: string[],
+): Promise<Array<{ bet_id: string; last_sequence: number; corrections: number; settled: number }>> {
+  const rows = [];
+  for (const part of chunks(betIds)) {
+    const result = await sql<{ bet_id: string; last_sequence: number; corrections: number; settled: string }>`
+      select bet_id, max(sequence) as last_sequence,
+        count(*) filter (where kind = 'resettle')::int as corrections,
+        coalesce(sum(case when endpoint = 'credit' then amount else -amount end) filter (
+          where kind in ('payout', 'refund', 'resettle')
+            and (status in ('pending', 'applied', 'resolved')
+                 or (status = 'held' and hold_reason not in ('obsolete_credit_requires_review', 'obsolete_debit_requires_review')))
+        ), 0) as settled
+      from wallet_obligations
+      where bet_id in (${sql.join(part)})
+      group by bet_id`.execute(q);
+    rows.push(...result.rows.map((row) => ({ ...row, settled: Number(row.settled) })));
+  }
+  return rows;
+}
+
+/** Settlement postings of a bet not yet settled one way or the other (owed, or held). */
+export function unresolvedSettlementPostings(q: Queryable, betId: string): Promise<WalletObligation[]> {
+  return q
     .selectFrom('wallet_obligations')
-    .select('id')
-    .where('bet_id', '=', obligation.bet_id)
-    .where('sequence', '<', obligation.sequence)
-    .where('status', 'in', UNRESOLVED)
-    .executeTakeFirst();
-  return row !== undefined;
+    .selectAll()
+    .where('bet_id', '=', betId)
+    .where('kind', 'in', ['payout', 'refund', 'resettle'])
+    .where('status', 'in', ['pending', 'held'])
+    .orderBy('sequence')
+    .execute();
+}
+
+/** Who may claim what now: free delivery slots of the tenants that have calls in flight (the others get `perWallet`). */
+export interface ClaimSlots {
+  now: Date;
+  claimUntil: Date;
+  perWallet: number;
+  busy: Array<{ tenantId: string; free: number }>;
 }
 
 /**
- * Records an attempt's result, only if the obligation is still in the state the caller saw: two writers can never
- * overwrite each other's outcome. Returns whether it was recorded.
+ * Claims obligations due for delivery, fairly: each tenant (one wallet) gets at most its free slots, in due order.
+ * A posting is due when it is owed (pending), its time has come, nobody's claim on it is alive, and no earlier
+ * posting of its bet is unsettled (an unresolved predecessor blocks that bet only). A stake debit is never claimed:
+ * the placement sends it once. Rows are locked FOR UPDATE SKIP LOCKED, and the claim is a lease (claimed_until):
+ * a crashed claimant's claim simply expires.
  */
-export async function recordAttempt(
+export async function claimDue(q: Queryable, slots: ClaimSlots): Promise<WalletObligation[]> {
+  const busyTenants = slots.busy.map((entry) => entry.tenantId);
+  const busyFree = slots.busy.map((entry) => entry.free);
+  const { rows } = await sql<WalletObligation>`
+    with recursive due_tenants as (
+      (select tenant_id from wallet_obligations
+        where status = 'pending' and kind <> 'bet' order by tenant_id limit 1)
+      union all
+      select (select o.tenant_id from wallet_obligations o
+               where o.status = 'pending' and o.kind <> 'bet' and o.tenant_id > d.tenant_id
+               order by o.tenant_id limit 1)
+      from due_tenants d where d.tenant_id is not null
+    ),
+    candidates as (
+      select c.id, c.tenant_id, c.next_attempt_at
+      from due_tenants d
+      cross join lateral (
+        select o.id, o.tenant_id, o.next_attempt_at from wallet_obligations o
+        where o.tenant_id = d.tenant_id and o.status = 'pending' and o.kind <> 'bet'
+          and o.next_attempt_at <= ${slots.now}
+          and (o.claimed_until is null or o.claimed_until <= ${slots.now})
+          and not exists (
+            select 1 from wallet_obligations earlier
+            where earlier.bet_id = o.bet_id and earlier.sequence < o.sequence
+              and earlier.status in (${sql.join(UNSETTLED_STATES)}))
+        order by o.next_attempt_at, o.id
+        limit ${slots.perWallet}
+        for update skip locked
+      ) c
+      where d.tenant_id is not null
+    ),
+    free as (
+      select * from unnest(${busyTenants}::text[], ${busyFree}::int[]) as f(tenant_id, slots)
+    ),
+    picked as (
+      select ranked.id from (
+        select id, tenant_id, row_number() over (partition by tenant_id order by next_attempt_at, id) as rank
+        from candidates
+      ) ranked
+      left join free on free.tenant_id = ranked.tenant_id
+      where ranked.rank <= coalesce(free.slots, ${slots.perWallet})
+    )
+    update wallet_obligations o set claimed_until = ${slots.claimUntil}
+    from picked where o.id = picked.id
+    returning o.*`.execute(q);
+  return rows;
+}
+
+/** After a restart (this process holds the instance lock): no claim of the previous process is still alive. */
+export async function releaseClaims(q: Queryable): Promise<void> {
+  await q
+    .updateTable('wallet_obligations')
+    .set({ claimed_until: null })
+    .where('claimed_until', 'is not', null)
+    .execute();
+}
+
+/**
+ * Changes an obligation only if it is still what the caller read: the same state and the same number of attempts
+ * (a fencing token: an attempt recorded by anyone else in between makes this one lose). Returns whether it changed.
+ * Only the ledger calls it.
+ */
+export async function moveObligation(
   q: Queryable,
   id: string,
-  from: ObligationStatus,
-  change: { status: ObligationStatus; lastOutcome: string; operatorCode?: string | null; nextAttemptAt?: Date; resolvedAt?: Date | null },
+  seen: { status: ObligationStatus; attempts: number },
+  changes: Updateable<WalletObligationsTable>,
 ): Promise<boolean> {
   const result = await q
     .updateTable('wallet_obligations')
-    .set((eb) => ({
-      status: change.status,
-      attempts: eb('attempts', '+', 1),
-      last_outcome: change.lastOutcome,
-      operator_code: change.operatorCode ?? null,
-      ...(change.nextAttemptAt ? { next_attempt_at: change.nextAttemptAt } : {}),
-      ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
-    }))
+    .set(changes)
     .where('id', '=', id)
-    .where('status', '=', from)
+    .where('status', '=', seen.status)
+    .where('attempts', '=', seen.attempts)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The outcome of one delivery attempt, as a guarded change of a pending obligation. */
+export interface DeliveryChange {
+  id: string;
+  seenAttempts: number;
+  status: ObligationStatus;
+  holdReason: string | null;
+  lastOutcome: string;
+  operatorCode: string | null;
+  nextAttemptAt: Date;
+  resolvedAt: Date | null;
+}
+
+/**
+ * Records many delivery attempts in one statement, each guarded like moveObligation (still pending, same attempt
+ * count) and releasing the claim. Returns the ids that changed; the others lost a race.
+ */
+export async function recordDeliveries(q: Queryable, changes: DeliveryChange[]): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (const part of chunks(changes, 500)) {
+    const values = part.map(
+      (change) =>
+        sql`(${change.id}, ${change.seenAttempts}::int, ${change.status}, ${change.holdReason}::text,
+             ${change.lastOutcome}::text, ${change.operatorCode}::text, ${change.nextAttemptAt}::timestamptz,
+             ${change.resolvedAt}::timestamptz)`,
+    );
+    const { rows } = await sql<{ id: string }>`
+      update wallet_obligations o set
+        status = v.status, hold_reason = v.hold_reason, attempts = o.attempts + 1, last_outcome = v.last_outcome,
+        operator_code = v.operator_code, next_attempt_at = v.next_attempt_at, resolved_at = v.resolved_at,
+        claimed_until = null
+      from (values ${sql.join(values)})
+        as v(id, seen_attempts, status, hold_reason, last_outcome, operator_code, next_attempt_at, resolved_at)
+      where o.id = v.id and o.status = 'pending' and o.attempts = v.seen_attempts
+      returning o.id`.execute(q);
+    for (const row of rows) moved.add(row.id);
+  }
+  return moved;
+}
+
+/** One attempt for the wallet call log. */
+export interface WalletCall {
+  tenantId: string;
+  obligationId: string | null;
+  txId: string;
+  endpoint: string;
+  kind: string;
+  at: Date;
+  attempt: WalletAttempt;
+}
+
 /** The wallet call log: one row per attempt, whatever its outcome. */
-export async function logWalletCall(
-  q: Queryable,
-  call: { tenantId: string; obligationId: string | null; txId: string; endpoint: string; kind: string; at: Date },
-  attempt: WalletAttempt,
-): Promise<void> {
-  await q
-    .insertInto('wallet_calls')
-    .values({
-      tenant_id: call.tenantId,
-      obligation_id: call.obligationId,
-      tx_id: call.txId,
-      endpoint: call.endpoint,
-      kind: call.kind,
-      http_status: attempt.status,
-      outcome: attempt.outcome,
-      reason: attempt.outcome === 'unknown' ? attempt.reason : null,
-      operator_code: attempt.outcome === 'refused' ? attempt.code : null,
-      duration_ms: attempt.durationMs,
-      attempted_at: call.at,
-    })
+export async function logWalletCalls(q: Queryable, calls: WalletCall[]): Promise<void> {
+  for (const part of chunks(calls, 1_000)) {
+    await q
+      .insertInto('wallet_calls')
+      .values(
+        part.map(({ attempt, ...call }) => ({
+          tenant_id: call.tenantId,
+          obligation_id: call.obligationId,
+          tx_id: call.txId,
+          endpoint: call.endpoint,
+          kind: call.kind,
+          http_status: attempt.status,
+          outcome: attempt.outcome,
+          reason: attempt.outcome === 'unknown' || attempt.outcome === 'not_sent' ? attempt.reason : null,
+          operator_code: attempt.outcome === 'refused' ? attempt.code : null,
+          duration_ms: attempt.durationMs,
+          attempted_at: call.at,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Calls of obligations, newest first, at most `perObligation` each. */
+export async function callsOf(q: Queryable, obligationIds: string[], perObligation: number) {
+  if (obligationIds.length === 0) return [];
+  const { rows } = await sql<{
+    obligation_id: string;
+    attempted_at: Date;
+    http_status: number | null;
+    outcome: string;
+    reason: string | null;
+    operator_code: string | null;
+    duration_ms: number;
+  }>`
+    select obligation_id, attempted_at, http_status, outcome, reason, operator_code, duration_ms from (
+      select c.*, row_number() over (partition by obligation_id order by attempted_at desc, id desc) as rank
+      from wallet_calls c where obligation_id in (${sql.join(obligationIds)})
+    ) ranked where rank <= ${perObligation}
+    order by obligation_id, attempted_at desc`.execute(q);
+  return rows;
+}
+
+export interface ObligationFilter {
+  tenantId: string | null;
+  status?: ObligationStatus | undefined;
+  playerId?: string | undefined;
+  betId?: string | undefined;
+  before?: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** The operator workspace's list: newest first, one page (and one more row to tell whether another page exists). */
+export function listObligations(q: Queryable, filter: ObligationFilter): Promise<WalletObligation[]> {
+  let query = q.selectFrom('wallet_obligations').selectAll();
+  if (filter.tenantId !== null) query = query.where('tenant_id', '=', filter.tenantId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
+  if (filter.betId) query = query.where('bet_id', '=', filter.betId);
+  if (filter.before) {
+    const { at, id } = filter.before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+    );
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
     .execute();
 }
 
-/** Stops automatic delivery without an attempt: the obligation waits for an operator. */
-export async function holdForReview(q: Queryable, id: string, reason: string): Promise<void> {
-  await q.updateTable('wallet_obligations').set({ status: 'failed', last_outcome: reason }).where('id', '=', id).where('status', '=', 'pending').execute();
+/**
+ * Money the wallet confirmed (or an operator declared done), per UTC day of confirmation, kind and direction,
+ * for one tenant. `to` is exclusive.
+ */
+export async function confirmedTotals(q: Queryable, tenantId: string, from: Date, to: Date) {
+  const { rows } = await sql<{ day: string; kind: string; endpoint: string; movements: number; amount: string }>`
+    select to_char(resolved_at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, endpoint,
+      count(*)::int as movements, sum(amount) as amount
+    from wallet_obligations
+    where tenant_id = ${tenantId} and status in ('applied', 'resolved')
+      and resolved_at >= ${from} and resolved_at < ${to}
+    group by 1, 2, 3`.execute(q);
+  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+}
+
+/** Inserts the adjustment unless its Idempotency-Key was used in the tenant already; returns whether it did. */
+export async function insertAdjustment(q: Queryable, row: Insertable<AdjustmentsTable>): Promise<boolean> {
+  const inserted = await q
+    .insertInto('adjustments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['tenant_id', 'idempotency_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export function findAdjustmentByKey(q: Queryable, tenantId: string, key: string): Promise<Adjustment | undefined> {
+  return q
+    .selectFrom('adjustments')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }

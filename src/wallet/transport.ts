@@ -2,8 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
-import { bareHostname } from '../platform/urls.ts';
+import { bareHostname, specialAddressRange } from '../platform/urls.ts';
 
 /**
  * The one way out to a partner wallet. It resolves the host once, checks every address, then connects to the
@@ -85,13 +84,8 @@ export class WalletTransport {
 
   /** Public unicast only; a name answering with any other address is refused as a whole. */
   #checkAddress(address: string, isHttps: boolean): void {
-    const parsed = ipaddr.parse(address);
-    const range = parsed.range();
-    // IPv4-compatible IPv6 (::a.b.c.d, deprecated) embeds an IPv4 address that ipaddr.js still calls unicast.
-    if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) {
-      throw new TransportRefused('address', `address ${address} embeds an IPv4 address`);
-    }
-    if (range === 'unicast') {
+    const range = specialAddressRange(address);
+    if (range === null) {
       if (!isHttps) throw new TransportRefused('scheme', 'plain http is allowed only to loopback in development');
       return;
     }
@@ -110,7 +104,13 @@ export class WalletTransport {
     return this.#send(url, address, body, headers, Math.max(1, deadline - Date.now()));
   }
 
-  #send(url: URL, address: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResponse> {
+  #send(
+    url: URL,
+    address: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<TransportResponse> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const request = client.request({

@@ -22,9 +22,17 @@ export interface WalletCheckFailure {
   operatorCode?: string;
 }
 
-const PROBE_KIND: Record<WalletEndpoint, MovementKind> = { balance: 'balance', debit: 'bet', credit: 'payout', rollback: 'rollback' };
+const PROBE_KIND: Record<WalletEndpoint, MovementKind> = {
+  balance: 'balance',
+  debit: 'bet',
+  credit: 'payout',
+  rollback: 'rollback',
+};
 
-export async function validateWallet(client: WalletClient, wallet: WalletUnderTest): Promise<WalletCheckFailure | null> {
+export async function validateWallet(
+  client: WalletClient,
+  wallet: WalletUnderTest,
+): Promise<WalletCheckFailure | null> {
   return (await checkBalance(client, wallet)) ?? (await checkSignatureRefusals(client, wallet));
 }
 
@@ -34,12 +42,21 @@ async function checkBalance(client: WalletClient, wallet: WalletUnderTest): Prom
   const attempt = await client.send(wallet, 'balance', body, { txId, currency: wallet.currency });
   if (attempt.outcome === 'applied') return null;
   if (attempt.outcome === 'refused') {
-    return { check: 'balance', endpoint: 'balance', reason: 'wallet_refused', status: attempt.status, operatorCode: attempt.code };
+    return {
+      check: 'balance',
+      endpoint: 'balance',
+      reason: 'wallet_refused',
+      status: attempt.status,
+      operatorCode: attempt.code,
+    };
   }
   return { check: 'balance', endpoint: 'balance', reason: attempt.reason, status: attempt.status };
 }
 
-async function checkSignatureRefusals(client: WalletClient, wallet: WalletUnderTest): Promise<WalletCheckFailure | null> {
+async function checkSignatureRefusals(
+  client: WalletClient,
+  wallet: WalletUnderTest,
+): Promise<WalletCheckFailure | null> {
   const wrongSecret = randomBytes(32).toString('hex');
   for (const endpoint of WALLET_ENDPOINTS) {
     const txId = `activation-probe:${randomUUID()}`;
@@ -51,10 +68,19 @@ async function checkSignatureRefusals(client: WalletClient, wallet: WalletUnderT
       kind: PROBE_KIND[endpoint],
       ...(endpoint === 'rollback' ? { ref: `activation-probe:${randomUUID()}` } : {}),
     });
-    const attempt = await client.send({ walletUrl: wallet.walletUrl, secret: wrongSecret }, endpoint, body, { txId, currency: wallet.currency });
+    const attempt = await client.send({ walletUrl: wallet.walletUrl, secret: wrongSecret }, endpoint, body, {
+      txId,
+      currency: wallet.currency,
+    });
     if (attempt.status === 401 || attempt.status === 403) continue;
-    const reason = attempt.status === null ? (attempt.outcome === 'unknown' ? attempt.reason : 'no_answer')
-      : attempt.status >= 200 && attempt.status < 300 ? 'accepted_invalid_signature' : `unexpected_status_${attempt.status}`;
+    const reason =
+      attempt.status === null
+        ? attempt.outcome === 'unknown' || attempt.outcome === 'not_sent'
+          ? attempt.reason
+          : 'no_answer'
+        : attempt.status >= 200 && attempt.status < 300
+          ? 'accepted_invalid_signature'
+          : `unexpected_status_${attempt.status}`;
     return { check: 'signature', endpoint, reason, status: attempt.status };
   }
   return null;

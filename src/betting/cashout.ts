@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { cashOutValue, potentialPayout, type CashOutLeg } from '../catalog/odds.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import type { Bet, BetLeg } from '../platform/db/schema.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import type { SessionPrincipal } from '../platform/http/principals.ts';
+import type { DeliveryEngine } from '../wallet/delivery.ts';
+import type { Ledger } from '../wallet/ledger.ts';
+import { bettingErrors } from './errors.ts';
+import { releaseExposure } from './exposure.ts';
+import type { BetView, CashOutBody } from './schemas.ts';
+import { isOpen, moveBet } from './states.ts';
+import * as store from './store.ts';
+import type { BetViews } from './views.ts';
+
+/** The book's margin on a cash-out, in basis points of its fair value (5%). */
+export const CASHOUT_MARGIN_BASIS_POINTS = 500;
+
+const newCashoutId = () => `co_${randomBytes(8).toString('hex')}`;
+
+export interface Offer {
+  amount: number;
+  currency: string;
+  stake: number;
+}
+
+/**
+ * Cash-out: the player is offered what the standing stake is worth at current odds, less the margin
+ * (catalog/odds.ts, cashOutValue), and may take it for all of the stake or a part. Accepting re-prices inside the
+ * transaction, with the bet's selections and the bet itself locked: the player gets exactly the amount accepted,
+ * or a 409 with the new offer. A full cash-out closes the bet (`cashout:<betId>`); a partial one
+ * (`cashout:<betId>:p<n>`) leaves the rest standing, to be settled later. Either is guaranteed once confirmed: a
+ * resettlement never takes it back.
+ */
+export class CashOut {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #catalog: CatalogService;
+  readonly #ledger: Ledger;
+  readonly #delivery: DeliveryEngine;
+  readonly #views: BetViews;
+
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    catalog: CatalogService;
+    ledger: Ledger;
+    delivery: DeliveryEngine;
+    views: BetViews;
+  }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#catalog = deps.catalog;
+    this.#ledger = deps.ledger;
+    this.#delivery = deps.delivery;
+    this.#views = deps.views;
+  }
+
+  async offer(player: SessionPrincipal, betId: string, stake?: number): Promise<Offer> {
+    const bet = await store.findBet(this.#db, betId);
+    if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
+    const legs = await store.legsOfBets(this.#db, [betId]);
+    return priceOf(bet, legs, await this.#prices(this.#db, legs, false), stake);
+  }
+
+  async accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
+    const legs = await store.legsOfBets(this.#db, [betId]);
+    const cashedOut = await inTransaction(this.#db, async (tx) => {
+      // The selections first (as a settlement takes them), then the bet: the price and the bet hold still.
+      const prices = await this.#prices(tx, legs, true);
+      const bet = await store.lockBet(tx, betId);
+      if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
+      const earlier = (await store.cashoutsOfBets(tx, [betId])).find((row) => row.request_id === body.requestId);
+      if (earlier) {
+        const same = earlier.amount === body.amount && (body.stake === undefined || earlier.stake === body.stake);
+        if (!same) throw bettingErrors.request_id_reused();
+        return false;
+      }
+      const offer = priceOf(bet, legs, prices, body.stake);
+      if (offer.amount !== body.amount) throw bettingErrors.cashout_offer_changed({ offer });
+      await this.#record(tx, bet, legs, offer, body.requestId);
+      return true;
+    });
+    if (cashedOut) this.#delivery.wake();
+    return { bet: await this.#views.view(betId) };
+  }
+
+  async #prices(q: Queryable, legs: BetLeg[], lock: boolean): Promise<Prices> {
+    const rows = await this.#catalog.pricesOf(
+      q,
+      legs.map((leg) => leg.selection_id),
+      { lock },
+    );
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  async #record(tx: Tx, bet: Bet, legs: BetLeg[], offer: Offer, requestId: string): Promise<void> {
+    const now = this.#clock.now();
+    const standing = bet.stake - bet.cashed_out_stake;
+    const closes = offer.stake === standing;
+    const number = (await store.cashoutsOfBets(tx, [bet.id])).length + 1;
+    await store.insertCashout(tx, {
+      id: newCashoutId(),
+      bet_id: bet.id,
+      request_id: requestId,
+      number,
+      stake: offer.stake,
+      amount: offer.amount,
+      closes_bet: closes,
+      created_at: now,
+    });
+    const remaining = standing - offer.stake;
+    await moveBet(tx, bet, closes ? 'cashed_out' : 'partially_cashed_out', {
+      cashed_out_stake: bet.cashed_out_stake + offer.stake,
+      potential_payout: Number(
+        potentialPayout(
+          remaining,
+          legs.map((leg) => leg.odds_milli),
+        ),
+      ),
+    });
+    if (closes) await releaseExposure(tx, [bet], now);
+    const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
+    await this.#ledger.oweOnBets(tx, [
+      {
+        account,
+        movement: {
+          kind: 'cashout',
+          endpoint: 'credit',
+          txId: closes ? `cashout:${bet.id}` : `cashout:${bet.id}:p${number}`,
+          amount: offer.amount,
+        },
+      },
+    ]);
+  }
+}
+
+type Prices = Map<string, Awaited<ReturnType<CatalogService['pricesOf']>>[number]>;
+
+/** The offer for `stake` (all of the standing stake if omitted), or why there is none. */
+function priceOf(bet: Bet, legs: BetLeg[], prices: Prices, stake: number | undefined): Offer {
+  if (!isOpen(bet.status)) throw bettingErrors.cashout_unavailable({ reason: 'bet_not_open', status: bet.status });
+  const standing = bet.stake - bet.cashed_out_stake;
+  const part = stake ?? standing;
+  if (part > standing) throw validationError('stake', `At most the remaining stake, ${standing}.`);
+  const priced: CashOutLeg[] = legs.map((leg) => {
+    const price = prices.get(leg.selection_id)!;
+    if (price.market_status === 'settled' && price.result) return { oddsMilli: leg.odds_milli, result: price.result };
+    if (price.market_status !== 'open') {
+      throw bettingErrors.cashout_unavailable({
+        reason: 'market_suspended',
+        marketId: price.market_id,
+        marketStatus: price.market_status,
+      });
+    }
+    return { oddsMilli: leg.odds_milli, currentOddsMilli: price.odds_milli };
+  });
+  const amount = cashOutValue(part, priced, CASHOUT_MARGIN_BASIS_POINTS);
+  if (amount <= 0) throw bettingErrors.cashout_unavailable({ reason: 'no_value' });
+  return { amount, currency: bet.currency, stake: part };
+}

@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { combinedOddsMilli, formatMilli, parseMilli, potentialPayout } from '../catalog/odds.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import type { Clock } from '../platform/clock.ts';
+import { canonicalJson, sha256Hex } from '../platform/crypto.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { Tenant, WalletObligation } from '../platform/db/schema.ts';
+import { AppError, validationError } from '../platform/errors.ts';
+import type { SessionPrincipal } from '../platform/http/principals.ts';
+import type { TenantService } from '../tenants/service.ts';
+import type { WalletAttempt } from '../wallet/client.ts';
+import type { DeliveryEngine } from '../wallet/delivery.ts';
+import type { Ledger } from '../wallet/ledger.ts';
+import { bettingErrors } from './errors.ts';
+import { reserveExposure } from './exposure.ts';
+import { storedRefusal, toError } from './refusals.ts';
+import type { BetView, PlaceBetBody } from './schemas.ts';
+import type { BetRef, StakeOutcomes } from './stake-outcome.ts';
+import * as store from './store.ts';
+import type { BetViews } from './views.ts';
+
+const newBetId = () => `bt_${randomBytes(8).toString('hex')}`;
+/** How long a repeated request waits for the first one to decide before answering "in progress". */
+const REPEAT_WAIT_MS = 8_000;
+
+type Placed = { bet: BetView; balance?: { balance: number; currency: string }; replayed: boolean };
+
+/**
+ * Bet placement up to an accepted or refused bet, with exactly one stake debit.
+ *
+ * 1. One transaction checks the slip, reserves exposure, and records the pending bet and its stake-debit
+ *    obligation (row first, call second).
+ * 2. Outside any transaction the debit is sent once.
+ * 3. One transaction records the outcome (stake-outcome.ts). If anything fails after step 1, the player is told what
+ *    the bet's stored state says, never a guess.
+ */
+export class Placement {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #tenants: TenantService;
+  readonly #catalog: CatalogService;
+  readonly #ledger: Ledger;
+  readonly #delivery: DeliveryEngine;
+  readonly #outcomes: StakeOutcomes;
+  readonly #views: BetViews;
+  readonly #log: FastifyBaseLogger;
+
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    tenants: TenantService;
+    catalog: CatalogService;
+    ledger: Ledger;
+    delivery: DeliveryEngine;
+    outcomes: StakeOutcomes;
+    views: BetViews;
+    log: FastifyBaseLogger;
+  }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#tenants = deps.tenants;
+    this.#catalog = deps.catalog;
+    this.#ledger = deps.ledger;
+    this.#delivery = deps.delivery;
+    this.#outcomes = deps.outcomes;
+    this.#views = deps.views;
+    this.#log = deps.log;
+  }
+
+  async placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
+    checkSlipShape(body);
+    // Odds are compared as numbers, so "2.1" and "2.10" are the same slip.
+    const slip = {
+      stake: body.stake,
+      legs: body.legs.map((leg) => ({ selectionId: leg.selectionId, odds: parseMilli(leg.odds) })),
+    };
+    const requestHash = sha256Hex(canonicalJson(slip));
+    const placed = await this.#recordPendingBet(player, body, requestHash);
+    if (placed.kind === 'repeat') {
+      return { bet: await this.#settledRepeat(player, body.requestId, requestHash), replayed: true };
+    }
+    let attempt: WalletAttempt | undefined;
+    try {
+      attempt = await this.#delivery.attempt(placed.stake);
+      const outcome = await this.#outcomes.decide(placed.bet, placed.stake, attempt);
+      if (outcome.refusal) throw toError(outcome.refusal);
+      return { bet: await this.#views.view(placed.bet.id), balance: outcome.balance, replayed: false };
+    } catch (error) {
+      if (isAnswer(error)) throw error;
+      this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
+      return this.#answerFromState(placed.bet, placed.stake, attempt);
+    }
+  }
+
+  /**
+   * After a failure past the commit (a lost database, a lost commit acknowledgement, another writer deciding
+   * first), the bet's stored state is the truth: accepted is answered as accepted, refused as refused. A bet still
+   * pending has an unknowable stake: refused and rolled back. If not even that can be recorded, the player is told
+   * the outcome is not known yet; the same request id asks again, and the running service resolves the bet.
+   */
+  async #answerFromState(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt | undefined): Promise<Placed> {
+    try {
+      const current = await store.findBet(this.#db, bet.id);
+      if (current?.status === 'pending' && (await this.#outcomes.treatAsUnknown(bet, 'internal_error'))) {
+        throw toError({ code: 'wallet_unavailable' });
+      }
+      const decided = await store.findBet(this.#db, bet.id);
+      if (decided?.status === 'refused') throw toError(storedRefusal(decided));
+      if (decided?.status === 'accepted' && attempt?.outcome === 'applied') {
+        const balance = { balance: attempt.balance, currency: attempt.currency };
+        return { bet: await this.#views.view(bet.id), balance, replayed: false };
+      }
+    } catch (error) {
+      if (isAnswer(error)) throw error;
+      this.#log.error({ err: error, betId: bet.id, stake: stake.tx_id }, "the bet's outcome cannot be read yet");
+    }
+    throw bettingErrors.bet_in_progress(
+      undefined,
+      'The outcome of this bet is not known yet; send the same request again shortly.',
+    );
+  }
+
+  async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
+    // The wallet identity locks before the first stake is even recorded, in its own statement: marking it inside
+    // the placement would upgrade the shared tenant lock below, and concurrent first bets would deadlock.
+    await this.#tenants.markFinancialUse(player.tenantId);
+    return inTransaction(this.#db, async (tx) => {
+      // FOR SHARE: the wallet identity cannot change between this read and the first stake locking it.
+      const tenant = await this.#tenants.getForShare(tx, player.tenantId);
+      if (await store.findBetByRequest(tx, player.playerId, body.requestId)) return { kind: 'repeat' as const };
+
+      const legs = await this.#pricedLegs(tx, body);
+      checkStake(tenant, body.stake);
+      const exactPayout = potentialPayout(
+        body.stake,
+        legs.map((leg) => leg.odds_milli),
+      );
+      if (exactPayout > BigInt(tenant.max_payout)) {
+        throw bettingErrors.payout_above_maximum({
+          maxPayout: tenant.max_payout,
+          potentialPayout: exactPayout.toString(),
+        });
+      }
+      const payout = Number(exactPayout);
+      const bet = {
+        id: newBetId(),
+        tenant_id: tenant.id,
+        player_id: player.playerId,
+        request_id: body.requestId,
+        request_hash: requestHash,
+        status: 'pending' as const,
+        refusal: null,
+        stake: body.stake,
+        currency: tenant.currency,
+        odds_milli: combinedOddsMilli(legs.map((leg) => leg.odds_milli)),
+        potential_payout: payout,
+        placed_at: this.#clock.now(),
+        decided_at: null,
+      };
+      // A concurrent twin with the same request id loses here, before anything else is written.
+      if (!(await store.insertBet(tx, bet))) return { kind: 'repeat' as const };
+      await store.insertLegs(
+        tx,
+        legs.map((leg, position) => ({
+          bet_id: bet.id,
+          position,
+          selection_id: leg.id,
+          market_id: leg.market_id,
+          event_id: leg.event_id,
+          odds_milli: leg.odds_milli,
+          odds_version: leg.odds_version,
+        })),
+      );
+      await reserveExposure(tx, tenant, bet.id, payout - body.stake, legs);
+      const stake = await this.#ledger.oweStake(tx, {
+        tenantId: tenant.id,
+        betId: bet.id,
+        walletUrl: tenant.wallet_url,
+        currency: tenant.currency,
+        playerId: player.playerId,
+        externalPlayerId: player.externalPlayerId,
+        amount: body.stake,
+      });
+      return { kind: 'placed' as const, bet, stake };
+    });
+  }
+
+  /** The odds acceptance policy: equal or better odds are accepted (at the current price), worse are refused. */
+  async #pricedLegs(tx: Tx, body: PlaceBetBody) {
+    const rows = await this.#catalog.selectionsForBet(
+      tx,
+      body.legs.map((leg) => leg.selectionId),
+    );
+    const changed: Array<{ selectionId: string; odds: string; oddsVersion: number }> = [];
+    const legs = body.legs.map((leg, index) => {
+      const row = rows.find((candidate) => candidate.id === leg.selectionId);
+      if (!row) {
+        throw bettingErrors.selection_unavailable({ selectionId: leg.selectionId, field: `legs.${index}.selectionId` });
+      }
+      const started = row.event_status === 'scheduled' && row.starts_at <= this.#clock.now();
+      if (row.market_status !== 'open' || !['scheduled', 'live'].includes(row.event_status) || started) {
+        throw bettingErrors.market_unavailable({
+          selectionId: leg.selectionId,
+          marketStatus: row.market_status,
+          eventStatus: row.event_status,
+        });
+      }
+      if (row.odds_milli < parseMilli(leg.odds)) {
+        changed.push({ selectionId: row.id, odds: formatMilli(row.odds_milli), oddsVersion: row.odds_version });
+      }
+      return row;
+    });
+    if (new Set(legs.map((leg) => leg.event_id)).size !== legs.length) {
+      throw validationError('legs', 'An accumulator takes at most one selection per event.');
+    }
+    if (changed.length > 0) throw bettingErrors.odds_changed({ legs: changed });
+    return legs;
+  }
+
+  /** A repeated request id: the same slip gets the first request's result; another slip is a client bug. */
+  async #settledRepeat(player: SessionPrincipal, requestId: string, requestHash: string): Promise<BetView> {
+    const deadline = Date.now() + REPEAT_WAIT_MS;
+    for (;;) {
+      const bet = await store.findBetByRequest(this.#db, player.playerId, requestId);
+      if (!bet) throw bettingErrors.bet_in_progress();
+      if (bet.request_hash !== requestHash) throw bettingErrors.request_id_reused();
+      if (bet.status === 'refused') throw toError(storedRefusal(bet));
+      if (bet.status === 'accepted') return this.#views.view(bet.id);
+      if (Date.now() > deadline) throw bettingErrors.bet_in_progress();
+      await sleep(100);
+    }
+  }
+}
+
+function checkSlipShape(body: PlaceBetBody): void {
+  const seen = new Set<string>();
+  body.legs.forEach((leg, index) => {
+    if (seen.has(leg.selectionId)) {
+      throw validationError(`legs.${index}.selectionId`, 'A selection appears twice in the slip.');
+    }
+    seen.add(leg.selectionId);
+    if (parseMilli(leg.odds) <= 1000) throw validationError(`legs.${index}.odds`, 'Odds are above 1.00.');
+  });
+}
+
+function checkStake(tenant: Tenant, stake: number): void {
+  if (stake < tenant.min_stake || stake > tenant.max_stake) {
+    throw bettingErrors.stake_out_of_range(
+      { minStake: tenant.min_stake, maxStake: tenant.max_stake },
+      `The stake must be between ${tenant.min_stake} and ${tenant.max_stake} (minor units).`,
+    );
+  }
+}
+
+/** An answer for the player (a catalogued refusal), as opposed to a failure to recover from. */
+function isAnswer(error: unknown): boolean {
+  return error instanceof AppError;
+}

@@ -1,0 +1,44 @@
+import type { Clock } from '../platform/clock.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { StakeOutcomes } from './stake-outcome.ts';
+import * as store from './store.ts';
+
+/**
+ * How long a bet may stay pending before the service decides its stake is lost: the wallet's 5 s per attempt, and
+ * a wide margin for a slow database. A placement that is still alive decides long before; one that lost its
+ * database (a restart, a failover) never will.
+ */
+export const STALE_PENDING_MS = 30_000;
+
+/**
+ * Bets left pending, their stake debit's outcome unknowable: refused and rolled back. At start-up every pending bet
+ * (the process that placed it is gone); while running, those pending for longer than STALE_PENDING_MS.
+ */
+export class Recovery {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #outcomes: StakeOutcomes;
+
+  constructor(deps: { db: Db; clock: Clock; outcomes: StakeOutcomes }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#outcomes = deps.outcomes;
+  }
+
+  /** Before the server listens: the process stopped between recording stakes and learning their outcomes. */
+  async recoverPendingBets(): Promise<number> {
+    return this.#resolve(await store.pendingBets(this.#db), 'interrupted');
+  }
+
+  /** The running service's sweep (a periodic job): placements that lost their database mid-way. */
+  async resolveStalePendingBets(): Promise<number> {
+    const before = new Date(this.#clock.now().getTime() - STALE_PENDING_MS);
+    return this.#resolve(await store.pendingBets(this.#db, before), 'stale');
+  }
+
+  async #resolve(bets: Awaited<ReturnType<typeof store.pendingBets>>, reason: string): Promise<number> {
+    let resolved = 0;
+    for (const bet of bets) if (await this.#outcomes.treatAsUnknown(bet, reason)) resolved += 1;
+    return resolved;
+  }
+}

@@ -1,0 +1,253 @@
+import { settledReturn } from '../catalog/odds.ts';
+import type { CatalogService, RecordedResults } from '../catalog/service.ts';
+import type { AuditLog } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { Bet, BetLeg, SelectionResult, WalletObligation } from '../platform/db/schema.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import type { DeliveryEngine } from '../wallet/delivery.ts';
+import { SETTLEMENT_KINDS, type BetAccount, type BetMovement, type Ledger } from '../wallet/ledger.ts';
+import { bettingErrors } from './errors.ts';
+import { releaseExposure } from './exposure.ts';
+import type { SettleBody, SettlementReport } from './schemas.ts';
+import {
+  isOpen,
+  isSettled,
+  moveBets,
+  OPEN_STATES,
+  SETTLED_STATES,
+  type BetState,
+  type SettledState,
+} from './states.ts';
+import * as store from './store.ts';
+
+/**
+ * A bet's result from its legs' results: a lost leg loses it at once; a leg without a result keeps it open;
+ * every leg void makes it void; otherwise a half-lost leg makes it half_lost, a half-won leg half_won, and all
+ * legs won (or void) make it won.
+ */
+export function betResult(results: Array<SelectionResult | null>): SettledState | 'open' {
+  if (results.includes('lost')) return 'lost';
+  if (results.includes(null)) return 'open';
+  if (results.every((result) => result === 'void')) return 'void';
+  if (results.includes('half_lost')) return 'half_lost';
+  if (results.includes('half_won')) return 'half_won';
+  return 'won';
+}
+
+/** What a settlement does to one bet, before any money: how it moves, and what happens to its postings. */
+export interface BetChange {
+  kind: 'settled' | 'resettled' | 'reopened' | 'unchanged';
+  move: store.BetMove | null;
+  /** Its unsettled settlement postings stop first: the return they were owed for is no longer the bet's. */
+  supersede: boolean;
+  /** The first settlement: one initial credit, and the reserved exposure is given back. */
+  first: boolean;
+}
+
+/** The settlement rules for one bet, given its legs with their current results. */
+export function changeOf(
+  bet: Pick<Bet, 'id' | 'status' | 'stake' | 'cashed_out_stake' | 'settled_version' | 'settled_return'>,
+  legs: Array<Pick<BetLeg, 'odds_milli' | 'result'>>,
+  now: Date,
+): BetChange {
+  const result = betResult(legs.map((leg) => leg.result));
+  const unchanged: BetChange = { kind: 'unchanged', move: null, supersede: false, first: false };
+  if (result === 'open') {
+    if (isOpen(bet.status)) return unchanged;
+    // A correction turned the leg that lost an accumulator into a winner while others still wait: open again.
+    const to: BetState = bet.cashed_out_stake > 0 ? 'partially_cashed_out' : 'accepted';
+    const move = settlementMove(bet, to, bet.settled_version + 1, null, null);
+    return { kind: 'reopened', move, supersede: true, first: false };
+  }
+  // A lost leg decides the bet while other legs may still wait for their result.
+  const returned =
+    result === 'lost'
+      ? 0
+      : settledReturn(
+          bet.stake - bet.cashed_out_stake,
+          legs.map((leg) => ({ oddsMilli: leg.odds_milli, result: leg.result! })),
+        );
+  if (isOpen(bet.status) && bet.settled_version === 0) {
+    return { kind: 'settled', move: settlementMove(bet, result, 1, returned, now), supersede: false, first: true };
+  }
+  if (result === bet.status && returned === bet.settled_return) return unchanged;
+  const move = settlementMove(bet, result, bet.settled_version + 1, returned, now);
+  const supersede = returned !== bet.settled_return;
+  return { kind: isOpen(bet.status) ? 'settled' : 'resettled', move, supersede, first: false };
+}
+
+/**
+ * The money a change owes. The first settlement: exactly one initial credit, `payout:<betId>:1`, the return
+ * (0 for a lost bet) as a payout, or the stake back as a refund when void. Any later one: the difference between
+ * the new return and what the bet's settlement postings that count add up to (`account.settled`, after any
+ * superseded ones stopped counting), as `resettle:<betId>:<version>:<n>`, a credit or a debit; nothing if none.
+ */
+export function movementFor(
+  change: BetChange,
+  account: Pick<BetAccount, 'betId' | 'settled' | 'corrections'>,
+  ref: string,
+): BetMovement | null {
+  const returned = change.move?.settledReturn ?? null;
+  if (returned === null) return null;
+  if (change.first) {
+    const kind = change.move!.to === 'void' ? 'refund' : 'payout';
+    return { kind, endpoint: 'credit', txId: `payout:${account.betId}:1`, amount: returned, ref };
+  }
+  const difference = returned - account.settled;
+  if (difference === 0) return null;
+  return {
+    kind: 'resettle',
+    endpoint: difference > 0 ? 'credit' : 'debit',
+    txId: `resettle:${account.betId}:${change.move!.settledVersion}:${account.corrections + 1}`,
+    amount: Math.abs(difference),
+    ref,
+  };
+}
+
+function settlementMove(
+  bet: Pick<Bet, 'id' | 'status'>,
+  to: BetState,
+  version: number,
+  returned: number | null,
+  at: Date | null,
+): store.BetMove {
+  return { id: bet.id, from: bet.status, to, settledVersion: version, settledReturn: returned, settledAt: at };
+}
+
+/**
+ * Settlement and resettlement of a market: the results are recorded (catalog), every bet on the market is
+ * judged by changeOf and movementFor, and what the bets are owed is recorded in the ledger, all in one transaction; the delivery
+ * engine pays after the commit. Fully cashed-out bets are never touched: a confirmed cash-out stays guaranteed.
+ */
+export class Settlement {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #catalog: CatalogService;
+  readonly #ledger: Ledger;
+  readonly #delivery: DeliveryEngine;
+  readonly #audit: AuditLog;
+
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    catalog: CatalogService;
+    ledger: Ledger;
+    delivery: DeliveryEngine;
+    audit: AuditLog;
+  }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#catalog = deps.catalog;
+    this.#ledger = deps.ledger;
+    this.#delivery = deps.delivery;
+    this.#audit = deps.audit;
+  }
+
+  settle(call: StaffCall, marketId: string, body: SettleBody): Promise<SettlementReport> {
+    return this.#run('settle', call, marketId, body);
+  }
+
+  resettle(call: StaffCall, marketId: string, body: SettleBody): Promise<SettlementReport> {
+    return this.#run('resettle', call, marketId, body);
+  }
+
+  async #run(mode: 'settle' | 'resettle', call: StaffCall, marketId: string, body: SettleBody) {
+    const report = await inTransaction(this.#db, async (tx) => {
+      const recorded = await this.#catalog.recordResults(tx, marketId, body.results, mode);
+      // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
+      // before may still wait for its stake's answer, and would escape the settlement.
+      if (await store.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
+      const report = recorded.changed ? await this.#settleBets(tx, recorded) : emptyReport(recorded);
+      await this.#audit.record(tx, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: `market.${mode}`,
+        target: { type: 'market', id: marketId },
+        outcome: 'success',
+        ip: call.ip,
+        details: { results: body.results, version: report.market.settlementVersion, bets: report.bets },
+      });
+      return report;
+    });
+    this.#delivery.wake();
+    return report;
+  }
+
+  /**
+   * A held movement of a settled bet was resolved by an operator (it happened after all): the bet's postings may no
+   * longer add up to its return, and the difference is owed (an obsolete credit that was applied is taken back).
+   */
+  async reconcile(tx: Tx, obligation: WalletObligation): Promise<void> {
+    if (!obligation.bet_id || !(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
+    const bet = await store.lockBet(tx, obligation.bet_id);
+    if (!bet || !isSettled(bet.status)) return;
+    const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
+    const change: BetChange = {
+      kind: 'resettled',
+      move: settlementMove(bet, bet.status, bet.settled_version, bet.settled_return, bet.settled_at),
+      supersede: false,
+      first: false,
+    };
+    const movement = movementFor(change, account, `reconcile:${obligation.tx_id}`);
+    if (movement) await this.#ledger.oweOnBets(tx, [{ account, movement }]);
+  }
+
+  async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementReport> {
+    await store.setLegResults(tx, recorded.marketId, recorded.results);
+    const bets = await store.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
+    const ids = bets.map((bet) => bet.id);
+    const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
+    const accounts = await this.#ledger.accountsOf(tx, ids);
+    const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#clock.now() };
+    const report = emptyReport(recorded);
+    const owed: Array<{ account: BetAccount; movement: BetMovement }> = [];
+    const moves: store.BetMove[] = [];
+    const firstSettled: Bet[] = [];
+    for (const bet of bets) {
+      const account = accounts.get(bet.id)!;
+      const change = changeOf(bet, legs.get(bet.id) ?? [], context.now);
+      report.bets[change.kind] += 1;
+      if (change.move) moves.push(change.move);
+      if (change.first) firstSettled.push(bet);
+      if (change.supersede) await this.#ledger.supersede(tx, account);
+      const movement = movementFor(change, account, context.ref);
+      if (movement) {
+        owed.push({ account, movement });
+        addOwed(report, bet.currency, movement);
+      }
+    }
+    await moveBets(tx, moves);
+    await releaseExposure(tx, firstSettled, context.now);
+    await this.#ledger.oweOnBets(tx, owed);
+    return report;
+  }
+}
+
+function emptyReport(recorded: RecordedResults): SettlementReport {
+  return {
+    market: { id: recorded.marketId, status: 'settled', settlementVersion: recorded.version },
+    bets: { settled: 0, resettled: 0, reopened: 0, unchanged: 0 },
+    owed: [],
+  };
+}
+
+function addOwed(report: SettlementReport, currency: string, movement: BetMovement): void {
+  let entry = report.owed.find((candidate) => candidate.currency === currency);
+  if (!entry) {
+    entry = { currency, credits: 0, debits: 0, movements: 0 };
+    report.owed.push(entry);
+  }
+  entry.movements += 1;
+  if (movement.endpoint === 'credit') entry.credits += movement.amount;
+  else entry.debits += movement.amount;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,85 @@
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { Bet, WalletObligation } from '../platform/db/schema.ts';
+import type { WalletAttempt } from '../wallet/client.ts';
+import type { DeliveryEngine } from '../wallet/delivery.ts';
+import type { Ledger } from '../wallet/ledger.ts';
+import { releaseExposure } from './exposure.ts';
+import { stakeRefusal, type Refusal } from './refusals.ts';
+import { moveBet } from './states.ts';
+import * as store from './store.ts';
+
+export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;
+
+export interface Decision {
+  refusal?: Refusal;
+  balance?: { balance: number; currency: string };
+}
+
+/**
+ * A pending bet's fate, decided by its one stake debit: accepted when the wallet took the stake; refused, with its
+ * exposure released, when it refused or never got it; refused and rolled back when nobody can know. Placement and
+ * recovery both decide through here, each move guarded, so only one of them ever decides a bet.
+ */
+export class StakeOutcomes {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ledger: Ledger;
+  readonly #delivery: DeliveryEngine;
+
+  constructor(deps: { db: Db; clock: Clock; ledger: Ledger; delivery: DeliveryEngine }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#ledger = deps.ledger;
+    this.#delivery = deps.delivery;
+  }
+
+  /**
+   * Records what the stake debit proved, in one transaction, and says what the player is told. Throws when another
+   * writer decided the bet first (BetRaceError, LostRaceError): the caller then answers from the bet's state.
+   */
+  async decide(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<Decision> {
+    const now = this.#clock.now();
+    if (attempt.outcome === 'applied') {
+      await inTransaction(this.#db, async (tx) => {
+        await this.#ledger.recordStakeOutcome(tx, stake, attempt);
+        await moveBet(tx, { id: bet.id, status: 'pending' }, 'accepted', { decided_at: now });
+      });
+      return { balance: { balance: attempt.balance, currency: attempt.currency } };
+    }
+    const refusal = stakeRefusal(attempt);
+    const rollbackId = await inTransaction(this.#db, async (tx) => {
+      await this.#ledger.recordStakeOutcome(tx, stake, attempt);
+      return this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown');
+    });
+    if (rollbackId) this.#delivery.wake();
+    return { refusal };
+  }
+
+  /**
+   * The stake's outcome cannot be known (a crash, a lost database, a placement that never finished): if the bet is
+   * still pending, refuse it and roll the stake back. Returns whether it did.
+   */
+  async treatAsUnknown(bet: BetRef, reason: string): Promise<boolean> {
+    const rollbackId = await inTransaction(this.#db, async (tx) => {
+      const current = await store.findBet(tx, bet.id);
+      if (current?.status !== 'pending') return undefined;
+      await this.#ledger.markStakeInterrupted(tx, bet.id, reason);
+      return this.#refuse(tx, bet, { code: 'wallet_unavailable' }, true);
+    });
+    if (rollbackId) this.#delivery.wake();
+    return rollbackId !== undefined;
+  }
+
+  /** Refuses the bet and releases its exposure; after an unknown stake, records the rollback that settles it. */
+  async #refuse(tx: Tx, bet: BetRef, refusal: Refusal, stakeUnknown: boolean): Promise<string | undefined> {
+    const now = this.#clock.now();
+    await moveBet(tx, { id: bet.id, status: 'pending' }, 'refused', {
+      refusal: JSON.stringify(refusal),
+      decided_at: now,
+    });
+    await releaseExposure(tx, [bet], now);
+    if (!stakeUnknown) return undefined;
+    return (await this.#ledger.oweRollbackOfStake(tx, bet.id)).id;
+  }
+}

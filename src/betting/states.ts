@@ -1,0 +1,108 @@
+import type { Updateable } from 'kysely';
+import type { Queryable } from '../platform/db/database.ts';
+import type { BetsTable } from '../platform/db/schema.ts';
+import * as store from './store.ts';
+
+/**
+ * The states of a bet and the moves between them. Placement, settlement and cash-out move a bet only through
+ * moveBet, which refuses a move this table does not allow; the database CHECK holds the same list.
+ */
+export const BET_STATES = [
+  /** Recorded with its stake debit, which is on its one attempt. */
+  'pending',
+  /** The stake was taken: the bet stands, unsettled. */
+  'accepted',
+  /** Not placed: the stake was refused, or its outcome was unknown and it is rolled back. Final. */
+  'refused',
+  /** Part of the stake was cashed out; the rest stands, unsettled. */
+  'partially_cashed_out',
+  /** Settled as a winner: every leg won (accumulators: or was void, not all of them). */
+  'won',
+  /** Settled as a loser: a leg lost. */
+  'lost',
+  /** Settled void: every leg void; the standing stake is refunded. */
+  'void',
+  /** Settled on a quarter line: a leg half won (half at its odds, half refunded), none lost or half lost. */
+  'half_won',
+  /** Settled on a quarter line: a leg half lost (half refunded, half lost), none lost. */
+  'half_lost',
+  /** Closed by a full cash-out; a later resettlement does not change it. Final. */
+  'cashed_out',
+] as const;
+export type BetState = (typeof BET_STATES)[number];
+
+/** Bets still waiting for their result. */
+export const OPEN_STATES = ['accepted', 'partially_cashed_out'] as const satisfies readonly BetState[];
+/** Bets with a result; a resettlement may move them among these, or reopen them. */
+export const SETTLED_STATES = ['won', 'lost', 'void', 'half_won', 'half_lost'] as const satisfies readonly BetState[];
+export type SettledState = (typeof SETTLED_STATES)[number];
+/** What My Bets shows as settled: a result, or a full cash-out. */
+export const CLOSED_STATES: readonly BetState[] = [...SETTLED_STATES, 'cashed_out'];
+
+/**
+ * The only moves a bet makes. A settled bet moves again only when a market of it is resettled: to another result,
+ * to the same result with another return (an accumulator's leg turned void), or back to open (an accumulator lost
+ * early by a leg that the correction makes a winner, while other legs still wait for their result).
+ */
+export const BET_TRANSITIONS: Readonly<Record<BetState, readonly BetState[]>> = {
+  pending: ['accepted', 'refused'],
+  accepted: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out'],
+  partially_cashed_out: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out'],
+  won: [...SETTLED_STATES, ...OPEN_STATES],
+  lost: [...SETTLED_STATES, ...OPEN_STATES],
+  void: [...SETTLED_STATES, ...OPEN_STATES],
+  half_won: [...SETTLED_STATES, ...OPEN_STATES],
+  half_lost: [...SETTLED_STATES, ...OPEN_STATES],
+  refused: [],
+  cashed_out: [],
+};
+
+export function isOpen(state: BetState): state is (typeof OPEN_STATES)[number] {
+  return (OPEN_STATES as readonly BetState[]).includes(state);
+}
+
+export function isSettled(state: BetState): state is SettledState {
+  return (SETTLED_STATES as readonly BetState[]).includes(state);
+}
+
+export class ForbiddenBetTransitionError extends Error {
+  constructor(from: BetState, to: BetState) {
+    super(`a bet cannot move from ${from} to ${to}`);
+    this.name = 'ForbiddenBetTransitionError';
+  }
+}
+
+/** Another writer moved the bet first: read what happened instead of assuming. */
+export class BetRaceError extends Error {
+  constructor(id: string, expected: BetState) {
+    super(`bet ${id} is no longer ${expected}`);
+    this.name = 'BetRaceError';
+  }
+}
+
+export function checkBetTransition(from: BetState, to: BetState): void {
+  if (!BET_TRANSITIONS[from].includes(to)) throw new ForbiddenBetTransitionError(from, to);
+}
+
+/** Many moves at once (a settlement), each checked against the table and guarded like moveBet. */
+export async function moveBets(q: Queryable, moves: store.BetMove[]): Promise<void> {
+  for (const move of moves) checkBetTransition(move.from, move.to);
+  const moved = await store.moveBets(q, moves);
+  const lost = moves.find((move) => !moved.has(move.id));
+  if (lost) throw new BetRaceError(lost.id, lost.from);
+}
+
+/**
+ * The one way a bet changes state: the move must be in the table, and the row must still be in the state the caller
+ * read (a guarded update); otherwise BetRaceError, and the caller reads what happened.
+ */
+export async function moveBet(
+  q: Queryable,
+  bet: { id: string; status: BetState },
+  to: BetState,
+  changes: Omit<Updateable<BetsTable>, 'status'> = {},
+): Promise<void> {
+  checkBetTransition(bet.status, to);
+  if (!(await store.moveBet(q, bet.id, bet.status, { ...changes, status: to })))
+    throw new BetRaceError(bet.id, bet.status);
+}

@@ -1,0 +1,178 @@
+import { formatMilli } from '../catalog/odds.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import type { IntegrationService } from '../integration/service.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Bet, WalletObligation } from '../platform/db/schema.ts';
+import { notFound } from '../platform/errors.ts';
+import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
+import type { Ledger } from '../wallet/ledger.ts';
+import type { ObligationState } from '../wallet/states.ts';
+import { bettingErrors } from './errors.ts';
+import { storedRefusal } from './refusals.ts';
+import {
+  MY_BETS_PAGE,
+  STAFF_BETS_PAGE,
+  type BetView,
+  type ListBetsQuery,
+  type MOVEMENT_STATUSES,
+  type StaffBetsQuery,
+} from './schemas.ts';
+import { BET_STATES, CLOSED_STATES, OPEN_STATES, type BetState } from './states.ts';
+import * as store from './store.ts';
+
+/** Bets as players (My Bets) and staff (the look-up, with each bet's wallet postings) see them. */
+export class BetViews {
+  readonly #db: Db;
+  readonly #catalog: CatalogService;
+  readonly #integration: IntegrationService;
+  readonly #ledger: Ledger;
+
+  constructor(deps: { db: Db; catalog: CatalogService; integration: IntegrationService; ledger: Ledger }) {
+    this.#db = deps.db;
+    this.#catalog = deps.catalog;
+    this.#integration = deps.integration;
+    this.#ledger = deps.ledger;
+  }
+
+  async view(betId: string): Promise<BetView> {
+    const bet = await store.findBet(this.#db, betId);
+    if (!bet) throw notFound('Bet');
+    return (await this.#views([bet]))[0]!;
+  }
+
+  async playerBet(player: SessionPrincipal, betId: string): Promise<BetView> {
+    const bet = await store.findBet(this.#db, betId);
+    if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
+    return (await this.#views([bet]))[0]!;
+  }
+
+  /** Open bets await their result; settled ones have it (or were cashed out). Newest first. */
+  async myBets(player: SessionPrincipal, query: ListBetsQuery): Promise<{ bets: BetView[]; nextCursor: string }> {
+    const statuses: BetState[] = (query.status ?? 'open') === 'open' ? [...OPEN_STATES] : [...CLOSED_STATES];
+    const { page, nextCursor } = await this.#page(player.playerId, statuses, query.limit ?? MY_BETS_PAGE, query.cursor);
+    return { bets: await this.#views(page), nextCursor };
+  }
+
+  /** Staff look-up: every bet of a player, with its wallet postings; operators see their own tenant's players only. */
+  async playerBetsForStaff(call: Pick<StaffCall, 'staff'>, query: StaffBetsQuery) {
+    const player = await this.#integration.visiblePlayer(call, query.player);
+    const { page, nextCursor } = await this.#page(
+      player.id,
+      [...BET_STATES],
+      query.limit ?? STAFF_BETS_PAGE,
+      query.cursor,
+    );
+    const postings = await this.#ledger.postingsOfBets(
+      this.#db,
+      page.map((bet) => bet.id),
+    );
+    const bets = (await this.#views(page, postings)).map((view) => ({
+      ...view,
+      money: postings.filter((row) => row.bet_id === view.id).map(postingView),
+    }));
+    return { bets, nextCursor };
+  }
+
+  async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined) {
+    const before = cursor ? decodeCursor(cursor) : undefined;
+    const rows =
+      statuses.length === 0
+        ? []
+        : await store.betsOfPlayer(this.#db, playerId, { statuses, limit, ...(before ? { before } : {}) });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.placed_at, last.id) : '' };
+  }
+
+  async #views(bets: Bet[], known?: WalletObligation[]): Promise<BetView[]> {
+    const ids = bets.map((bet) => bet.id);
+    const legs = await store.legsOfBets(this.#db, ids);
+    const cashouts = await store.cashoutsOfBets(this.#db, ids);
+    const postings = known ?? (await this.#ledger.postingsOfBets(this.#db, ids));
+    const names = new Map(
+      (await this.#catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))])).map((row) => [
+        row.selection_id,
+        row,
+      ]),
+    );
+    return bets.map((bet) => {
+      const refusal = bet.refusal ? storedRefusal(bet) : null;
+      return {
+        id: bet.id,
+        requestId: bet.request_id,
+        status: bet.status,
+        refusal: refusal ? { code: refusal.code, message: bettingErrors[refusal.code].message } : null,
+        stake: bet.stake,
+        remainingStake: bet.stake - bet.cashed_out_stake,
+        currency: bet.currency,
+        odds: formatMilli(bet.odds_milli),
+        potentialPayout: bet.potential_payout,
+        settledReturn: bet.settled_return,
+        placedAt: bet.placed_at.toISOString(),
+        decidedAt: bet.decided_at?.toISOString() ?? null,
+        settledAt: bet.settled_at?.toISOString() ?? null,
+        legs: legs
+          .filter((leg) => leg.bet_id === bet.id)
+          .map((leg) => {
+            const name = names.get(leg.selection_id)!;
+            return {
+              selectionId: leg.selection_id,
+              selectionName: name.selection_name,
+              marketId: leg.market_id,
+              marketName: name.market_name,
+              eventId: leg.event_id,
+              eventName: `${name.home} vs ${name.away}`,
+              eventStartsAt: name.starts_at.toISOString(),
+              odds: formatMilli(leg.odds_milli),
+              result: leg.result,
+            };
+          }),
+        cashOuts: cashouts
+          .filter((cashout) => cashout.bet_id === bet.id)
+          .map((cashout) => ({ stake: cashout.stake, amount: cashout.amount, at: cashout.created_at.toISOString() })),
+        movements: postings.filter((row) => row.bet_id === bet.id).map(movementView),
+      };
+    });
+  }
+}
+
+/** Applied or done by an operator: it happened. Sending, owed or held: still owed. Anything else: it did not. */
+const PLAYER_STATUS: Record<ObligationState, MovementStatus> = {
+  applied: 'applied',
+  resolved: 'applied',
+  sending: 'owed',
+  pending: 'owed',
+  held: 'owed',
+  refused: 'not_applied',
+  unknown: 'not_applied',
+  cancelled: 'not_applied',
+};
+
+function movementView(row: WalletObligation) {
+  return {
+    txId: row.tx_id,
+    kind: row.kind,
+    direction: row.endpoint === 'debit' ? ('debit' as const) : ('credit' as const),
+    amount: row.amount,
+    status: PLAYER_STATUS[row.status],
+  };
+}
+
+type MovementStatus = (typeof MOVEMENT_STATUSES)[number];
+
+function postingView(row: WalletObligation) {
+  return {
+    txId: row.tx_id,
+    endpoint: row.endpoint,
+    kind: row.kind,
+    amount: row.amount,
+    status: row.status,
+    holdReason: row.hold_reason,
+    attempts: row.attempts,
+    lastOutcome: row.last_outcome,
+    operatorCode: row.operator_code,
+    createdAt: row.created_at.toISOString(),
+    resolvedAt: row.resolved_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,445 @@
+import { randomBytes } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { Clock } from '../platform/clock.ts';
+import type { Queryable, Tx } from '../platform/db/database.ts';
+import type { WalletObligation, WalletObligationsTable } from '../platform/db/schema.ts';
+import type { WalletAttempt } from './client.ts';
+import { movementBody, type Movement, type ObligationKind } from './movement.ts';
+import { checkTransition, LostRaceError, type HoldReason, type ObligationState } from './states.ts';
+import * as store from './store.ts';
+
+const newObligationId = () => `ob_${randomBytes(8).toString('hex')}`;
+
+/** wallet_obligations.endpoint: where an owed movement goes (balance reads are never owed). */
+export const OBLIGATION_ENDPOINTS = ['debit', 'credit', 'rollback'] as const;
+export type ObligationEndpoint = (typeof OBLIGATION_ENDPOINTS)[number];
+
+/** The movements that settle a bet's standing stake: the first settlement, and its corrections. */
+export const SETTLEMENT_KINDS = ['payout', 'refund', 'resettle'] as const satisfies readonly ObligationKind[];
+
+/** The stake debit of a bet, as the placement knows it. */
+export interface Stake {
+  tenantId: string;
+  betId: string;
+  /** Where the stake goes; every later posting of the bet belongs to the same wallet. */
+  walletUrl: string;
+  currency: string;
+  /** Our id of the player. */
+  playerId: string;
+  /** The casino's id of the player: the playerId of the wallet call. */
+  externalPlayerId: string;
+  amount: number;
+}
+
+/** A bet's standing in the ledger, read once by a settlement or a cash-out and kept current as it owes more. */
+export interface BetAccount {
+  betId: string;
+  /** The stake debit: tenant, wallet, player and currency of every posting of the bet. */
+  stake: WalletObligation;
+  lastSequence: number;
+  /** Corrections (resettle postings) so far: the next one is number corrections + 1. */
+  corrections: number;
+  /**
+   * What the settlement postings that count add up to (credits plus, debits minus): delivered, owed, done by an
+   * operator, or held for any reason but obsolescence. A resettlement owes the difference to this.
+   */
+  settled: number;
+}
+
+/** A movement owed on a bet; player, currency and wallet come from the bet's stake. */
+export interface BetMovement {
+  kind: Exclude<ObligationKind, 'bet' | 'rollback' | 'adjustment'>;
+  endpoint: 'credit' | 'debit';
+  txId: string;
+  amount: number;
+  ref?: string;
+}
+
+/** What one delivery attempt of an owed movement proved, and when to try again if it proved nothing. */
+export interface Delivery {
+  obligation: WalletObligation;
+  attempt: WalletAttempt;
+  nextAttemptAt: Date;
+}
+
+/** An operator's decision on a held obligation. */
+export interface Review {
+  staffId: string;
+  reason: string | null;
+}
+
+/**
+ * The ledger of obligations: money owed to or by a wallet. The only writer of wallet_obligations. Obligations are
+ * created inside the caller's transaction, before any call (row first, call second), and every change of state
+ * goes through a guarded move: it must be in OBLIGATION_TRANSITIONS (states.ts), and the row must still be what
+ * the writer read, state and attempt count both, or the move throws LostRaceError.
+ */
+export class Ledger {
+  readonly #clock: Clock;
+
+  constructor(deps: { clock: Clock }) {
+    this.#clock = deps.clock;
+  }
+
+  // ---- owing ----
+
+  /** The stake debit, recorded with the pending bet; the placement sends it once (state `sending`). */
+  async oweStake(tx: Tx, stake: Stake): Promise<WalletObligation> {
+    const row = this.#row({
+      tenantId: stake.tenantId,
+      walletUrl: stake.walletUrl,
+      playerId: stake.playerId,
+      betId: stake.betId,
+      sequence: 1,
+      endpoint: 'debit',
+      status: 'sending',
+      movement: {
+        txId: `bet:${stake.betId}`,
+        playerId: stake.externalPlayerId,
+        amount: stake.amount,
+        currency: stake.currency,
+        kind: 'bet',
+        betId: stake.betId,
+      },
+    });
+    await store.insertObligations(tx, [row]);
+    return row;
+  }
+
+  /**
+   * The rollback of a bet's stake (`rollback:bet:<betId>`, ref `bet:<betId>`): the same amount, player, currency
+   * and wallet as the stake. Delivered by the engine after the caller commits.
+   */
+  async oweRollbackOfStake(tx: Tx, betId: string): Promise<WalletObligation> {
+    const account = (await this.accountsOf(tx, [betId])).get(betId);
+    if (!account) throw new Error(`bet ${betId} has no stake debit to roll back`);
+    const stake = account.stake;
+    const [row] = this.#rowsForBets([
+      {
+        account,
+        endpoint: 'rollback',
+        movement: { txId: `rollback:bet:${betId}`, kind: 'rollback', amount: stake.amount, ref: stake.tx_id },
+      },
+    ]);
+    await store.insertObligations(tx, [row!]);
+    return row!;
+  }
+
+  /** The accounts of bets that have a stake debit. */
+  async accountsOf(q: Queryable, betIds: string[]): Promise<Map<string, BetAccount>> {
+    const stakes = await store.stakesOfBets(q, betIds);
+    const totals = new Map((await store.settlementTotals(q, betIds)).map((row) => [row.bet_id, row]));
+    return new Map(
+      stakes.map((stake) => {
+        const total = totals.get(stake.bet_id!);
+        const account: BetAccount = {
+          betId: stake.bet_id!,
+          stake,
+          lastSequence: total?.last_sequence ?? 1,
+          corrections: total?.corrections ?? 0,
+          settled: total?.settled ?? 0,
+        };
+        return [account.betId, account];
+      }),
+    );
+  }
+
+  /**
+   * Movements owed on bets, in one go (a settlement owes thousands). Each gets the next sequence of its bet, so
+   * postings of a bet go out in the order they were owed; the accounts are kept current.
+   */
+  async oweOnBets(tx: Tx, items: Array<{ account: BetAccount; movement: BetMovement }>): Promise<WalletObligation[]> {
+    const rows = this.#rowsForBets(
+      items.map(({ account, movement }) => ({ account, endpoint: movement.endpoint, movement })),
+    );
+    await store.insertObligations(tx, rows);
+    for (const { account, movement } of items) {
+      if (movement.kind === 'resettle') account.corrections += 1;
+      if ((SETTLEMENT_KINDS as readonly string[]).includes(movement.kind)) {
+        account.settled += movement.endpoint === 'credit' ? movement.amount : -movement.amount;
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * A resettlement supersedes the bet's settlement postings that are not settled yet: they stop, held for review
+   * (obsolete credit or debit), because nobody can know whether they were applied; they no longer count in the
+   * account, and the correction is owed against what does. Confirmed cash-outs are never touched.
+   */
+  async supersede(tx: Tx, account: BetAccount): Promise<WalletObligation[]> {
+    const unresolved = await store.unresolvedSettlementPostings(tx, account.betId);
+    for (const posting of unresolved) {
+      const reason =
+        posting.endpoint === 'credit' ? 'obsolete_credit_requires_review' : 'obsolete_debit_requires_review';
+      if (posting.hold_reason === reason) continue;
+      await this.#move(tx, posting, 'held', { hold_reason: reason, last_outcome: 'superseded', claimed_until: null });
+      if (!isObsolete(posting.hold_reason)) {
+        account.settled -= posting.endpoint === 'credit' ? posting.amount : -posting.amount;
+      }
+    }
+    return unresolved;
+  }
+
+  /** An operator's manual credit or debit (`adjustment:<id>`), following the debit rules like a correction. */
+  async oweAdjustment(
+    tx: Tx,
+    adjustment: {
+      id: string;
+      tenantId: string;
+      walletUrl: string;
+      currency: string;
+      playerId: string;
+      externalPlayerId: string;
+      direction: 'credit' | 'debit';
+      amount: number;
+    },
+  ): Promise<WalletObligation> {
+    const row = this.#row({
+      tenantId: adjustment.tenantId,
+      walletUrl: adjustment.walletUrl,
+      playerId: adjustment.playerId,
+      betId: null,
+      sequence: 1,
+      endpoint: adjustment.direction,
+      status: 'pending',
+      movement: {
+        txId: `adjustment:${adjustment.id}`,
+        playerId: adjustment.externalPlayerId,
+        amount: adjustment.amount,
+        currency: adjustment.currency,
+        kind: 'adjustment',
+      },
+    });
+    await store.insertObligations(tx, [row]);
+    return row;
+  }
+
+  // ---- what attempts proved ----
+
+  /**
+   * What the one attempt of a stake debit proved. A stake the transport never sent is refused like one the wallet
+   * refused: nothing moved, so nothing is rolled back.
+   */
+  async recordStakeOutcome(tx: Tx, stake: WalletObligation, attempt: WalletAttempt): Promise<void> {
+    const now = this.#clock.now();
+    if (attempt.outcome === 'applied') {
+      await this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now });
+      return;
+    }
+    const to = attempt.outcome === 'unknown' ? 'unknown' : 'refused';
+    await this.#move(tx, stake, to, {
+      ...attempted(stake, attempt.outcome === 'refused' ? 'refused' : attempt.reason),
+      operator_code: attempt.outcome === 'refused' ? attempt.code : null,
+      resolved_at: now,
+    });
+  }
+
+  /** A stake whose attempt was interrupted (crash, lost database) has an unknown outcome. */
+  async markStakeInterrupted(tx: Tx, betId: string, reason: string): Promise<void> {
+    const [stake] = await store.stakesOfBets(tx, [betId]);
+    if (!stake) return;
+    await this.#move(tx, stake, 'unknown', { last_outcome: reason, resolved_at: this.#clock.now() });
+  }
+
+  /**
+   * What delivery attempts of owed movements proved, recorded together: applied; held for review when the wallet
+   * refused (a correction debit refused for insufficient funds stops its bet's delivery) or the transport refuses
+   * the destination; otherwise owed still, due again at `nextAttemptAt`. Each is guarded like every move; the
+   * answer maps each obligation that moved to its new state (one that lost a race is absent).
+   */
+  async recordDeliveries(q: Queryable, deliveries: Delivery[]): Promise<Map<string, ObligationState>> {
+    const now = this.#clock.now();
+    const changes = deliveries.map(({ obligation, attempt, nextAttemptAt }) => {
+      const change = deliveryChange(obligation, attempt, now, nextAttemptAt);
+      checkTransition(obligation.status, change.status);
+      return change;
+    });
+    const moved = await store.recordDeliveries(q, changes);
+    return new Map(changes.filter((change) => moved.has(change.id)).map((change) => [change.id, change.status]));
+  }
+
+  /** Stops automatic delivery without an attempt: the obligation waits for an operator. */
+  async hold(q: Queryable, obligation: WalletObligation, reason: HoldReason): Promise<void> {
+    await this.#move(q, obligation, 'held', { hold_reason: reason, last_outcome: reason, claimed_until: null });
+  }
+
+  // ---- an operator's decisions on held obligations ----
+
+  /** Delivery resumes with the same txId and body, to the same wallet, now. */
+  async retry(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
+    await this.#move(q, obligation, 'pending', {
+      hold_reason: null,
+      next_attempt_at: this.#clock.now(),
+      ...reviewed(review),
+    });
+  }
+
+  /** The movement was done outside the service (the casino confirms it): it counts as applied. */
+  async resolve(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
+    await this.#move(q, obligation, 'resolved', { resolved_at: this.#clock.now(), ...reviewed(review) });
+  }
+
+  /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */
+  async cancel(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
+    await this.#move(q, obligation, 'cancelled', { resolved_at: this.#clock.now(), ...reviewed(review) });
+  }
+
+  // ---- the delivery engine's claims ----
+
+  claimDue(q: Queryable, slots: store.ClaimSlots): Promise<WalletObligation[]> {
+    return store.claimDue(q, slots);
+  }
+
+  releaseClaims(q: Queryable): Promise<void> {
+    return store.releaseClaims(q);
+  }
+
+  // ---- reading ----
+
+  find(q: Queryable, id: string): Promise<WalletObligation | undefined> {
+    return store.findObligation(q, id);
+  }
+
+  /** The wallet postings of bets, in delivery order. */
+  postingsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
+    return store.obligationsOfBets(q, betIds);
+  }
+
+  list(q: Queryable, filter: store.ObligationFilter): Promise<WalletObligation[]> {
+    return store.listObligations(q, filter);
+  }
+
+  callsOf(q: Queryable, obligationIds: string[], perObligation: number) {
+    return store.callsOf(q, obligationIds, perObligation);
+  }
+
+  confirmedTotals(q: Queryable, tenantId: string, from: Date, to: Date) {
+    return store.confirmedTotals(q, tenantId, from, to);
+  }
+
+  // ---- the two ways in ----
+
+  async #move(
+    q: Queryable,
+    obligation: WalletObligation,
+    to: ObligationState,
+    changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
+  ): Promise<void> {
+    checkTransition(obligation.status, to);
+    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }))) {
+      throw new LostRaceError(obligation.id, obligation.status);
+    }
+  }
+
+  #rowsForBets(
+    items: Array<{
+      account: BetAccount;
+      endpoint: ObligationEndpoint;
+      movement: Omit<Movement, 'playerId' | 'currency'>;
+    }>,
+  ): WalletObligation[] {
+    return items.map(({ account, endpoint, movement }) => {
+      const stake = account.stake;
+      const { playerId, currency } = JSON.parse(stake.body) as Movement;
+      account.lastSequence += 1;
+      return this.#row({
+        tenantId: stake.tenant_id,
+        walletUrl: stake.wallet_url,
+        playerId: stake.player_id,
+        betId: account.betId,
+        sequence: account.lastSequence,
+        endpoint,
+        status: 'pending',
+        movement: { ...movement, playerId, currency, betId: account.betId },
+      });
+    });
+  }
+
+  #row(spec: {
+    tenantId: string;
+    walletUrl: string;
+    playerId: string;
+    betId: string | null;
+    sequence: number;
+    endpoint: ObligationEndpoint;
+    status: 'sending' | 'pending';
+    movement: Movement;
+  }): WalletObligation {
+    const now = this.#clock.now();
+    return {
+      id: newObligationId(),
+      tenant_id: spec.tenantId,
+      bet_id: spec.betId,
+      player_id: spec.playerId,
+      sequence: spec.sequence,
+      tx_id: spec.movement.txId,
+      endpoint: spec.endpoint,
+      wallet_url: spec.walletUrl,
+      kind: spec.movement.kind as ObligationKind,
+      amount: spec.movement.amount,
+      body: movementBody(spec.movement),
+      status: spec.status,
+      hold_reason: null,
+      attempts: 0,
+      last_outcome: null,
+      operator_code: null,
+      next_attempt_at: now,
+      created_at: now,
+      resolved_at: null,
+      claimed_until: null,
+      reviewed_by: null,
+      review_reason: null,
+    };
+  }
+}
+
+/**
+ * The delivery table of the contract, for one attempt of an owed movement: applied; refused (a 4xx with an error
+ * envelope) held for review, a correction debit refused for insufficient funds with its own reason; a destination
+ * the transport refuses held; anything else unknown, owed still.
+ */
+export function deliveryChange(
+  obligation: WalletObligation,
+  attempt: WalletAttempt,
+  now: Date,
+  nextAttemptAt: Date,
+): store.DeliveryChange {
+  const base = {
+    id: obligation.id,
+    seenAttempts: obligation.attempts,
+    nextAttemptAt: obligation.next_attempt_at,
+    operatorCode: null,
+    resolvedAt: null,
+    holdReason: null,
+  };
+  switch (attempt.outcome) {
+    case 'applied':
+      return { ...base, status: 'applied', lastOutcome: 'applied', resolvedAt: now };
+    case 'refused': {
+      const shortOfFunds = obligation.endpoint === 'debit' && attempt.code === 'insufficient_funds';
+      const holdReason: HoldReason = shortOfFunds ? 'correction_insufficient_funds' : 'refused';
+      return { ...base, status: 'held', holdReason, lastOutcome: 'refused', operatorCode: attempt.code };
+    }
+    case 'not_sent':
+      if (attempt.reason === 'refused_address') {
+        return { ...base, status: 'held', holdReason: 'refused_address', lastOutcome: attempt.reason };
+      }
+      return { ...base, status: 'pending', lastOutcome: attempt.reason, nextAttemptAt };
+    case 'unknown':
+      return { ...base, status: 'pending', lastOutcome: attempt.reason, nextAttemptAt };
+  }
+}
+
+export function isObsolete(reason: HoldReason | null): boolean {
+  return reason === 'obsolete_credit_requires_review' || reason === 'obsolete_debit_requires_review';
+}
+
+/** An attempt was made: one more on the count, and what it said. */
+function attempted(obligation: WalletObligation, lastOutcome: string) {
+  return { attempts: obligation.attempts + 1, last_outcome: lastOutcome };
+}
+
+function reviewed(review: Review) {
+  return { reviewed_by: review.staffId, review_reason: review.reason, claimed_until: null };
+}

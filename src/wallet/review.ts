@@ -1,0 +1,206 @@
+import type { AuditLog } from '../platform/audit/log.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { WalletObligation } from '../platform/db/schema.ts';
+import { notFound, platformErrors } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
+import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import type { TenantService } from '../tenants/service.ts';
+import type { DeliveryEngine } from './delivery.ts';
+import { walletErrors } from './errors.ts';
+import { isObsolete, type Ledger, type Review } from './ledger.ts';
+import type { Movement } from './movement.ts';
+import {
+  CALLS_SHOWN,
+  OBLIGATIONS_PAGE,
+  type ObligationRecord,
+  type ObligationsQuery,
+  type REVIEW_ACTIONS,
+} from './schemas.ts';
+
+type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+/** Called inside the transaction that resolves a movement, so the bet it belongs to can owe what is now due. */
+export type ResolvedHook = (tx: Tx, obligation: WalletObligation) => Promise<void>;
+
+/**
+ * The operator workspace (Integration / Financial delivery and exceptions): every movement owed to or by a wallet
+ * with its attempts, and the three decisions on a held one, each audited with its reason:
+ *
+ * - retry: delivery resumes with the same txId and body, to the same wallet (never to another one);
+ * - resolve: the movement was done outside the service, so it counts as applied;
+ * - cancel: the movement is not owed and did not happen.
+ *
+ * Operators see and act on their own tenant only; platform administrators on any.
+ */
+export class ObligationReview {
+  readonly #db: Db;
+  readonly #ledger: Ledger;
+  readonly #delivery: DeliveryEngine;
+  readonly #tenants: TenantService;
+  readonly #audit: AuditLog;
+  #onResolved: ResolvedHook = async () => {};
+
+  constructor(deps: { db: Db; ledger: Ledger; delivery: DeliveryEngine; tenants: TenantService; audit: AuditLog }) {
+    this.#db = deps.db;
+    this.#ledger = deps.ledger;
+    this.#delivery = deps.delivery;
+    this.#tenants = deps.tenants;
+    this.#audit = deps.audit;
+  }
+
+  /** Betting owes a bet its due when one of its movements is resolved (see Settlement.reconcile). */
+  whenResolved(hook: ResolvedHook): void {
+    this.#onResolved = hook;
+  }
+
+  async list(call: Pick<StaffCall, 'staff'>, query: ObligationsQuery) {
+    const scope = tenantScope(call.staff);
+    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
+      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
+    }
+    const limit = query.limit ?? OBLIGATIONS_PAGE;
+    const rows = await this.#ledger.list(this.#db, {
+      tenantId: scope ?? query.tenantId ?? null,
+      status: query.state,
+      playerId: query.player,
+      betId: query.bet,
+      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      obligations: await this.#records(page),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
+    };
+  }
+
+  retry(call: StaffCall, id: string, reason: string | undefined) {
+    return this.#decide(call, id, 'retry', reason ?? null, async (tx, obligation, review) => {
+      await this.#checkRetry(tx, obligation);
+      await this.#ledger.retry(tx, obligation, review);
+    });
+  }
+
+  resolve(call: StaffCall, id: string, reason: string) {
+    return this.#decide(call, id, 'resolve', reason, async (tx, obligation, review) => {
+      await this.#ledger.resolve(tx, obligation, review);
+      await this.#onResolved(tx, { ...obligation, status: 'resolved' });
+    });
+  }
+
+  cancel(call: StaffCall, id: string, reason: string) {
+    return this.#decide(call, id, 'cancel', reason, (tx, obligation, review) =>
+      this.#ledger.cancel(tx, obligation, review),
+    );
+  }
+
+  async #decide(
+    call: StaffCall,
+    id: string,
+    action: ReviewAction,
+    reason: string | null,
+    apply: (tx: Tx, obligation: WalletObligation, review: Review) => Promise<void>,
+  ): Promise<{ obligation: ObligationRecord }> {
+    await inTransaction(this.#db, async (tx) => {
+      const obligation = await this.#visible(call, id, tx);
+      if (obligation.status !== 'held') throw walletErrors.obligation_not_held({ status: obligation.status });
+      await apply(tx, obligation, { staffId: call.staff.id, reason });
+      await this.#audit.record(tx, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: `obligation.${action}`,
+        target: { type: 'obligation', id },
+        outcome: 'success',
+        ip: call.ip,
+        details: { txId: obligation.tx_id, holdReason: obligation.hold_reason, reason },
+      });
+    });
+    this.#delivery.wake();
+    const [record] = await this.#records([(await this.#ledger.find(this.#db, id))!]);
+    return { obligation: record! };
+  }
+
+  /** Sending again must be able to help, and can go only where the movement was recorded for. */
+  async #checkRetry(tx: Tx, obligation: WalletObligation): Promise<void> {
+    const reason = obligation.hold_reason;
+    if (isObsolete(reason)) {
+      throw walletErrors.retry_not_allowed(
+        { reason },
+        'A resettlement superseded this movement: it must not be sent. Resolve it if the wallet applied it ' +
+          '(the bet is then owed the difference), cancel it if not.',
+      );
+    }
+    if (reason === 'correction_insufficient_funds') {
+      throw walletErrors.retry_not_allowed(
+        { reason },
+        'The wallet keeps its refusal under this txId and answers every repeat with it. Collect the money with ' +
+          'the casino and resolve it, or cancel it.',
+      );
+    }
+    const tenant = await this.#tenants.get(obligation.tenant_id, tx);
+    if (tenant.wallet_url !== obligation.wallet_url) {
+      throw walletErrors.retry_not_allowed(
+        { reason: 'destination_changed', walletUrl: obligation.wallet_url },
+        'The tenant’s wallet URL is not the one this movement was recorded for, and it is never sent anywhere ' +
+          'else. Resolve or cancel it with the casino.',
+      );
+    }
+  }
+
+  async #visible(call: Pick<StaffCall, 'staff'>, id: string, tx: Tx): Promise<WalletObligation> {
+    const obligation = await this.#ledger.find(tx, id);
+    const scope = tenantScope(call.staff);
+    if (!obligation || (scope !== null && obligation.tenant_id !== scope)) throw notFound('Obligation');
+    return obligation;
+  }
+
+  async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {
+    const calls = await this.#ledger.callsOf(
+      this.#db,
+      rows.map((row) => row.id),
+      CALLS_SHOWN,
+    );
+    return rows.map((row) => {
+      const movement = JSON.parse(row.body) as Movement;
+      return {
+        id: row.id,
+        tenantId: row.tenant_id,
+        txId: row.tx_id,
+        betId: row.bet_id,
+        playerId: row.player_id,
+        externalPlayerId: movement.playerId,
+        endpoint: row.endpoint,
+        kind: row.kind,
+        amount: row.amount,
+        currency: movement.currency,
+        walletUrl: row.wallet_url,
+        status: row.status,
+        holdReason: row.hold_reason,
+        attempts: row.attempts,
+        lastOutcome: row.last_outcome,
+        operatorCode: row.operator_code,
+        nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+        createdAt: row.created_at.toISOString(),
+        resolvedAt: row.resolved_at?.toISOString() ?? null,
+        review: row.reviewed_by ? { by: row.reviewed_by, reason: row.review_reason } : null,
+        actions: actionsFor(row),
+        calls: calls
+          .filter((call) => call.obligation_id === row.id)
+          .map((call) => ({
+            at: call.attempted_at.toISOString(),
+            httpStatus: call.http_status,
+            outcome: call.outcome as ObligationRecord['calls'][number]['outcome'],
+            reason: call.reason,
+            operatorCode: call.operator_code,
+            durationMs: call.duration_ms,
+          })),
+      };
+    });
+  }
+}
+
+function actionsFor(row: WalletObligation): ReviewAction[] {
+  if (row.status !== 'held') return [];
+  const retryHelps = !isObsolete(row.hold_reason) && row.hold_reason !== 'correction_insufficient_funds';
+  return retryHelps ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
+}

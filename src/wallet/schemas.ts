@@ -1,0 +1,166 @@
+import { Type, type Static } from 'typebox';
+import { platformErrors } from '../platform/errors.ts';
+import { idempotencyErrors } from '../platform/idempotency/errors.ts';
+import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
+import { walletErrors } from './errors.ts';
+import { OBLIGATION_ENDPOINTS } from './ledger.ts';
+import { OBLIGATION_KINDS } from './movement.ts';
+import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
+
+/** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
+export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
+
+export const balanceSchema = {
+  tags: ['player: wallet'],
+  operationId: 'getBalance',
+  summary: 'The balance in the casino wallet, asked of the wallet now',
+  response: { 200: Type.Object({ balance: Type.Integer(), currency: Type.String() }) },
+  errors: [walletErrors.balance_unavailable],
+};
+
+// ---- the operator workspace: financial delivery and exceptions ----
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A reason a person writes: required, bounded, plain text. */
+const Reason = Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' });
+export const OBLIGATIONS_PAGE = 50;
+/** Attempts shown per obligation: the newest ones (every attempt stays in the wallet call log). */
+export const CALLS_SHOWN = 20;
+/** What an operator can do with an obligation in its state. */
+export const REVIEW_ACTIONS = ['retry', 'resolve', 'cancel'] as const;
+
+export const WalletCallView = Type.Object({
+  at: Timestamp,
+  httpStatus: Nullable(Type.Integer()),
+  outcome: Type.Enum(['applied', 'refused', 'unknown', 'not_sent']),
+  reason: Nullable(Type.String({ description: 'why the outcome is unknown or the call was not sent' })),
+  operatorCode: Nullable(Type.String({ description: "the wallet's error.code when it refused" })),
+  durationMs: Type.Integer(),
+});
+
+export const ObligationRecord = Type.Object({
+  id: Type.String(),
+  tenantId: Type.String(),
+  txId: Type.String(),
+  betId: Nullable(Type.String()),
+  playerId: Type.String({ description: 'our id of the player (pl_…)' }),
+  externalPlayerId: Type.String({ description: "the casino's id of the player, as sent to the wallet" }),
+  endpoint: Type.Enum(OBLIGATION_ENDPOINTS),
+  kind: Type.Enum(OBLIGATION_KINDS),
+  amount: Type.Integer(),
+  currency: Type.String(),
+  walletUrl: Type.String({ description: 'the only wallet this movement is ever sent to' }),
+  status: Type.Enum(OBLIGATION_STATES),
+  holdReason: Nullable(Type.Enum(HOLD_REASONS)),
+  attempts: Type.Integer(),
+  lastOutcome: Nullable(Type.String()),
+  operatorCode: Nullable(Type.String()),
+  nextAttemptAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+  resolvedAt: Nullable(Timestamp),
+  review: Nullable(Type.Object({ by: Type.String(), reason: Nullable(Type.String()) })),
+  actions: Type.Array(Type.Enum(REVIEW_ACTIONS), { description: 'what an operator may do with it now' }),
+  calls: Type.Array(WalletCallView, { description: `its newest attempts (at most ${CALLS_SHOWN}), newest first` }),
+});
+export type ObligationRecord = Static<typeof ObligationRecord>;
+
+export const ObligationsQuery = Type.Object(
+  {
+    state: Type.Optional(Type.Enum(OBLIGATION_STATES)),
+    player: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' })),
+    bet: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'bet id (bt_…)' })),
+    tenantId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'platform administrators: one tenant only' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: OBLIGATIONS_PAGE })),
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type ObligationsQuery = Static<typeof ObligationsQuery>;
+
+export const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+export const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+const workspaceTags = ['admin: financial delivery'];
+const ObligationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const reviewErrors = [platformErrors.not_found, platformErrors.validation, walletErrors.obligation_not_held];
+
+export const obligationsSchema = {
+  tags: workspaceTags,
+  operationId: 'listObligations',
+  summary: 'Money owed to or by wallets, with each movement’s attempts; newest first',
+  querystring: ObligationsQuery,
+  response: { 200: Type.Object({ obligations: Type.Array(ObligationRecord), nextCursor: Type.String() }) },
+  errors: [platformErrors.validation, platformErrors.forbidden],
+};
+export const retrySchema = {
+  tags: workspaceTags,
+  operationId: 'retryObligation',
+  summary: 'Send a held movement again: same txId, same body, same wallet',
+  params: ObligationParams,
+  body: RetryBody,
+  response: { 200: Type.Object({ obligation: ObligationRecord }) },
+  errors: [...reviewErrors, walletErrors.retry_not_allowed],
+};
+export const resolveSchema = {
+  tags: workspaceTags,
+  operationId: 'resolveObligation',
+  summary: 'Record that a held movement was done outside the service (the casino confirms it)',
+  params: ObligationParams,
+  body: ReviewBody,
+  response: { 200: Type.Object({ obligation: ObligationRecord }) },
+  errors: reviewErrors,
+};
+export const cancelSchema = {
+  tags: workspaceTags,
+  operationId: 'cancelObligation',
+  summary: 'Record that a held movement is not owed and did not happen',
+  params: ObligationParams,
+  body: ReviewBody,
+  response: { 200: Type.Object({ obligation: ObligationRecord }) },
+  errors: reviewErrors,
+};
+
+// ---- adjustments ----
+
+export const AdjustmentBody = Type.Object(
+  {
+    playerId: Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' }),
+    direction: Type.Enum(ADJUSTMENT_DIRECTIONS),
+    amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'minor units' }),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
+export type AdjustmentBody = Static<typeof AdjustmentBody>;
+
+export const AdjustmentView = Type.Object({
+  id: Type.String(),
+  tenantId: Type.String(),
+  playerId: Type.String(),
+  direction: Type.Enum(ADJUSTMENT_DIRECTIONS),
+  amount: Type.Integer(),
+  currency: Type.String(),
+  reason: Type.String(),
+  createdBy: Type.String(),
+  createdAt: Timestamp,
+  movement: Type.Object({
+    txId: Type.String({ description: 'adjustment:<id>' }),
+    status: Type.Enum(OBLIGATION_STATES),
+  }),
+});
+
+export const adjustmentSchema = {
+  tags: ['admin: financial delivery'],
+  operationId: 'createAdjustment',
+  summary: "A manual credit or debit on a player's wallet, with its reason (audited)",
+  headers: IdempotencyHeaders,
+  body: AdjustmentBody,
+  response: {
+    201: Type.Object({ adjustment: AdjustmentView }),
+    200: Type.Object({ adjustment: AdjustmentView }, { description: 'a repeat of the same Idempotency-Key' }),
+  },
+  errors: [platformErrors.not_found, platformErrors.validation, idempotencyErrors.idempotency_mismatch],
+};

@@ -1,0 +1,75 @@
+/**
+ * The states of an obligation (a row of wallet_obligations: money owed to or by a wallet) and the moves between
+ * them. The ledger (ledger.ts) refuses any move this table does not allow; the database CHECK holds the same list.
+ */
+export const OBLIGATION_STATES = [
+  /** A stake debit on its one attempt; nobody else may send it. */
+  'sending',
+  /** Owed: due for (re)delivery at next_attempt_at, with the same txId and body bytes. */
+  'pending',
+  /** The wallet confirmed it. Final. */
+  'applied',
+  /** A stake debit the wallet refused, or the transport never sent: nothing moved. Final. */
+  'refused',
+  /** A stake debit whose outcome cannot be known; the bet's rollback settles it. Final. */
+  'unknown',
+  /** Automatic delivery stopped; an operator decides (hold_reason says why). Blocks the later postings of its bet. */
+  'held',
+  /** An operator settled a held obligation outside the service (with a reason). Final. */
+  'resolved',
+  /** An operator decided a held obligation is not owed (with a reason). Final. */
+  'cancelled',
+] as const;
+export type ObligationState = (typeof OBLIGATION_STATES)[number];
+
+/** Why an obligation is held for review. */
+export const HOLD_REASONS = [
+  /** The wallet refused money owed (a 4xx with an error envelope). */
+  'refused',
+  /** The transport refuses the destination (a private address, another port): it was never sent. */
+  'refused_address',
+  /** The tenant's wallet URL changed after it was recorded: it is never sent to a replacement wallet. */
+  'destination_changed',
+  /** An unresolved credit superseded by a later resettlement. */
+  'obsolete_credit_requires_review',
+  /** An unresolved correction debit superseded by a later resettlement. */
+  'obsolete_debit_requires_review',
+  /** A correction debit the wallet refused for insufficient funds: delivery for that bet stops. */
+  'correction_insufficient_funds',
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+/** The only moves the ledger makes. */
+export const OBLIGATION_TRANSITIONS: Readonly<Record<ObligationState, readonly ObligationState[]>> = {
+  sending: ['applied', 'refused', 'unknown'],
+  pending: ['pending', 'applied', 'held'],
+  held: ['pending', 'held', 'resolved', 'cancelled'],
+  applied: [],
+  refused: [],
+  unknown: [],
+  resolved: [],
+  cancelled: [],
+};
+
+/** States that hold back the later postings of the same bet: they are not settled yet. */
+export const UNSETTLED_STATES: readonly ObligationState[] = ['sending', 'pending', 'held'];
+
+/** The move the ledger was asked to make is not in the table: a bug in the caller, never retried. */
+export class ForbiddenTransitionError extends Error {
+  constructor(from: ObligationState, to: ObligationState) {
+    super(`an obligation cannot move from ${from} to ${to}`);
+    this.name = 'ForbiddenTransitionError';
+  }
+}
+
+/** Another writer moved the obligation first: the caller must read what happened instead of assuming. */
+export class LostRaceError extends Error {
+  constructor(id: string, expected: ObligationState) {
+    super(`obligation ${id} is no longer ${expected} (or was attempted by someone else)`);
+    this.name = 'LostRaceError';
+  }
+}
+
+export function checkTransition(from: ObligationState, to: ObligationState): void {
+  if (!OBLIGATION_TRANSITIONS[from].includes(to)) throw new ForbiddenTransitionError(from, to);
+}
