@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { CHANNEL_FILE } from '../src/cli/local-channel.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import { InstanceLockError } from '../src/platform/db/instance-lock.ts';
+import { DATA_DIR_LOCK, InstanceLockError } from '../src/platform/db/instance-lock.ts';
 import { migrationProvider } from '../src/platform/db/migrations/index.ts';
+import { VERSION } from '../src/platform/version.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
 import { request } from './helpers/app.ts';
 import { deploymentEnv, runCli, startServe } from './helpers/process.ts';
+
+const embedded = !process.env.DATABASE_URL;
+const PASSWORD = 'a long enough password';
 
 let env: Record<string, string>;
 let dispose: () => Promise<void>;
@@ -14,6 +23,22 @@ before(async () => ({ env, dispose } = await deploymentEnv()));
 after(() => dispose());
 
 const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli({ ...env, ...extraEnv }, args);
+const staffArgs = (email: string) => [
+  'staff',
+  'create',
+  '--email',
+  email,
+  '--password',
+  PASSWORD,
+  '--role',
+  'platform_admin',
+];
+
+async function logIn(url: string, staff: { email: string; totpSecret: string }) {
+  return request(url, 'POST', '/api/v1/admin/auth/login', {
+    body: { email: staff.email, password: PASSWORD, totp: totpCode(staff.totpSecret, new Date()) },
+  });
+}
 
 describe('bookmaker CLI', () => {
   it('migrate applies the migrations once and reports them', async () => {
@@ -22,14 +47,13 @@ describe('bookmaker CLI', () => {
     const all = Object.keys(await migrationProvider.getMigrations());
     assert.ok(all.includes('0001_foundation'));
     assert.deepEqual(JSON.parse(first.stdout), { applied: all });
+    assert.match(first.stderr, /bookmaker: migrating: 0001_foundation, /, 'says what it is doing');
     const second = await cli(['migrate']);
     assert.deepEqual(JSON.parse(second.stdout), { applied: [] });
   });
 
   it('staff create prints one JSON object whose TOTP secret logs in through the API', async () => {
-    const created = await cli([
-      'staff', 'create', '--email', 'Admin@Bookmaker.test', '--password', 'a long enough password', '--role', 'platform_admin',
-    ]);
+    const created = await cli(staffArgs('Admin@Bookmaker.test'));
     assert.equal(created.code, 0, created.stderr);
     assert.equal(created.stdout.trim().split('\n').length, 1);
     const staff = JSON.parse(created.stdout);
@@ -41,9 +65,7 @@ describe('bookmaker CLI', () => {
 
     const server = await startServer(loadConfig(env));
     try {
-      const login = await request(server.url, 'POST', '/api/v1/admin/auth/login', {
-        body: { email: staff.email, password: 'a long enough password', totp: totpCode(staff.totpSecret, new Date()) },
-      });
+      const login = await logIn(server.url, staff);
       assert.equal(login.status, 200, login.text);
       const me = await request(server.url, 'GET', '/api/v1/admin/me', { token: login.body.token });
       assert.equal(me.status, 200);
@@ -53,19 +75,77 @@ describe('bookmaker CLI', () => {
     }
   });
 
-  it('staff create reports bad input on stderr with a non-zero exit', async () => {
+  it('names a missing flag, and exits 2 with the command usage for any command-line mistake', async () => {
     const missing = await cli(['staff', 'create', '--email', 'x@bookmaker.test']);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.equal(missing.stdout, '');
-    assert.match(missing.stderr, /needs --email, --password and --role/);
-
-    const badRole = await cli(['staff', 'create', '--email', 'x@bookmaker.test', '--password', 'long enough pass', '--role', 'root']);
-    assert.equal(badRole.code, 1);
-    assert.match(badRole.stderr, /validation: The role must be one of platform_admin, trader, operator/);
+    assert.match(missing.stderr, /missing --password, --role/);
+    assert.match(missing.stderr, /Usage: bookmaker staff create --email E --password P --role R/);
 
     const unknownFlag = await cli(['staff', 'create', '--mail', 'x']);
-    assert.equal(unknownFlag.code, 1);
-    assert.match(unknownFlag.stderr, /Unknown option '--mail'/);
+    assert.equal(unknownFlag.code, 2);
+    assert.match(unknownFlag.stderr, /^bookmaker: unknown option '--mail'/);
+
+    const unknownSub = await cli(['staff', 'delete']);
+    assert.equal(unknownSub.code, 2);
+    assert.match(unknownSub.stderr, /unknown staff command "delete"; expected "staff create"/);
+  });
+
+  it('reports a refused value on stderr with exit 1', async () => {
+    const badRole = await cli([
+      'staff',
+      'create',
+      '--email',
+      'x@bookmaker.test',
+      '--password',
+      PASSWORD,
+      '--role',
+      'root',
+    ]);
+    assert.equal(badRole.code, 1);
+    assert.equal(badRole.stdout, '');
+    assert.match(badRole.stderr, /validation: The role must be one of platform_admin, trader, operator/);
+  });
+
+  it('--help, -h and help print the commands; help <command> and <command> --help print its usage', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const result = await cli(args);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.match(result.stdout, /^Usage: bookmaker <command>/);
+      for (const command of ['serve', 'migrate', 'staff create', 'demo seed', 'demo live']) {
+        assert.ok(result.stdout.includes(`  ${command}`), `${args.join(' ')} lists ${command}`);
+      }
+    }
+    for (const args of [
+      ['help', 'staff', 'create'],
+      ['staff', 'create', '--help'],
+      ['staff', 'create', '-h'],
+    ]) {
+      const result = await cli(args);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.match(result.stdout, /^Usage: bookmaker staff create --email E --password P --role R \[--tenant T\]/);
+      assert.match(result.stdout, /Example:/);
+    }
+    const serveHelp = await cli(['serve', '--help']);
+    assert.match(serveHelp.stdout, /^Usage: bookmaker serve \[--demo-live\]/);
+    for (const args of [
+      ['help', 'demo'],
+      ['demo', '--help'],
+      ['demo', '-h'],
+    ]) {
+      const result = await cli(args);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.match(result.stdout, /^Usage: bookmaker demo <command>/);
+      assert.match(result.stdout, /demo seed .*\n.*demo live \[--ticks N\] \[--interval MS\]/);
+    }
+    const bare = await cli(['staff']);
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /^bookmaker: staff needs a command\n\nUsage: bookmaker staff <command>/);
+  });
+
+  it('--version prints the version', async () => {
+    const result = await cli(['--version']);
+    assert.deepEqual([result.code, result.stdout], [0, `bookmaker ${VERSION}\n`]);
   });
 
   it('stops with a message naming a bad configuration variable', async () => {
@@ -74,10 +154,139 @@ describe('bookmaker CLI', () => {
     assert.match(result.stderr, /configuration error: PORT: must be an integer/);
   });
 
-  it('prints usage and exits 2 for an unknown command', async () => {
-    const result = await cli(['frobnicate']);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /Unknown command "frobnicate"/);
+  it('prints usage and exits 2 for an unknown command or none', async () => {
+    const unknown = await cli(['frobnicate']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command "frobnicate"/);
+    assert.match(unknown.stderr, /Usage: bookmaker <command>/);
+    const none = await cli([]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /Usage: bookmaker <command>/);
+  });
+});
+
+describe('administrative commands beside a running server', () => {
+  it('staff create, demo seed and demo live run while serve runs, and the new admin logs in at once', async () => {
+    const fresh = await deploymentEnv();
+    const server = await startServe(fresh.env);
+    try {
+      const created = await runCli(fresh.env, staffArgs('beside@bookmaker.test'));
+      assert.equal(created.code, 0, created.stderr);
+      const staff = JSON.parse(created.stdout);
+      const login = await logIn(server.url, staff);
+      assert.equal(login.status, 200, login.text);
+
+      const seeded = await runCli(fresh.env, ['demo', 'seed']);
+      assert.equal(seeded.code, 0, seeded.stderr);
+      assert.deepEqual(JSON.parse(seeded.stdout), { sports: 3, competitions: 7, events: 30, markets: 128 });
+      assert.match(seeded.stderr, /seeding Premier League/, 'says what it is doing');
+      const sports = await request(server.url, 'GET', '/api/v1/catalog/sports');
+      assert.equal(sports.body.sports.length, 3, 'the server sees the seeded catalog at once');
+
+      const live = await runCli(fresh.env, ['demo', 'live', '--ticks', '2', '--interval', '10']);
+      assert.equal(live.code, 0, live.stderr);
+      assert.deepEqual(
+        live.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).tick),
+        [1, 2],
+      );
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+      await fresh.dispose();
+    }
+  });
+
+  it(
+    'on the embedded database the commands reach the server through a socket only its owner can use',
+    { skip: !embedded && 'PostgreSQL: the CLI connects to the database itself' },
+    async () => {
+      const fresh = await deploymentEnv();
+      const server = await startServe(fresh.env);
+      try {
+        const socket = join(fresh.env.DATA_DIR!, CHANNEL_FILE);
+        assert.equal(statSync(socket).mode & 0o777, 0o600);
+        assert.match(server.output(), /admin commands \(npx bookmaker …\) reach this server through .*admin\.sock/);
+        const migrated = await runCli(fresh.env, ['migrate']);
+        assert.deepEqual([migrated.code, JSON.parse(migrated.stdout)], [0, { applied: [] }]);
+        assert.match(migrated.stderr, /bookmaker: ran by the server that owns /);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+        await fresh.dispose();
+      }
+      assert.ok(!existsSync(join(fresh.env.DATA_DIR!, CHANNEL_FILE)), 'the socket goes with the server');
+    },
+  );
+});
+
+describe('the embedded database held by another command', { skip: !embedded && 'PostgreSQL has no such lock' }, () => {
+  it('a second command says what to do instead of failing obscurely', async () => {
+    const fresh = await deploymentEnv();
+    try {
+      const live = runCli(fresh.env, ['demo', 'live', '--ticks', '40', '--interval', '100']);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const second = await runCli(fresh.env, ['migrate']);
+      assert.equal(second.code, 1);
+      assert.match(
+        second.stderr,
+        /another process holds the embedded database in .*, and no server answers on .*admin\.sock/,
+      );
+      assert.match(second.stderr, /let it finish or stop it/);
+      assert.equal((await live).code, 0);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
+
+describe('serve', () => {
+  it('says what it is doing: database, migrations, URL, docs, and the first step on an empty database', async () => {
+    const fresh = await deploymentEnv();
+    const server = await startServe(fresh.env);
+    try {
+      const output = server.output();
+      assert.match(
+        output,
+        embedded ? /bookmaker: database: embedded PGlite in / : /bookmaker: database: PostgreSQL at /,
+      );
+      assert.match(output, /bookmaker: migrating: 0001_foundation/);
+      assert.match(output, /bookmaker: migrations: \d+ applied/);
+      assert.ok(output.includes(`bookmaker: listening on ${server.url}`));
+      assert.ok(output.includes(`bookmaker: API reference: ${server.url}/docs`));
+      assert.match(
+        output,
+        /no staff account yet: create the first administrator in another terminal, with the same environment:/,
+      );
+      assert.match(output, /npx bookmaker staff create --email .* --role platform_admin/);
+      const sameEnvironment = embedded ? `DATA_DIR=${fresh.env.DATA_DIR} npx` : 'DATABASE_URL=postgres://';
+      assert.ok(output.includes(sameEnvironment), 'the hint carries what the other terminal needs');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await fresh.dispose();
+    }
+  });
+
+  it('a port in use is one line naming PORT, said before anything is migrated', async () => {
+    const fresh = await deploymentEnv();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const result = await runCli({ ...fresh.env, PORT: String(port) }, ['serve']);
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        `bookmaker: PORT ${port} is already in use on 127.0.0.1: stop the program using it, or set PORT to a free port.\n`,
+      );
+      assert.ok(!existsSync(join(fresh.env.DATA_DIR!, 'pglite')), 'no database was opened');
+    } finally {
+      busy.close();
+      await fresh.dispose();
+    }
   });
 });
 
@@ -89,7 +298,7 @@ describe('single API instance', () => {
   it('a second instance on the same database is refused with a clear message', async () => {
     await assert.rejects(startServer(loadConfig(env)), (error: Error) => {
       assert.ok(error instanceof InstanceLockError);
-      assert.match(error.message, /Another Bookmaker (instance|process) is already/);
+      assert.match(error.message, /Another Bookmaker (API instance|process) is already/);
       return true;
     });
     assert.equal((await request(first.url, 'GET', '/readyz')).status, 200, 'the first instance keeps serving');
@@ -98,7 +307,32 @@ describe('single API instance', () => {
   it('the CLI refuses to serve beside a running instance and exits non-zero', async () => {
     const result = await cli(['serve']);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /Another Bookmaker (instance|process) is already/);
+    assert.match(result.stderr, /Another Bookmaker (API instance|process) is already/);
+  });
+});
+
+describe('losing the instance lock', () => {
+  it('stops the workers and exits, so two processes never deliver from one database', async () => {
+    const fresh = await deploymentEnv();
+    const server = await startServe(fresh.env);
+    try {
+      if (embedded) {
+        rmSync(join(fresh.env.DATA_DIR!, DATA_DIR_LOCK), { recursive: true, force: true });
+      } else {
+        const admin = new pg.Client({ connectionString: fresh.env.DATABASE_URL });
+        await admin.connect();
+        await admin.query(
+          `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'
+           and database = (select oid from pg_database where datname = current_database())`,
+        );
+        await admin.end();
+      }
+      assert.equal(await server.exited, 1);
+      assert.match(server.output(), /instance lock lost: refusing requests, stopping the workers and exiting/);
+    } finally {
+      server.child.kill('SIGKILL');
+      await fresh.dispose();
+    }
   });
 });
 

@@ -9,7 +9,11 @@ import { startWalletPair, type WalletPair } from '../helpers/wallet.ts';
 let t: TestApp;
 let wallets: WalletPair;
 let agg: AggregatorFixture;
-let client: { id: string; production: { tenantId: string; walletSecret: string }; sandbox: { tenantId: string; walletSecret: string } };
+let client: {
+  id: string;
+  production: { tenantId: string; walletSecret: string };
+  sandbox: { tenantId: string; walletSecret: string };
+};
 
 before(async () => {
   t = await startTestApp();
@@ -42,7 +46,7 @@ const rotate = (environment: string, options: Parameters<AggregatorFixture['call
   agg.call('POST', `/clients/${client.id}/credentials/rotate`, { environment, reason: 'scheduled' }, options);
 
 async function keyWorks(tenantId: string, key: string): Promise<boolean> {
-  return (await t.app.services.tenants.authenticateIntegrationKey(t.db, tenantId, key)) !== undefined;
+  return (await t.app.services.tenants.authenticateIntegrationKey(tenantId, key)) !== undefined;
 }
 
 async function assertNothingActivated() {
@@ -64,30 +68,55 @@ describe('ActivateClient', () => {
       id: client.id,
       status: 'active',
       credentialsReplaySeconds: 86400,
-      production: { tenantId: client.production.tenantId, environment: 'production', keyId: body.production.keyId, integrationApiKey: body.production.integrationApiKey },
-      sandbox: { tenantId: client.sandbox.tenantId, environment: 'sandbox', keyId: body.sandbox.keyId, integrationApiKey: body.sandbox.integrationApiKey },
+      production: {
+        tenantId: client.production.tenantId,
+        environment: 'production',
+        keyId: body.production.keyId,
+        integrationApiKey: body.production.integrationApiKey,
+      },
+      sandbox: {
+        tenantId: client.sandbox.tenantId,
+        environment: 'sandbox',
+        keyId: body.sandbox.keyId,
+        integrationApiKey: body.sandbox.integrationApiKey,
+      },
     });
     assert.match(body.production.integrationApiKey, /^bm_int_/);
     assert.ok(await keyWorks(client.production.tenantId, body.production.integrationApiKey));
     assert.ok(await keyWorks(client.sandbox.tenantId, body.sandbox.integrationApiKey));
-    assert.ok(!(await keyWorks(client.sandbox.tenantId, body.production.integrationApiKey)), 'keys are per environment');
+    assert.ok(
+      !(await keyWorks(client.sandbox.tenantId, body.production.integrationApiKey)),
+      'keys are per environment',
+    );
     const read = await agg.call('GET', `/clients/${client.id}`);
     assert.equal(read.body.client.status, 'active');
     assert.equal(read.body.client.nextAction, 'none');
     assert.equal(read.body.client.activatedAt, t.clock.now().toISOString());
-    assert.deepEqual(read.body.client.production.integrationKey, { keyId: body.production.keyId, createdAt: t.clock.now().toISOString() });
+    assert.deepEqual(read.body.client.production.integrationKey, {
+      keyId: body.production.keyId,
+      createdAt: t.clock.now().toISOString(),
+    });
     assert.ok(!read.text.includes(body.production.integrationApiKey));
     assert.equal(read.body.client.production.status, 'active');
   });
 
   it('reads balances only: no movement, no account, and a refused bad signature on all four endpoints', async () => {
     await activate();
-    for (const [wallet, player, balance] of [[wallets.production, 'validation-prod', 12_345], [wallets.sandbox, 'validation-sandbox', 100]] as const) {
+    for (const [wallet, player, balance] of [
+      [wallets.production, 'validation-prod', 12_345],
+      [wallets.sandbox, 'validation-sandbox', 100],
+    ] as const) {
       assert.deepEqual(await wallet.wallet.store.transactions(), []);
       assert.equal(await wallet.balanceOf(player), balance);
       assert.deepEqual(
         wallet.wallet.received.map((r) => [r.endpoint, r.signatureValid]),
-        [['balance', true], ['balance', false], ['debit', false], ['credit', false], ['rollback', false]],
+        [
+          ['balance', true],
+          ['balance', false],
+          ['debit', false],
+          ['credit', false],
+          ['rollback', false],
+        ],
       );
     }
   });
@@ -99,7 +128,11 @@ describe('ActivateClient', () => {
     assert.equal(replay.status, 200);
     assert.equal(replay.headers.get('idempotency-replayed'), 'true');
     assert.deepEqual(replay.body, first.body);
-    assert.ok(!JSON.stringify(await t.db.selectFrom('idempotency_records').selectAll().execute()).includes(first.body.production.integrationApiKey));
+    assert.ok(
+      !JSON.stringify(await t.db.selectFrom('idempotency_records').selectAll().execute()).includes(
+        first.body.production.integrationApiKey,
+      ),
+    );
   });
 
   it('answers 409 already_active to a second activation', async () => {
@@ -115,7 +148,12 @@ describe('ActivateClient', () => {
     assert.equal(response.status, 400);
     assert.equal(response.body.error.code, 'wallet_validation_failed');
     assert.deepEqual(response.body.error.details, {
-      environment: 'production', check: 'balance', endpoint: 'balance', reason: 'wallet_refused', status: 401, operatorCode: 'invalid_signature',
+      environment: 'production',
+      check: 'balance',
+      endpoint: 'balance',
+      reason: 'wallet_refused',
+      status: 401,
+      operatorCode: 'invalid_signature',
     });
     await assertNothingActivated();
   });
@@ -139,7 +177,10 @@ describe('ActivateClient', () => {
   it('fails when the balance call answers 5xx', async () => {
     wallets.sandbox.fault({ mode: 'status_503', endpoint: 'balance' });
     const response = await activate();
-    assert.deepEqual([response.status, response.body.error.details.environment, response.body.error.details.reason], [400, 'sandbox', 'status_5xx']);
+    assert.deepEqual(
+      [response.status, response.body.error.details.environment, response.body.error.details.reason],
+      [400, 'sandbox', 'status_5xx'],
+    );
     await assertNothingActivated();
   });
 
@@ -152,7 +193,9 @@ describe('ActivateClient', () => {
         req.on('data', (chunk) => (raw += chunk));
         req.on('end', () => {
           const txId = (JSON.parse(raw) as { txId: string }).txId;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ txId, balance: 500, currency: 'BRL' }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ txId, balance: 500, currency: 'BRL' }));
         });
       });
       await new Promise<void>((resolve) => lax.listen(0, '127.0.0.1', resolve));
@@ -164,17 +207,28 @@ describe('ActivateClient', () => {
       await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, {
         token: agg.adminToken,
         body: {
-          enabled: true, clientQuota: 5, currencies: ['BRL'], jurisdictions: ['BR'], territories: ['BR'],
-          walletOrigins: [new URL(wallets.production.url).origin, laxUrl], autoActivation: true, agreementRef: 'AGR',
+          enabled: true,
+          clientQuota: 5,
+          currencies: ['BRL'],
+          jurisdictions: ['BR'],
+          territories: ['BR'],
+          walletOrigins: [new URL(wallets.production.url).origin, laxUrl],
+          autoActivation: true,
+          agreementRef: 'AGR',
           expiresAt: new Date(t.clock.now().getTime() + 86_400_000 * 30).toISOString(),
         },
       });
-      const laxClient = (await agg.call('POST', '/clients', createClientBody(wallets, { sandboxWalletUrl: laxUrl }))).body;
+      const laxClient = (await agg.call('POST', '/clients', createClientBody(wallets, { sandboxWalletUrl: laxUrl })))
+        .body;
       wallets.production.setSecret(laxClient.production.walletSecret);
       const response = await agg.call('POST', `/clients/${laxClient.id}/activate`, ACTIVATE);
       assert.equal(response.status, 400);
       assert.deepEqual(response.body.error.details, {
-        environment: 'sandbox', check: 'signature', endpoint: 'balance', reason: 'accepted_invalid_signature', status: 200,
+        environment: 'sandbox',
+        check: 'signature',
+        endpoint: 'balance',
+        reason: 'accepted_invalid_signature',
+        status: 200,
       });
     });
   });
@@ -182,7 +236,10 @@ describe('ActivateClient', () => {
   it('is refused with 403 when the authorization does not permit automatic activation', async () => {
     const read = await t.request('GET', `/api/v1/admin/aggregators/${agg.aggregatorId}`, { token: agg.adminToken });
     const { version: _v, updatedAt: _u, updatedBy: _b, ...policy } = read.body.aggregator.authorization;
-    await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, { token: agg.adminToken, body: { ...policy, autoActivation: false } });
+    await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, {
+      token: agg.adminToken,
+      body: { ...policy, autoActivation: false },
+    });
     const response = await activate();
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'activation_not_permitted');
@@ -195,7 +252,10 @@ describe('ActivateClient', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const read = await t.request('GET', `/api/v1/admin/aggregators/${agg.aggregatorId}`, { token: agg.adminToken });
     const { version: _v, updatedAt: _u, updatedBy: _b, ...policy } = read.body.aggregator.authorization;
-    await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, { token: agg.adminToken, body: { ...policy, clientQuota: 7 } });
+    await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, {
+      token: agg.adminToken,
+      body: { ...policy, clientQuota: 7 },
+    });
     const response = await pending;
     assert.equal(response.status, 409);
     assert.equal(response.body.error.code, 'configuration_changed');
@@ -207,7 +267,9 @@ describe('ActivateClient', () => {
     wallets.sandbox.fault({ mode: 'delay', endpoint: 'balance', delayMs: 1_000, apply: true });
     const pending = activate();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await t.request('DELETE', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys/${agg.keyId}`, { token: agg.adminToken });
+    await t.request('DELETE', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys/${agg.keyId}`, {
+      token: agg.adminToken,
+    });
     const response = await pending;
     assert.equal(response.status, 409);
     assert.deepEqual(response.body.error.details, { changed: 'API key' });
@@ -215,14 +277,20 @@ describe('ActivateClient', () => {
   });
 
   it('a client suspended by the platform cannot activate itself until the platform resumes it', async () => {
-    const suspended = await t.request('POST', `/api/v1/admin/clients/${client.id}/suspend`, { token: agg.adminToken, body: { reason: 'compliance review' } });
+    const suspended = await t.request('POST', `/api/v1/admin/clients/${client.id}/suspend`, {
+      token: agg.adminToken,
+      body: { reason: 'compliance review' },
+    });
     assert.equal(suspended.status, 200);
     assert.equal(suspended.body.client.suspendedByPlatform, true);
     assert.equal(suspended.body.client.nextAction, 'contact_platform');
     const refused = await activate();
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error.code, 'suspended_by_platform');
-    const resumed = await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, { token: agg.adminToken, body: {} });
+    const resumed = await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, {
+      token: agg.adminToken,
+      body: {},
+    });
     assert.equal(resumed.body.client.status, 'suspended');
     assert.equal(resumed.body.client.suspendedByPlatform, false);
     assert.equal((await activate()).status, 200);
@@ -248,7 +316,11 @@ describe('ActivateClient', () => {
   });
 
   it('bounds the validation player ids to 1-128 characters and requires both', async () => {
-    for (const body of [{ ...ACTIVATE, productionPlayerId: '' }, { ...ACTIVATE, sandboxPlayerId: 'x'.repeat(129) }, { productionPlayerId: 'p' }]) {
+    for (const body of [
+      { ...ACTIVATE, productionPlayerId: '' },
+      { ...ACTIVATE, sandboxPlayerId: 'x'.repeat(129) },
+      { productionPlayerId: 'p' },
+    ]) {
       const response = await activate(body);
       assert.equal(response.status, 400);
       assert.equal(response.body.error.code, 'validation');
@@ -256,7 +328,10 @@ describe('ActivateClient', () => {
   });
 
   it('needs the clients:activate scope', async () => {
-    const creator = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, { token: agg.adminToken, body: { scopes: ['clients:create', 'clients:read'] } });
+    const creator = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, {
+      token: agg.adminToken,
+      body: { scopes: ['clients:create', 'clients:read'] },
+    });
     const response = await activate(ACTIVATE, { key: creator.body.key });
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'scope_missing');
@@ -266,11 +341,19 @@ describe('ActivateClient', () => {
     wallets.production.fault({ mode: 'status_500', endpoint: 'balance' });
     await activate();
     await activate();
-    const rows = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'client.activate').orderBy('id').execute();
-    assert.deepEqual(rows.map((row) => [row.outcome, row.actor_type, row.actor_id]), [
-      ['failure', 'aggregator', agg.aggregatorId],
-      ['success', 'aggregator', agg.aggregatorId],
-    ]);
+    const rows = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'client.activate')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => [row.outcome, row.actor_type, row.actor_id]),
+      [
+        ['failure', 'aggregator', agg.aggregatorId],
+        ['success', 'aggregator', agg.aggregatorId],
+      ],
+    );
   });
 });
 
@@ -297,7 +380,10 @@ describe('RotateCredentials', () => {
     await activate();
     const before = await t.db.selectFrom('tenants').select(['id', 'wallet_secret_enc']).orderBy('id').execute();
     await rotate('sandbox');
-    assert.deepEqual(await t.db.selectFrom('tenants').select(['id', 'wallet_secret_enc']).orderBy('id').execute(), before);
+    assert.deepEqual(
+      await t.db.selectFrom('tenants').select(['id', 'wallet_secret_enc']).orderBy('id').execute(),
+      before,
+    );
   });
 
   it('replays the same new key for a retry with the same Idempotency-Key', async () => {
@@ -322,12 +408,21 @@ describe('RotateCredentials', () => {
 
   it('cannot undo a platform revocation: refused until the platform resumes the client', async () => {
     await activate();
-    await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, { token: agg.adminToken, body: {} });
+    await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, {
+      token: agg.adminToken,
+      body: {},
+    });
     const refused = await rotate('production');
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error.code, 'credentials_revoked_by_platform');
-    assert.equal((await t.db.selectFrom('integration_keys').select('id').where('revoked_at', 'is', null).execute()).length, 0);
-    const resumed = await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, { token: agg.adminToken, body: {} });
+    assert.equal(
+      (await t.db.selectFrom('integration_keys').select('id').where('revoked_at', 'is', null).execute()).length,
+      0,
+    );
+    const resumed = await t.request('POST', `/api/v1/admin/clients/${client.id}/resume`, {
+      token: agg.adminToken,
+      body: {},
+    });
     assert.equal(resumed.body.client.credentialsRevokedByPlatform, false);
     const rotated = await rotate('production');
     assert.equal(rotated.status, 200);
@@ -343,15 +438,21 @@ describe('RotateCredentials', () => {
   it('refuses an unknown environment and needs the credentials:rotate scope', async () => {
     await activate();
     assert.equal((await rotate('staging')).body.error.details.field, 'environment');
-    const reader = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, { token: agg.adminToken, body: { scopes: ['clients:read'] } });
+    const reader = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, {
+      token: agg.adminToken,
+      body: { scopes: ['clients:read'] },
+    });
     assert.equal((await rotate('production', { key: reader.body.key })).body.error.code, 'scope_missing');
   });
 });
 
 describe('platform revocation of integration credentials', () => {
-  it('revokes both environments\' keys and is audited; wallet secrets stay', async () => {
+  it("revokes both environments' keys and is audited; wallet secrets stay", async () => {
     const activated = (await activate()).body;
-    const response = await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, { token: agg.adminToken, body: { reason: 'leak' } });
+    const response = await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, {
+      token: agg.adminToken,
+      body: { reason: 'leak' },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.body.client.production.integrationKey, null);
     assert.equal(response.body.client.sandbox.integrationKey, null);
@@ -359,7 +460,11 @@ describe('platform revocation of integration credentials', () => {
     assert.equal(response.body.client.nextAction, 'contact_platform');
     assert.ok(!(await keyWorks(client.production.tenantId, activated.production.integrationApiKey)));
     assert.ok(!(await keyWorks(client.sandbox.tenantId, activated.sandbox.integrationApiKey)));
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'client.credentials.revoke').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'client.credentials.revoke')
+      .execute();
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.details.reason, 'leak');
   });
@@ -376,7 +481,10 @@ describe('the provisioning life cycle', () => {
     const replayed = await fresh.call('POST', '/clients', body, { idempotencyKey: key });
     assert.deepEqual([replayed.headers.get('idempotency-replayed'), replayed.body], ['true', created.body]);
     const listed = await fresh.call('GET', '/clients?externalId=life-cycle');
-    assert.deepEqual(listed.body.clients.map((c: { id: string }) => c.id), [created.body.id]);
+    assert.deepEqual(
+      listed.body.clients.map((c: { id: string }) => c.id),
+      [created.body.id],
+    );
     const read = await fresh.call('GET', `/clients/${created.body.id}`);
     assert.equal(read.body.client.externalId, 'life-cycle');
 
@@ -384,7 +492,9 @@ describe('the provisioning life cycle', () => {
     wallets.sandbox.setSecret(created.body.sandbox.walletSecret);
     const activated = await fresh.call('POST', `/clients/${created.body.id}/activate`, ACTIVATE);
     assert.equal(activated.status, 200, activated.text);
-    const rotated = await fresh.call('POST', `/clients/${created.body.id}/credentials/rotate`, { environment: 'production' });
+    const rotated = await fresh.call('POST', `/clients/${created.body.id}/credentials/rotate`, {
+      environment: 'production',
+    });
     assert.equal(rotated.status, 200);
     assert.ok(await keyWorks(created.body.production.tenantId, rotated.body.integrationApiKey));
     assert.ok(!(await keyWorks(created.body.production.tenantId, activated.body.production.integrationApiKey)));
@@ -403,11 +513,13 @@ describe('the provisioning life cycle', () => {
       (await t.request('GET', `/api/v1/admin/aggregators/${fresh.aggregatorId}`, { token: fresh.adminToken })).text,
       (await t.request('GET', `/api/v1/admin/clients/${created.body.id}`, { token: fresh.adminToken })).text,
     ].join('\n');
-    const database = JSON.stringify(await Promise.all(
-      (['aggregator_keys', 'tenants', 'integration_keys', 'idempotency_records', 'audit_log', 'clients'] as const).map((table) =>
-        t.db.selectFrom(table).selectAll().execute(),
+    const database = JSON.stringify(
+      await Promise.all(
+        (
+          ['aggregator_keys', 'tenants', 'integration_keys', 'idempotency_records', 'audit_log', 'clients'] as const
+        ).map((table) => t.db.selectFrom(table).selectAll().execute()),
       ),
-    ));
+    );
     for (const secret of secrets) {
       assert.ok(!reads.includes(secret), 'a GET response carries a secret');
       assert.ok(!t.logs.text.includes(secret), 'a log line carries a secret');

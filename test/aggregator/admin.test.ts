@@ -17,31 +17,46 @@ const ORIGINS = ['https://wallet.acme.example', 'https://sandbox.acme.example:84
 const YEAR_MS = 365 * 86_400_000;
 
 async function newAggregator(): Promise<string> {
-  const response = await t.request('POST', '/api/v1/admin/aggregators', { token: admin, body: { name: 'Acme Aggregation' } });
+  const response = await t.request('POST', '/api/v1/admin/aggregators', {
+    token: admin,
+    body: { name: 'Acme Aggregation' },
+  });
   assert.equal(response.status, 201);
   return response.body.aggregator.id;
 }
 
 const putAuthorization = (id: string, overrides: Record<string, unknown> = {}) =>
-  t.request('PUT', `/api/v1/admin/aggregators/${id}/authorization`, { token: admin, body: authorizationBody(t, ORIGINS, overrides) });
+  t.request('PUT', `/api/v1/admin/aggregators/${id}/authorization`, {
+    token: admin,
+    body: authorizationBody(t, ORIGINS, overrides),
+  });
 
 describe('aggregator registration', () => {
   it('starts disabled: no authorization, and no key can be issued before one exists', async () => {
-    const response = await t.request('POST', '/api/v1/admin/aggregators', { token: admin, body: { name: 'Acme Aggregation' } });
+    const response = await t.request('POST', '/api/v1/admin/aggregators', {
+      token: admin,
+      body: { name: 'Acme Aggregation' },
+    });
     assert.equal(response.status, 201);
     assert.match(response.body.aggregator.id, /^ag_[0-9a-f]{16}$/);
     assert.deepEqual(
       { ...response.body.aggregator, id: 'x', createdAt: 'x' },
       { id: 'x', name: 'Acme Aggregation', createdAt: 'x', authorization: null, keys: [], clientCount: 0 },
     );
-    const key = await t.request('POST', `/api/v1/admin/aggregators/${response.body.aggregator.id}/keys`, { token: admin, body: { scopes: ALL_SCOPES } });
+    const key = await t.request('POST', `/api/v1/admin/aggregators/${response.body.aggregator.id}/keys`, {
+      token: admin,
+      body: { scopes: ALL_SCOPES },
+    });
     assert.equal(key.status, 409);
     assert.equal(key.body.error.code, 'authorization_missing');
   });
 
   it('is for platform administrators only', async () => {
     const trader = await loginAsStaff(t, 'trader');
-    const response = await t.request('POST', '/api/v1/admin/aggregators', { token: trader.token, body: { name: 'Acme' } });
+    const response = await t.request('POST', '/api/v1/admin/aggregators', {
+      token: trader.token,
+      body: { name: 'Acme' },
+    });
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'forbidden');
     assert.equal((await t.request('GET', '/api/v1/admin/aggregators')).status, 401);
@@ -53,7 +68,10 @@ describe('aggregator registration', () => {
       assert.equal(response.status, 400, name);
       assert.equal(response.body.error.details.field, 'name');
     }
-    assert.equal((await t.request('POST', '/api/v1/admin/aggregators', { token: admin, body: { name: 'x'.repeat(100) } })).status, 201);
+    assert.equal(
+      (await t.request('POST', '/api/v1/admin/aggregators', { token: admin, body: { name: 'x'.repeat(100) } })).status,
+      201,
+    );
   });
 });
 
@@ -100,12 +118,19 @@ describe('aggregator authorization', () => {
     const staging = await startTestApp({ APP_ENV: 'staging' });
     try {
       const stagingAdmin = (await loginAsStaff(staging, 'platform_admin')).token;
-      const created = await staging.request('POST', '/api/v1/admin/aggregators', { token: stagingAdmin, body: { name: 'Acme' } });
+      const created = await staging.request('POST', '/api/v1/admin/aggregators', {
+        token: stagingAdmin,
+        body: { name: 'Acme' },
+      });
       for (const origin of ['http://127.0.0.1:4000', 'https://127.0.0.1:4000', 'http://localhost:4000']) {
-        const response = await staging.request('PUT', `/api/v1/admin/aggregators/${created.body.aggregator.id}/authorization`, {
-          token: stagingAdmin,
-          body: authorizationBody(staging, [origin]),
-        });
+        const response = await staging.request(
+          'PUT',
+          `/api/v1/admin/aggregators/${created.body.aggregator.id}/authorization`,
+          {
+            token: stagingAdmin,
+            body: authorizationBody(staging, [origin]),
+          },
+        );
         assert.equal(response.status, 400, origin);
         assert.match(response.body.error.message, /loopback hosts are allowed only in development/);
       }
@@ -155,7 +180,10 @@ describe('aggregator keys', () => {
   it('are shown once, stored only as a hash, listed without the secret', async () => {
     const id = await newAggregator();
     await putAuthorization(id);
-    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, { token: admin, body: { scopes: ['clients:read'] } });
+    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, {
+      token: admin,
+      body: { scopes: ['clients:read'] },
+    });
     assert.equal(issued.status, 201);
     assert.match(issued.body.key, /^bm_agg_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(issued.body.scopes, ['clients:read']);
@@ -164,7 +192,10 @@ describe('aggregator keys', () => {
     assert.equal(rows[0]!.key_hash, sha256Hex(issued.body.key));
     const read = await t.request('GET', `/api/v1/admin/aggregators/${id}`, { token: admin });
     assert.ok(!read.text.includes(issued.body.key));
-    assert.deepEqual(read.body.aggregator.keys.map((k: { keyId: string }) => k.keyId), [issued.body.keyId]);
+    assert.deepEqual(
+      read.body.aggregator.keys.map((k: { keyId: string }) => k.keyId),
+      [issued.body.keyId],
+    );
     assert.ok(!t.logs.text.includes(issued.body.key));
   });
 
@@ -175,22 +206,35 @@ describe('aggregator keys', () => {
     const keys = (body: unknown) => t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, { token: admin, body });
     const defaulted = await keys({ scopes: ['clients:read'] });
     assert.equal(defaulted.body.expiresAt, authorizationExpiry.toISOString());
-    const after = await keys({ scopes: ['clients:read'], expiresAt: new Date(authorizationExpiry.getTime() + 1000).toISOString() });
+    const after = await keys({
+      scopes: ['clients:read'],
+      expiresAt: new Date(authorizationExpiry.getTime() + 1000).toISOString(),
+    });
     assert.equal(after.status, 400);
     assert.equal(after.body.error.details.field, 'expiresAt');
     assert.equal((await keys({ scopes: ['clients:read'], expiresAt: t.clock.now().toISOString() })).status, 400);
 
     await putAuthorization(id);
-    const overYear = await keys({ scopes: ['clients:read'], expiresAt: new Date(t.clock.now().getTime() + YEAR_MS + 1000).toISOString() });
+    const overYear = await keys({
+      scopes: ['clients:read'],
+      expiresAt: new Date(t.clock.now().getTime() + YEAR_MS + 1000).toISOString(),
+    });
     assert.equal(overYear.status, 400);
-    assert.equal((await keys({ scopes: ['clients:read'], expiresAt: new Date(t.clock.now().getTime() + YEAR_MS).toISOString() })).status, 201);
+    assert.equal(
+      (await keys({ scopes: ['clients:read'], expiresAt: new Date(t.clock.now().getTime() + YEAR_MS).toISOString() }))
+        .status,
+      201,
+    );
   });
 
   it('refuse unknown or repeated scopes and an empty scope list', async () => {
     const id = await newAggregator();
     await putAuthorization(id);
     for (const scopes of [[], ['clients:write'], ['clients:read', 'clients:read']]) {
-      const response = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, { token: admin, body: { scopes } });
+      const response = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, {
+        token: admin,
+        body: { scopes },
+      });
       assert.equal(response.status, 400, JSON.stringify(scopes));
     }
   });
@@ -198,25 +242,39 @@ describe('aggregator keys', () => {
   it('revocation is recorded and answered with the key record', async () => {
     const id = await newAggregator();
     await putAuthorization(id);
-    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, { token: admin, body: { scopes: ['clients:read'] } });
-    const revoked = await t.request('DELETE', `/api/v1/admin/aggregators/${id}/keys/${issued.body.keyId}`, { token: admin });
+    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, {
+      token: admin,
+      body: { scopes: ['clients:read'] },
+    });
+    const revoked = await t.request('DELETE', `/api/v1/admin/aggregators/${id}/keys/${issued.body.keyId}`, {
+      token: admin,
+    });
     assert.equal(revoked.status, 200);
     assert.equal(revoked.body.key.revokedAt, t.clock.now().toISOString());
-    assert.equal((await t.request('DELETE', `/api/v1/admin/aggregators/${id}/keys/ak_unknown`, { token: admin })).status, 404);
+    assert.equal(
+      (await t.request('DELETE', `/api/v1/admin/aggregators/${id}/keys/ak_unknown`, { token: admin })).status,
+      404,
+    );
   });
 
   it('every administrative action is audited with the staff member', async () => {
     const id = await newAggregator();
     await putAuthorization(id);
-    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, { token: admin, body: { scopes: ['clients:read'] } });
+    const issued = await t.request('POST', `/api/v1/admin/aggregators/${id}/keys`, {
+      token: admin,
+      body: { scopes: ['clients:read'] },
+    });
     await t.request('DELETE', `/api/v1/admin/aggregators/${id}/keys/${issued.body.keyId}`, { token: admin });
-    const rows = await t.db.selectFrom('audit_log').selectAll().where('target_type', '=', 'aggregator').orderBy('id').execute();
-    assert.deepEqual(rows.map((row) => row.action), [
-      'aggregator.create',
-      'aggregator.authorization.set',
-      'aggregator.key.issue',
-      'aggregator.key.revoke',
-    ]);
+    const rows = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_type', '=', 'aggregator')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => row.action),
+      ['aggregator.create', 'aggregator.authorization.set', 'aggregator.key.issue', 'aggregator.key.revoke'],
+    );
     assert.ok(rows.every((row) => row.actor_type === 'staff' && row.target_id === id && row.ip === '127.0.0.1'));
     assert.ok(!JSON.stringify(rows).includes(issued.body.key));
   });

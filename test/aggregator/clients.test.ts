@@ -45,10 +45,13 @@ describe('CreateClient', () => {
     assert.match(created.production.walletSecret, /^bm_whsec_/);
     assert.notEqual(created.production.walletSecret, created.sandbox.walletSecret);
     const tenants = await t.db.selectFrom('tenants').selectAll().orderBy('environment').execute();
-    assert.deepEqual(tenants.map((row) => [row.environment, row.status, row.currency, row.wallet_mode]), [
-      ['production', 'suspended', 'BRL', 'seamless'],
-      ['sandbox', 'suspended', 'BRL', 'seamless'],
-    ]);
+    assert.deepEqual(
+      tenants.map((row) => [row.environment, row.status, row.currency, row.wallet_mode]),
+      [
+        ['production', 'suspended', 'BRL', 'seamless'],
+        ['sandbox', 'suspended', 'BRL', 'seamless'],
+      ],
+    );
   });
 
   it('stores wallet secrets and the replay body encrypted, never in plaintext', async () => {
@@ -85,7 +88,10 @@ describe('CreateClient', () => {
   });
 
   it('answers 409 idempotency_mismatch for the same key from another API key of the aggregator', async () => {
-    const second = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, { token: agg.adminToken, body: { scopes: ['clients:create'] } });
+    const second = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, {
+      token: agg.adminToken,
+      body: { scopes: ['clients:create'] },
+    });
     const key = newIdempotencyKey();
     const body = createClientBody(wallets);
     await agg.call('POST', '/clients', body, { idempotencyKey: key });
@@ -100,7 +106,10 @@ describe('CreateClient', () => {
     const body = createClientBody(wallets);
     await agg.call('POST', '/clients', body, { idempotencyKey: key });
     t.clock.advance(86_400_000 - 1000);
-    assert.equal((await agg.call('POST', '/clients', body, { idempotencyKey: key })).headers.get('idempotency-replayed'), 'true');
+    assert.equal(
+      (await agg.call('POST', '/clients', body, { idempotencyKey: key })).headers.get('idempotency-replayed'),
+      'true',
+    );
     t.clock.advance(1000);
     const expired = await agg.call('POST', '/clients', body, { idempotencyKey: key });
     assert.equal(expired.status, 409);
@@ -108,17 +117,24 @@ describe('CreateClient', () => {
     assert.equal(await t.app.services.idempotency.eraseExpiredResponses(), 1);
     const record = await t.db.selectFrom('idempotency_records').selectAll().executeTakeFirstOrThrow();
     assert.equal(record.response_body_enc, null);
-    assert.equal((await agg.call('POST', '/clients', body, { idempotencyKey: key })).body.error.code, 'idempotency_expired');
+    assert.equal(
+      (await agg.call('POST', '/clients', body, { idempotencyKey: key })).body.error.code,
+      'idempotency_expired',
+    );
     assert.equal((await t.db.selectFrom('clients').select('id').execute()).length, 1);
   });
 
   it('runs two concurrent requests with one key exactly once', async () => {
     const key = newIdempotencyKey();
     const body = createClientBody(wallets);
-    const results = await Promise.all(Array.from({ length: 5 }, () => agg.call('POST', '/clients', body, { idempotencyKey: key })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => agg.call('POST', '/clients', body, { idempotencyKey: key })),
+    );
     const created = results.filter((r) => r.status === 201);
     assert.ok(created.length >= 1);
-    assert.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.error.code === 'idempotency_in_progress')));
+    assert.ok(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.error.code === 'idempotency_in_progress')),
+    );
     assert.equal(created.filter((r) => r.headers.get('idempotency-replayed') === null).length, 1);
     assert.ok(created.every((r) => r.body.id === created[0]!.body.id));
     assert.equal((await t.db.selectFrom('clients').select('id').execute()).length, 1);
@@ -283,13 +299,17 @@ describe('reading clients', () => {
     assert.equal(client.suspendedByPlatform, false);
     assert.equal(client.nextAction, 'install_wallet_secrets_then_activate');
     assert.deepEqual(client.production, {
-      tenantId: created.production.tenantId, environment: 'production', status: 'suspended', walletUrl: wallets.production.url, integrationKey: null,
+      tenantId: created.production.tenantId,
+      environment: 'production',
+      status: 'suspended',
+      walletUrl: wallets.production.url,
+      integrationKey: null,
     });
     assert.equal(client.sandbox.tenantId, created.sandbox.tenantId);
     assert.equal(client.activatedAt, null);
   });
 
-  it('answers another aggregator\'s client, and an unknown id, with 404', async () => {
+  it("answers another aggregator's client, and an unknown id, with 404", async () => {
     const created = (await create()).body;
     const other = await setUpAggregator(t, wallets, { adminToken: agg.adminToken });
     const foreign = await other.call('GET', `/clients/${created.id}`);
@@ -304,22 +324,42 @@ describe('reading clients', () => {
     for (let i = 0; i < 5; i++) ids.push((await create({ externalId: `casino-${i}` })).body.id);
     ids.sort();
     const first = await agg.call('GET', '/clients?limit=2');
-    assert.deepEqual(first.body.clients.map((c: { id: string }) => c.id), ids.slice(0, 2));
+    assert.deepEqual(
+      first.body.clients.map((c: { id: string }) => c.id),
+      ids.slice(0, 2),
+    );
     assert.notEqual(first.body.nextCursor, '');
     assert.ok(!first.body.nextCursor.includes(ids[1]!));
     const second = await agg.call('GET', `/clients?limit=2&cursor=${first.body.nextCursor}`);
-    assert.deepEqual(second.body.clients.map((c: { id: string }) => c.id), ids.slice(2, 4));
+    assert.deepEqual(
+      second.body.clients.map((c: { id: string }) => c.id),
+      ids.slice(2, 4),
+    );
     const last = await agg.call('GET', `/clients?limit=2&cursor=${second.body.nextCursor}`);
-    assert.deepEqual(last.body.clients.map((c: { id: string }) => c.id), ids.slice(4));
+    assert.deepEqual(
+      last.body.clients.map((c: { id: string }) => c.id),
+      ids.slice(4),
+    );
     assert.equal(last.body.nextCursor, '');
     const all = await agg.call('GET', '/clients');
     assert.equal(all.body.clients.length, 5);
     const filtered = await agg.call('GET', '/clients?externalId=casino-3');
-    assert.deepEqual(filtered.body.clients.map((c: { externalId: string }) => c.externalId), ['casino-3']);
+    assert.deepEqual(
+      filtered.body.clients.map((c: { externalId: string }) => c.externalId),
+      ['casino-3'],
+    );
   });
 
   it('bounds limit to 1-100 and cursor to 100 characters', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', `cursor=${'a'.repeat(101)}`, 'cursor=bm90LWEtY3Vyc29y', `externalId=${'e'.repeat(129)}`, 'unknown=1']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      `cursor=${'a'.repeat(101)}`,
+      'cursor=bm90LWEtY3Vyc29y',
+      `externalId=${'e'.repeat(129)}`,
+      'unknown=1',
+    ]) {
       const response = await agg.call('GET', `/clients?${query}`);
       assert.equal(response.status, 400, query);
       assert.equal(response.body.error.code, 'validation');
@@ -356,7 +396,9 @@ describe('aggregator API authentication', () => {
     const key = newIdempotencyKey();
     const body = createClientBody(wallets);
     await agg.call('POST', '/clients', body, { idempotencyKey: key });
-    await t.request('DELETE', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys/${agg.keyId}`, { token: agg.adminToken });
+    await t.request('DELETE', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys/${agg.keyId}`, {
+      token: agg.adminToken,
+    });
     const replay = await agg.call('POST', '/clients', body, { idempotencyKey: key });
     assert.equal(replay.status, 401);
     assert.deepEqual(replay.body.error.details, { reason: 'key_revoked' });
@@ -380,7 +422,11 @@ describe('aggregator API authentication', () => {
     assert.deepEqual(disabled.body.error.details, { reason: 'authorization_disabled' });
     await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, {
       token: agg.adminToken,
-      body: { ...(await authorizationOf()), enabled: true, expiresAt: new Date(t.clock.now().getTime() + 1000).toISOString() },
+      body: {
+        ...(await authorizationOf()),
+        enabled: true,
+        expiresAt: new Date(t.clock.now().getTime() + 1000).toISOString(),
+      },
     });
     t.clock.advance(1000);
     const expired = await agg.call('GET', '/clients');
@@ -388,17 +434,28 @@ describe('aggregator API authentication', () => {
   });
 
   it('enforces scopes with 403 scope_missing', async () => {
-    const reader = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, { token: agg.adminToken, body: { scopes: ['clients:read'] } });
+    const reader = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, {
+      token: agg.adminToken,
+      body: { scopes: ['clients:read'] },
+    });
     const response = await agg.call('POST', '/clients', createClientBody(wallets), { key: reader.body.key });
     assert.equal(response.status, 403);
-    assert.deepEqual(response.body.error, { code: 'scope_missing', message: 'This API key lacks the scope clients:create.', details: { requiredScope: 'clients:create' } });
+    assert.deepEqual(response.body.error, {
+      code: 'scope_missing',
+      message: 'This API key lacks the scope clients:create.',
+      details: { requiredScope: 'clients:create' },
+    });
     assert.equal((await agg.call('GET', '/clients', undefined, { key: reader.body.key })).status, 200);
   });
 
   it('limits each aggregator to 120 requests a minute across its keys: 429 with Retry-After: 60', async () => {
-    const second = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, { token: agg.adminToken, body: { scopes: ['clients:read'] } });
+    const second = await t.request('POST', `/api/v1/admin/aggregators/${agg.aggregatorId}/keys`, {
+      token: agg.adminToken,
+      body: { scopes: ['clients:read'] },
+    });
     const statuses: number[] = [];
-    for (let i = 0; i < 120; i++) statuses.push((await agg.call('GET', '/clients', undefined, i % 2 ? { key: second.body.key } : {})).status);
+    for (let i = 0; i < 120; i++)
+      statuses.push((await agg.call('GET', '/clients', undefined, i % 2 ? { key: second.body.key } : {})).status);
     assert.ok(statuses.every((status) => status === 200));
     const limited = await agg.call('GET', '/clients', undefined, { key: second.body.key });
     assert.equal(limited.status, 429);
@@ -416,10 +473,20 @@ describe('aggregator OpenAPI document', () => {
     assert.equal(response.status, 200);
     assert.equal(response.body.openapi, '3.1.0');
     assert.equal(response.body.info.version, '1.0.0');
-    assert.deepEqual(Object.keys(response.body.paths).sort(), ['/clients', '/clients/{id}', '/clients/{id}/activate', '/clients/{id}/credentials/rotate']);
+    assert.deepEqual(Object.keys(response.body.paths).sort(), [
+      '/clients',
+      '/clients/{id}',
+      '/clients/{id}/activate',
+      '/clients/{id}/credentials/rotate',
+    ]);
     const create = response.body.paths['/clients'].post;
     assert.equal(create.operationId, 'createClient');
-    assert.ok(create.parameters.some((p: { name: string; in: string; required: boolean }) => p.name === 'idempotency-key' && p.in === 'header' && p.required));
+    assert.ok(
+      create.parameters.some(
+        (p: { name: string; in: string; required: boolean }) =>
+          p.name === 'idempotency-key' && p.in === 'header' && p.required,
+      ),
+    );
     assert.equal(create.requestBody.content['application/json'].schema.additionalProperties, false);
     assert.ok(create.responses['201'] && create.responses['409'] && create.responses['429']);
   });

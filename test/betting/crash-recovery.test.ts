@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { systemClock } from '../../src/platform/clock.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { request } from '../helpers/app.ts';
-import { deploymentEnv, runCli, startServe, type ServeProcess } from '../helpers/process.ts';
+import { deploymentEnv, restartServe, runCli, startServe, until } from '../helpers/process.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 /**
@@ -23,32 +23,22 @@ after(async () => {
   await dispose();
 });
 
-async function restart(): Promise<ServeProcess> {
-  // The embedded database's lock file outlives a killed process until it goes stale (10 s).
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await startServe(env);
-    } catch (error) {
-      if (Date.now() > deadline || !/already using the embedded database/.test(String(error))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a crash between the stake commit and the wallet answer', () => {
   it('is found at start-up, treated as unknown, and rolled back exactly once', async () => {
-    const admin = JSON.parse((await runCli(env, ['staff', 'create', '--email', 'admin@crash.test', '--password', 'a long enough password', '--role', 'platform_admin'])).stdout);
+    const admin = JSON.parse(
+      (
+        await runCli(env, [
+          'staff',
+          'create',
+          '--email',
+          'admin@crash.test',
+          '--password',
+          'a long enough password',
+          '--role',
+          'platform_admin',
+        ])
+      ).stdout,
+    );
     assert.equal((await runCli(env, ['demo', 'seed'])).code, 0);
 
     const first = await startServe(env);
@@ -74,16 +64,28 @@ describe('a crash between the stake commit and the wallet answer', () => {
       token: session.body.token,
       body: { requestId: 'crash-slip-1', stake: 20_00, legs: [{ selectionId: selection.id, odds: selection.odds }] },
     }).catch(() => undefined);
-    await until('the stake debit to reach the wallet', async () => (wallet.wallet.received.some((r) => r.endpoint === 'debit') ? true : undefined));
+    await until('the stake debit to reach the wallet', async () =>
+      wallet.wallet.received.some((r) => r.endpoint === 'debit') ? true : undefined,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
-    await until('the wallet to apply the late debit', async () => ((await wallet.balanceOf('crash-player')) === 30_00 ? true : undefined));
+    await until('the wallet to apply the late debit', async () =>
+      (await wallet.balanceOf('crash-player')) === 30_00 ? true : undefined,
+    );
 
-    const second = await restart();
+    const second = await restartServe(env);
     try {
-      await until('the rollback to return the stake', async () => ((await wallet.balanceOf('crash-player')) === 50_00 ? true : undefined));
+      await until('the rollback to return the stake', async () =>
+        (await wallet.balanceOf('crash-player')) === 50_00 ? true : undefined,
+      );
       const transactions = await wallet.wallet.store.transactions();
-      assert.deepEqual(transactions.map((tx) => [tx.endpoint, tx.status]), [['debit', 200], ['rollback', 200]]);
+      assert.deepEqual(
+        transactions.map((tx) => [tx.endpoint, tx.status]),
+        [
+          ['debit', 200],
+          ['rollback', 200],
+        ],
+      );
       const betId = String(transactions[0]!.bet_id);
       const bet = await request(second.url, 'GET', `/api/v1/bets/${betId}`, { token: session.body.token });
       assert.equal(bet.body.bet.status, 'refused');

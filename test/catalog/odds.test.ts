@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { combinedOddsMilli, formatLine, formatMilli, parseMilli, potentialPayout } from '../../src/catalog/odds.ts';
+import {
+  cashOutValue,
+  combinedOddsMilli,
+  formatLine,
+  formatMilli,
+  parseMilli,
+  potentialPayout,
+  settledReturn,
+} from '../../src/catalog/odds.ts';
 
 describe('odds are exact thousandths', () => {
   it('parses decimal text without floats', () => {
@@ -23,8 +31,76 @@ describe('odds are exact thousandths', () => {
     assert.equal(potentialPayout(333, [2100, 3600]), 2517n);
     assert.equal(potentialPayout(1, [1005]), 1n);
     assert.equal(potentialPayout(999, [1001, 1001, 1001]), 1001n);
-    assert.equal(potentialPayout(1_000_000_000_000, [999_999, 999_999]), 999_998_000_001_000_000n, 'exact far beyond 2^53');
+    assert.equal(
+      potentialPayout(1_000_000_000_000, [999_999, 999_999]),
+      999_998_000_001_000_000n,
+      'exact far beyond 2^53',
+    );
     assert.equal(combinedOddsMilli([2100, 3600]), 7560);
     assert.equal(combinedOddsMilli([1333, 1333, 1333]), 2368);
+  });
+});
+
+describe('the payout rule with results (the worked examples of docs/settlement.md)', () => {
+  const leg = (oddsMilli: number, result: Parameters<typeof settledReturn>[1][number]['result']) => ({
+    oddsMilli,
+    result,
+  });
+
+  it('a single: won pays floor(stake x odds), lost pays 0, void returns the stake', () => {
+    assert.equal(settledReturn(10_00, [leg(2100, 'won')]), 21_00);
+    assert.equal(settledReturn(10_00, [leg(2100, 'lost')]), 0);
+    assert.equal(settledReturn(10_00, [leg(2100, 'void')]), 10_00);
+  });
+
+  it('an accumulator: void legs drop out of the odds, a lost leg makes it 0, all void returns the stake', () => {
+    assert.equal(settledReturn(10_00, [leg(2100, 'won'), leg(3600, 'won')]), 75_60);
+    assert.equal(settledReturn(10_00, [leg(2100, 'void'), leg(3600, 'won')]), 36_00);
+    assert.equal(settledReturn(10_00, [leg(2100, 'lost'), leg(3600, 'won')]), 0);
+    assert.equal(settledReturn(10_00, [leg(2100, 'void'), leg(3600, 'void')]), 10_00);
+  });
+
+  it('quarter lines: half won pays half at the odds and returns half; half lost returns half', () => {
+    assert.equal(settledReturn(10_00, [leg(1900, 'half_won')]), 14_50);
+    assert.equal(settledReturn(10_00, [leg(1900, 'half_lost')]), 5_00);
+    assert.equal(settledReturn(3_33, [leg(1875, 'half_won')]), 4_78, '333 x 2.875 / 2 = 478.69, floored');
+  });
+
+  it('half legs in an accumulator multiply like any other, floored once at the end', () => {
+    assert.equal(settledReturn(10_00, [leg(1900, 'half_won'), leg(2100, 'won')]), 30_45);
+    assert.equal(settledReturn(10_00, [leg(1875, 'half_won'), leg(2100, 'won')]), 30_18, '3018.75 floored');
+    assert.equal(settledReturn(10_00, [leg(1900, 'half_lost'), leg(2100, 'won'), leg(3000, 'void')]), 10_50);
+  });
+
+  it('every leg won is exactly the potential payout', () => {
+    for (const odds of [[1001], [2150, 3333], [1005, 1005, 1005, 1005]]) {
+      const stake = 9_99;
+      assert.equal(
+        BigInt(
+          settledReturn(
+            stake,
+            odds.map((o) => leg(o, 'won')),
+          ),
+        ),
+        potentialPayout(stake, odds),
+      );
+    }
+  });
+});
+
+describe('the cash-out rule', () => {
+  it('offers the stake x placed odds / current odds, less the margin, floored', () => {
+    assert.equal(cashOutValue(10_00, [{ oddsMilli: 2100, currentOddsMilli: 1500 }], 500), 13_30);
+    assert.equal(cashOutValue(10_00, [{ oddsMilli: 2100, currentOddsMilli: 2100 }], 500), 9_50);
+    assert.equal(cashOutValue(10_00, [{ oddsMilli: 2100, currentOddsMilli: 4200 }], 0), 5_00);
+  });
+
+  it('settled legs of an accumulator count at their result, open ones at their current price', () => {
+    const legs = [
+      { oddsMilli: 2100, result: 'won' as const },
+      { oddsMilli: 3600, currentOddsMilli: 1800 },
+    ];
+    assert.equal(cashOutValue(10_00, legs, 500), 39_90);
+    assert.equal(cashOutValue(10_00, [{ oddsMilli: 2100, result: 'void' as const }, legs[1]!], 500), 19_00);
   });
 });

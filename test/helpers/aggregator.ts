@@ -20,7 +20,10 @@ export function authorizationBody(t: TestApp, walletOrigins: string[], overrides
   };
 }
 
-export function createClientBody(wallets: { production: TestWallet; sandbox: TestWallet }, overrides: Record<string, unknown> = {}) {
+export function createClientBody(
+  wallets: { production: { url: string }; sandbox: { url: string } },
+  overrides: Record<string, unknown> = {},
+) {
   return {
     externalId: `casino-${randomBytes(4).toString('hex')}`,
     name: 'Lucky Casino',
@@ -44,7 +47,12 @@ export interface AggregatorFixture {
   key: string;
   keyId: string;
   /** An aggregator API call with this fixture's key and, for POSTs, a fresh Idempotency-Key. */
-  call(method: string, path: string, body?: unknown, options?: { key?: string; idempotencyKey?: string; headers?: Record<string, string> }): Promise<HttpResponse>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { key?: string; idempotencyKey?: string; headers?: Record<string, string> },
+  ): Promise<HttpResponse>;
 }
 
 let counter = 0;
@@ -57,7 +65,10 @@ export async function setUpAggregator(
   options: { scopes?: string[]; authorization?: Record<string, unknown>; adminToken?: string } = {},
 ): Promise<AggregatorFixture> {
   const adminToken = options.adminToken ?? (await loginAsStaff(t, 'platform_admin')).token;
-  const created = await t.request('POST', '/api/v1/admin/aggregators', { token: adminToken, body: { name: 'Acme Aggregation' } });
+  const created = await t.request('POST', '/api/v1/admin/aggregators', {
+    token: adminToken,
+    body: { name: 'Acme Aggregation' },
+  });
   const aggregatorId = created.body.aggregator.id;
   const origins = [new URL(wallets.production.url).origin, new URL(wallets.sandbox.url).origin];
   const authorization = await t.request('PUT', `/api/v1/admin/aggregators/${aggregatorId}/authorization`, {

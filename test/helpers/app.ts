@@ -2,12 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildApp, type App } from '../../src/app.ts';
+import { buildApp, type App, type AppDeps } from '../../src/app.ts';
+import { DEFAULT_AUTH_LIMITS, type AuthLimits } from '../../src/platform/http/auth.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { DocumentedErrors } from './documented-errors.ts';
 
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -65,13 +67,38 @@ export interface TestApp {
 
 const CLOCK_START = '2026-03-01T12:00:00Z';
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Tests fail many credentials on purpose from one address; the per-IP budget of failed attempts is lifted here
+ * unless a test is about that budget.
+ */
+const TEST_AUTH_LIMITS: AuthLimits = { ...DEFAULT_AUTH_LIMITS, failedAttemptsPerMinute: 100_000 };
+
+export async function startTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver'>> & {
+    /**
+     * Run the delivery engine's loop as the server does. Off by default: tests drive delivery themselves
+     * (delivery.idle(), drainDeliveries()), so what they assert cannot change under them.
+     */
+    deliveryLoop?: boolean;
+  } = {},
+): Promise<TestApp> {
+  const { deliveryLoop = false, ...appDeps } = deps;
   const database = await createTestDatabase();
   const clock = new ManualClock(CLOCK_START);
   const logs = new LogCapture();
   const config = testConfig(env);
-  const app = await buildApp({ config, db: database.db, clock, logStream: logs });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    clock,
+    logStream: logs,
+    authLimits: TEST_AUTH_LIMITS,
+    ...appDeps,
+  });
   const url = await app.http.listen({ port: 0, host: '127.0.0.1' });
+  if (deliveryLoop) await app.services.delivery.start();
+  const documented = new DocumentedErrors(app);
   return {
     app,
     db: database.db,
@@ -80,7 +107,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     config,
     logs,
     url,
-    request: (method, path, options = {}) => request(url, method, path, options),
+    request: async (method, path, options = {}) => {
+      const response = await request(url, method, path, options);
+      documented.check(method, path, response);
+      return response;
+    },
     reset: async () => {
       await app.services.delivery.idle();
       await database.reset();
@@ -95,7 +126,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
 }
 
-export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
@@ -131,10 +167,21 @@ export async function loginAsStaff(
   options: { email?: string; tenantId?: string } = {},
 ): Promise<LoggedInStaff> {
   const email = options.email ?? `${role}.${Math.random().toString(36).slice(2, 8)}@bookmaker.test`;
-  const created = await t.app.services.staff.create({ email, password: STAFF_PASSWORD, role, tenantId: options.tenantId });
+  const created = await t.app.services.staff.create({
+    email,
+    password: STAFF_PASSWORD,
+    role,
+    tenantId: options.tenantId,
+  });
   const response = await t.request('POST', '/api/v1/admin/auth/login', {
     body: { email, password: STAFF_PASSWORD, totp: totpCode(created.totpSecret, t.clock.now()) },
   });
   if (response.status !== 200) throw new Error(`login failed: ${response.text}`);
-  return { id: created.id, email, password: STAFF_PASSWORD, totpSecret: created.totpSecret, token: response.body.token };
+  return {
+    id: created.id,
+    email,
+    password: STAFF_PASSWORD,
+    totpSecret: created.totpSecret,
+    token: response.body.token,
+  };
 }

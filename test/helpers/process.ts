@@ -8,7 +8,7 @@ import { createPostgresDatabase, dropPostgresDatabase } from './database.ts';
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'bookmaker.js');
 
 /** The environment of a real deployment: its own DATA_DIR, and its own PostgreSQL database when testing on one. */
-export async function deploymentEnv(): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
+export async function deploymentEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
   const env: Record<string, string> = {
     APP_ENV: 'development',
     SECRETS_KEY: TEST_SECRETS_KEY,
@@ -26,7 +26,10 @@ export async function deploymentEnv(): Promise<{ env: Record<string, string>; di
 }
 
 /** Runs `bookmaker <args>` to completion on the pinned Node. */
-export function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...env } });
@@ -46,7 +49,7 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `bookmaker serve` and resolves once it listens; rejects with its output if it exits first. */
+/** Starts `bookmaker serve` and resolves once it has said it is ready; rejects with its output if it exits first. */
 export function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...inherited, ...env, LOG_LEVEL: 'info' } });
@@ -56,7 +59,7 @@ export function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /Server listening at (http:\/\/[0-9.:]+)/.exec(output);
+      const match = /bookmaker: API reference: (http:\/\/[0-9.:]+)\/docs/.exec(output);
       if (match) {
         clearInterval(timer);
         resolve({ child, url: match[1]!, output: () => output, exited });
@@ -67,4 +70,31 @@ export function startServe(env: Record<string, string>): Promise<ServeProcess> {
       reject(new Error(`serve exited: ${output}`));
     });
   });
+}
+
+/**
+ * Starts `bookmaker serve` again after the previous process was killed: the embedded database's lock file outlives a
+ * killed process until it goes stale (10 s), and the new process says so; it is tried again until then.
+ */
+export async function restartServe(env: Record<string, string>): Promise<ServeProcess> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await startServe(env);
+    } catch (error) {
+      if (Date.now() > deadline || !/already using the embedded database/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+/** Polls `probe` until it answers something other than undefined. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -11,10 +11,14 @@ export interface Sportsbook {
 }
 
 /** A tenant whose wallet is the reference wallet, and a small catalog made through the trading API. */
-export async function setUpSportsbook(t: TestApp, wallet: TestWallet): Promise<Sportsbook> {
+export async function setUpSportsbook(
+  t: TestApp,
+  wallet: TestWallet,
+  options: { walletUrl?: string } = {},
+): Promise<Sportsbook> {
   const admin = (await loginAsStaff(t, 'platform_admin')).token;
   const trader = (await loginAsStaff(t, 'trader')).token;
-  const tenant = await createTenant(t, admin, { walletUrl: wallet.url });
+  const tenant = await createTenant(t, admin, { walletUrl: options.walletUrl ?? wallet.url });
   wallet.setSecret(tenant.walletSecret);
   const trade = async (method: string, path: string, body: unknown) => {
     const response = await t.request(method, `/api/v1/admin/trading${path}`, { token: trader, body });
@@ -22,10 +26,23 @@ export async function setUpSportsbook(t: TestApp, wallet: TestWallet): Promise<S
     return response.body;
   };
   await trade('POST', '/sports', { id: 'soccer', name: 'Soccer' });
-  const { competition } = await trade('POST', '/competitions', { sportId: 'soccer', name: 'Brasileirão Série A', country: 'Brazil' });
+  const { competition } = await trade('POST', '/competitions', {
+    sportId: 'soccer',
+    name: 'Brasileirão Série A',
+    country: 'Brazil',
+  });
   const events = [];
-  for (const [home, away] of [['Flamengo', 'Palmeiras'], ['Santos', 'Grêmio'], ['Bahia', 'Cruzeiro']] as const) {
-    const { event } = await trade('POST', '/events', { competitionId: competition.id, home, away, startsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString() });
+  for (const [home, away] of [
+    ['Flamengo', 'Palmeiras'],
+    ['Santos', 'Grêmio'],
+    ['Bahia', 'Cruzeiro'],
+  ] as const) {
+    const { event } = await trade('POST', '/events', {
+      competitionId: competition.id,
+      home,
+      away,
+      startsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString(),
+    });
     const { market } = await trade('POST', `/events/${event.id}/markets`, {
       type: 'match_result',
       selections: [
@@ -41,7 +58,13 @@ export async function setUpSportsbook(t: TestApp, wallet: TestWallet): Promise<S
 }
 
 /** A player with money in the wallet, logged in through the launch exchange as the iframe would be. */
-export async function playerWithBalance(t: TestApp, book: Sportsbook, wallet: TestWallet, externalId: string, balance: number): Promise<string> {
+export async function playerWithBalance(
+  t: TestApp,
+  book: Sportsbook,
+  wallet: TestWallet,
+  externalId: string,
+  balance: number,
+): Promise<string> {
   await wallet.addPlayer(externalId, balance, 'BRL');
   const session = await openSession(t, book.tenant, { externalPlayerId: externalId });
   return (await exchange(t, book.tenant.tenantId, session.body.launchToken)).body.token;
@@ -49,3 +72,30 @@ export async function playerWithBalance(t: TestApp, book: Sportsbook, wallet: Te
 
 let requestCounter = 0;
 export const newRequestId = () => `slip-${Date.now()}-${(requestCounter += 1)}`;
+
+type Outcome = 'home' | 'draw' | 'away';
+type Result = 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+
+/** The results of a 1X2 market of the book: the winning outcome won, the others lost (or every one `void`). */
+export function resultsOf(event: Sportsbook['events'][number], winner: Outcome | 'void') {
+  const result = (outcome: Outcome): Result => (winner === 'void' ? 'void' : winner === outcome ? 'won' : 'lost');
+  return [
+    { selectionId: event.home, result: result('home') },
+    { selectionId: event.draw, result: result('draw') },
+    { selectionId: event.away, result: result('away') },
+  ];
+}
+
+/** POST .../settle or .../resettle as the book's trader. */
+export function settleMarket(
+  t: TestApp,
+  book: Sportsbook,
+  marketId: string,
+  results: Array<{ selectionId: string; result: string }>,
+  action: 'settle' | 'resettle' = 'settle',
+) {
+  return t.request('POST', `/api/v1/admin/trading/markets/${marketId}/${action}`, {
+    token: book.trader,
+    body: { results },
+  });
+}

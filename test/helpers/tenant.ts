@@ -7,7 +7,11 @@ export interface TestTenant {
 }
 
 /** A tenant created directly by a platform administrator: active, with its integration key. */
-export async function createTenant(t: TestApp, adminToken: string, overrides: Record<string, unknown> = {}): Promise<TestTenant> {
+export async function createTenant(
+  t: TestApp,
+  adminToken: string,
+  overrides: Record<string, unknown> = {},
+): Promise<TestTenant> {
   const response = await t.request('POST', '/api/v1/admin/tenants', {
     token: adminToken,
     body: {
@@ -21,10 +25,19 @@ export async function createTenant(t: TestApp, adminToken: string, overrides: Re
     },
   });
   if (response.status !== 201) throw new Error(`tenant creation failed: ${response.text}`);
-  return { tenantId: response.body.tenant.id, apiKey: response.body.integrationApiKey, walletSecret: response.body.walletSecret };
+  return {
+    tenantId: response.body.tenant.id,
+    apiKey: response.body.integrationApiKey,
+    walletSecret: response.body.walletSecret,
+  };
 }
 
-export function openSession(t: TestApp, tenant: TestTenant, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<HttpResponse> {
+export function openSession(
+  t: TestApp,
+  tenant: TestTenant,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
   return t.request('POST', '/api/v1/integration/sessions', {
     body,
     headers: { 'x-tenant-id': tenant.tenantId, 'x-api-key': tenant.apiKey, ...headers },
@@ -32,5 +45,8 @@ export function openSession(t: TestApp, tenant: TestTenant, body: Record<string,
 }
 
 export function exchange(t: TestApp, tenantId: string, launchToken: string): Promise<HttpResponse> {
-  return t.request('POST', '/api/v1/integration/launch', { body: { launchToken }, headers: { 'x-tenant-id': tenantId } });
+  return t.request('POST', '/api/v1/integration/launch', {
+    body: { launchToken },
+    headers: { 'x-tenant-id': tenantId },
+  });
 }

@@ -14,12 +14,21 @@ export interface TestWallet {
   addPlayer(id: string, balance: number, currency?: string, blocked?: boolean): Promise<void>;
   balanceOf(id: string): Promise<number | undefined>;
   fault(fault: Partial<Fault> & Pick<Fault, 'mode'>): void;
+  /** Every movement call waits this long first (0: answer at once). */
+  setLatency(latencyMs: number): void;
   /** POST a movement signed with the wallet's secret (or `secretOverride`). */
-  call(endpoint: string, body: unknown, options?: { secret?: string; timestamp?: number; rawBody?: string }): Promise<HttpResponse>;
+  call(
+    endpoint: string,
+    body: unknown,
+    options?: { secret?: string; timestamp?: number; rawBody?: string },
+  ): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 
-export async function startTestWallet(clock: Clock, secret = `bm_whsec_${randomBytes(16).toString('hex')}`): Promise<TestWallet> {
+export async function startTestWallet(
+  clock: Clock,
+  secret = `bm_whsec_${randomBytes(16).toString('hex')}`,
+): Promise<TestWallet> {
   const controlToken = randomBytes(16).toString('hex');
   const wallet = await createReferenceWallet({ secret, controlToken, now: () => clock.now().getTime() });
   const url = await wallet.app.listen({ port: 0, host: '127.0.0.1' });
@@ -35,9 +44,11 @@ export async function startTestWallet(clock: Clock, secret = `bm_whsec_${randomB
       state.secret = value;
       wallet.setSecret(value);
     },
-    addPlayer: (id, balance, currency = 'BRL', blocked = false) => wallet.store.upsertPlayer({ id, balance, currency, blocked }),
+    addPlayer: (id, balance, currency = 'BRL', blocked = false) =>
+      wallet.store.upsertPlayer({ id, balance, currency, blocked }),
     balanceOf: async (id) => (await wallet.store.player(id))?.balance,
     fault: (fault) => wallet.faults.push({ times: 1, apply: false, delayMs: 6000, ...fault }),
+    setLatency: (latencyMs) => wallet.setLatency(latencyMs),
     call: (endpoint, body, options = {}) => {
       const raw = options.rawBody ?? JSON.stringify(body);
       const timestamp = options.timestamp ?? Math.floor(clock.now().getTime() / 1000);

@@ -18,7 +18,8 @@ beforeEach(async () => {
 });
 
 const MINUTE = 60_000;
-const session = (tenant = br) => openSession(t, tenant, { externalPlayerId: 'p-1', displayName: 'Ana' }).then((r) => r.body);
+const session = (tenant = br) =>
+  openSession(t, tenant, { externalPlayerId: 'p-1', displayName: 'Ana' }).then((r) => r.body);
 const me = (token: string) => t.request('GET', '/api/v1/session', { token });
 
 describe('POST /api/v1/integration/launch', () => {
@@ -32,8 +33,13 @@ describe('POST /api/v1/integration/launch', () => {
     const info = await me(response.body.token);
     assert.equal(info.status, 200);
     assert.equal(info.body.player.id, opened.player.id);
-    assert.equal((await t.db.selectFrom('launch_tokens').select('used_at').executeTakeFirstOrThrow()).used_at?.toISOString(), t.clock.now().toISOString());
-    assert.ok(!JSON.stringify(await t.db.selectFrom('session_tokens').selectAll().execute()).includes(response.body.token));
+    assert.equal(
+      (await t.db.selectFrom('launch_tokens').select('used_at').executeTakeFirstOrThrow()).used_at?.toISOString(),
+      t.clock.now().toISOString(),
+    );
+    assert.ok(
+      !JSON.stringify(await t.db.selectFrom('session_tokens').selectAll().execute()).includes(response.body.token),
+    );
   });
 
   it('401 launch_token_used on a second exchange, and the replay is audited', async () => {
@@ -43,7 +49,11 @@ describe('POST /api/v1/integration/launch', () => {
     assert.equal(replay.status, 401);
     assert.equal(replay.body.error.code, 'launch_token_used');
     assert.deepEqual(replay.body.error.details, { reason: 'already_used' });
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'integration.launch.replay').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'integration.launch.replay')
+      .execute();
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.ip, '127.0.0.1');
   });
@@ -60,13 +70,23 @@ describe('POST /api/v1/integration/launch', () => {
     assert.deepEqual(expired.body.error.details, { reason: 'expired' });
   });
 
-  it('401 launch_token_invalid for an unknown token and for another tenant\'s token', async () => {
+  it("401 launch_token_invalid for an unknown token and for another tenant's token", async () => {
     const unknown = await exchange(t, br.tenantId, 'bm_launch_unknown');
-    assert.deepEqual([unknown.status, unknown.body.error.code, unknown.body.error.details.reason], [401, 'launch_token_invalid', 'unknown_token']);
+    assert.deepEqual(
+      [unknown.status, unknown.body.error.code, unknown.body.error.details.reason],
+      [401, 'launch_token_invalid', 'unknown_token'],
+    );
     const opened = await session(row);
     const foreign = await exchange(t, br.tenantId, opened.launchToken);
-    assert.deepEqual([foreign.status, foreign.body.error.code, foreign.body.error.details.reason], [401, 'launch_token_invalid', 'wrong_tenant']);
-    assert.equal((await exchange(t, row.tenantId, opened.launchToken)).status, 200, 'the failed attempt did not use it');
+    assert.deepEqual(
+      [foreign.status, foreign.body.error.code, foreign.body.error.details.reason],
+      [401, 'launch_token_invalid', 'wrong_tenant'],
+    );
+    assert.equal(
+      (await exchange(t, row.tenantId, opened.launchToken)).status,
+      200,
+      'the failed attempt did not use it',
+    );
   });
 
   it('401 session_expired when the session ended before the exchange', async () => {
@@ -81,16 +101,28 @@ describe('POST /api/v1/integration/launch', () => {
     const opened = await session();
     const results = await Promise.all(Array.from({ length: 50 }, () => exchange(t, br.tenantId, opened.launchToken)));
     assert.equal(results.filter((r) => r.status === 200).length, 1);
-    assert.ok(results.filter((r) => r.status !== 200).every((r) => r.status === 401 && r.body.error.code === 'launch_token_used'));
-    assert.equal((await t.db.selectFrom('session_tokens').select('token_hash').where('issued_to', '=', 'iframe').execute()).length, 1);
+    assert.ok(
+      results
+        .filter((r) => r.status !== 200)
+        .every((r) => r.status === 401 && r.body.error.code === 'launch_token_used'),
+    );
+    assert.equal(
+      (await t.db.selectFrom('session_tokens').select('token_hash').where('issued_to', '=', 'iframe').execute()).length,
+      1,
+    );
   });
 
   it('404 for an unknown tenant and 400 without X-Tenant-ID or with an unknown field', async () => {
     const opened = await session();
     assert.equal((await exchange(t, 'tn_unknown', opened.launchToken)).status, 404);
-    const noTenant = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken } });
+    const noTenant = await t.request('POST', '/api/v1/integration/launch', {
+      body: { launchToken: opened.launchToken },
+    });
     assert.deepEqual([noTenant.status, noTenant.body.error.details.field], [400, 'x-tenant-id']);
-    const extra = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken, token: 'x' }, headers: { 'x-tenant-id': br.tenantId } });
+    const extra = await t.request('POST', '/api/v1/integration/launch', {
+      body: { launchToken: opened.launchToken, token: 'x' },
+      headers: { 'x-tenant-id': br.tenantId },
+    });
     assert.deepEqual([extra.status, extra.body.error.details.field], [400, 'token']);
     const tooLong = await exchange(t, br.tenantId, 'x'.repeat(201));
     assert.deepEqual([tooLong.status, tooLong.body.error.details.field], [400, 'launchToken']);
@@ -140,7 +172,10 @@ describe('player sessions', () => {
     t.clock.set(new Date(new Date('2026-03-01T12:00:00Z').getTime() + 12 * 60 * MINUTE));
     const expired = await me(token);
     assert.equal(expired.body.error.code, 'session_expired');
-    assert.equal((await t.db.selectFrom('player_sessions').select('end_reason').executeTakeFirstOrThrow()).end_reason, 'expired');
+    assert.equal(
+      (await t.db.selectFrom('player_sessions').select('end_reason').executeTakeFirstOrThrow()).end_reason,
+      'expired',
+    );
   });
 
   it('logout ends the session for every token of it, with one code', async () => {
@@ -151,7 +186,10 @@ describe('player sessions', () => {
       const response = await me(token);
       assert.deepEqual([response.status, response.body.error.code], [401, 'session_expired']);
     }
-    assert.equal((await t.request('POST', '/api/v1/session/logout', { token: iframe })).body.error.code, 'session_expired');
+    assert.equal(
+      (await t.request('POST', '/api/v1/session/logout', { token: iframe })).body.error.code,
+      'session_expired',
+    );
   });
 
   it('the session token from the partner server still works as a bearer (deprecated ?token= launch)', async () => {
@@ -177,7 +215,10 @@ describe('player sessions', () => {
     t.clock.advance(MINUTE);
     assert.equal(await t.app.services.integration.purgeLaunchRecords(), 2);
     const left = await t.db.selectFrom('launch_tokens').select('token_hash').execute();
-    assert.deepEqual(left.map((r) => r.token_hash), [sha256Hex(fresh.launchToken)]);
+    assert.deepEqual(
+      left.map((r) => r.token_hash),
+      [sha256Hex(fresh.launchToken)],
+    );
   });
 });
 
@@ -188,14 +229,26 @@ describe('GET /api/v1/config', () => {
     assert.equal(byQuery.headers.get('cache-control'), 'public, max-age=60');
     assert.equal(byQuery.headers.get('vary'), 'X-Tenant-ID');
     assert.deepEqual(byQuery.body, {
-      tenant: { id: br.tenantId, name: 'Sol Casino', currency: 'BRL', locale: 'pt-BR', jurisdiction: 'BR', embedOrigins: ['https://www.sol.example'], available: true },
+      tenant: {
+        id: br.tenantId,
+        name: 'Sol Casino',
+        currency: 'BRL',
+        locale: 'pt-BR',
+        jurisdiction: 'BR',
+        embedOrigins: ['https://www.sol.example'],
+        available: true,
+      },
       session: { idleTimeoutMinutes: 30, absoluteTimeoutHours: 12 },
       locales: ['en', 'pt-BR', 'es'],
       embed: { sdkUrl: '/embed/v1.js', protocolVersion: 1 },
     });
     const byHeader = await t.request('GET', '/api/v1/config', { headers: { 'x-tenant-id': br.tenantId } });
     assert.deepEqual(byHeader.body, byQuery.body);
-    assert.ok(!byQuery.text.includes(br.walletSecret) && !byQuery.text.includes(br.apiKey) && !byQuery.text.includes('wallet.sol.example'));
+    assert.ok(
+      !byQuery.text.includes(br.walletSecret) &&
+        !byQuery.text.includes(br.apiKey) &&
+        !byQuery.text.includes('wallet.sol.example'),
+    );
   });
 
   it('404 for an unknown tenant, 400 with no tenant named', async () => {

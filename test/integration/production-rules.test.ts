@@ -21,7 +21,11 @@ for (const appEnv of ['production', 'development'] as const) {
 
     it('local account, KYC and cashier endpoints answer 403 operator_managed', async () => {
       for (const [method, path] of LOCAL_ENDPOINTS) {
-        const response = await t.request(method, path, method === 'POST' ? { body: { email: 'a@b.c', password: 'x', amount: 100 } } : {});
+        const response = await t.request(
+          method,
+          path,
+          method === 'POST' ? { body: { email: 'a@b.c', password: 'x', amount: 100 } } : {},
+        );
         assert.equal(response.status, 403, `${method} ${path}`);
         assert.equal(response.body.error.code, 'operator_managed');
       }
@@ -34,7 +38,10 @@ for (const appEnv of ['production', 'development'] as const) {
       assert.equal(opened.status, 200);
       const launched = await exchange(t, tenant.tenantId, opened.body.launchToken);
       assert.equal((await t.request('GET', '/api/v1/session', { token: launched.body.token })).status, 200);
-      for (const legacy of ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGF5ZXIifQ.c2lnbmF0dXJlc2lnbmF0dXJl', 'bm_player_0123456789abcdef0123']) {
+      for (const legacy of [
+        'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGF5ZXIifQ.c2lnbmF0dXJlc2lnbmF0dXJl',
+        'bm_player_0123456789abcdef0123',
+      ]) {
         const response = await t.request('GET', '/api/v1/session', { token: legacy });
         assert.equal(response.status, 401, 'an older local-login token is refused');
       }

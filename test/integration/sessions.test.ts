@@ -21,7 +21,12 @@ const CPF = '529.982.247-25';
 
 describe('POST /api/v1/integration/sessions', () => {
   it('opens a session: launch token for 120 s, launch URL, session token and the player record', async () => {
-    const response = await openSession(t, tenant, { externalPlayerId: 'p-1001', displayName: 'Ana', path: '/live/soccer', locale: 'en' });
+    const response = await openSession(t, tenant, {
+      externalPlayerId: 'p-1001',
+      displayName: 'Ana',
+      path: '/live/soccer',
+      locale: 'en',
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('cache-control'), 'no-store');
     const body = response.body;
@@ -31,7 +36,12 @@ describe('POST /api/v1/integration/sessions', () => {
     const url = new URL(body.launchUrl);
     assert.equal(url.origin, t.url);
     assert.equal(url.pathname, '/');
-    assert.deepEqual(Object.fromEntries(url.searchParams), { tenant: tenant.tenantId, launch: body.launchToken, path: '/live/soccer', locale: 'en' });
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      tenant: tenant.tenantId,
+      launch: body.launchToken,
+      path: '/live/soccer',
+      locale: 'en',
+    });
     assert.match(body.player.id, /^pl_[0-9a-f]{16}$/);
     assert.deepEqual(body.player, {
       id: body.player.id,
@@ -69,8 +79,14 @@ describe('POST /api/v1/integration/sessions', () => {
     const { body } = await openSession(t, tenant, { externalPlayerId: 'p-1' });
     const launch = await t.db.selectFrom('launch_tokens').selectAll().execute();
     const tokens = await t.db.selectFrom('session_tokens').selectAll().execute();
-    assert.deepEqual(launch.map((row) => row.token_hash), [sha256Hex(body.launchToken)]);
-    assert.deepEqual(tokens.map((row) => row.token_hash), [sha256Hex(body.token)]);
+    assert.deepEqual(
+      launch.map((row) => row.token_hash),
+      [sha256Hex(body.launchToken)],
+    );
+    assert.deepEqual(
+      tokens.map((row) => row.token_hash),
+      [sha256Hex(body.token)],
+    );
     const dump = JSON.stringify([launch, tokens, await t.db.selectFrom('player_sessions').selectAll().execute()]);
     assert.ok(!dump.includes(body.launchToken) && !dump.includes(body.token));
     assert.ok(!t.logs.text.includes(body.launchToken) && !t.logs.text.includes(body.token));
@@ -81,7 +97,11 @@ describe('POST /api/v1/integration/sessions', () => {
     assert.equal(response.status, 200);
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-cpf2', cpf: 'not a cpf' })).status, 200);
     for (const odd of [52998224725, null, { number: CPF }, 'x'.repeat(500)]) {
-      assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-cpf3', cpf: odd })).status, 200, JSON.stringify(odd).slice(0, 20));
+      assert.equal(
+        (await openSession(t, tenant, { externalPlayerId: 'p-cpf3', cpf: odd })).status,
+        200,
+        JSON.stringify(odd).slice(0, 20),
+      );
     }
     const tables = ['players', 'player_sessions', 'session_tokens', 'launch_tokens', 'audit_log', 'tenants'] as const;
     const dump = JSON.stringify(await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute())));
@@ -103,7 +123,9 @@ describe('POST /api/v1/integration/sessions', () => {
   });
 
   it('creates one player for concurrent first sessions of one id', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => openSession(t, tenant, { externalPlayerId: 'p-race' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => openSession(t, tenant, { externalPlayerId: 'p-race' })),
+    );
     assert.ok(results.every((r) => r.status === 200));
     assert.equal(new Set(results.map((r) => r.body.player.id)).size, 1);
     assert.equal((await t.db.selectFrom('players').select('id').execute()).length, 1);
@@ -128,20 +150,31 @@ describe('POST /api/v1/integration/sessions', () => {
 
 describe('session request errors', () => {
   it('401 unauthorized for a missing or wrong X-API-Key, audited with the caller IP', async () => {
-    const missing = await t.request('POST', '/api/v1/integration/sessions', { body: { externalPlayerId: 'p' }, headers: { 'x-tenant-id': tenant.tenantId } });
+    const missing = await t.request('POST', '/api/v1/integration/sessions', {
+      body: { externalPlayerId: 'p' },
+      headers: { 'x-tenant-id': tenant.tenantId },
+    });
     assert.equal(missing.status, 401);
     assert.equal(missing.body.error.code, 'unauthorized');
     const wrong = await openSession(t, tenant, { externalPlayerId: 'p' }, { 'x-api-key': 'bm_int_wrong' });
     assert.equal(wrong.status, 401);
-    const rows = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'integration.authenticate').orderBy('id').execute();
-    assert.deepEqual(rows.map((row) => [row.outcome, row.details.reason, row.ip, row.target_id]), [
-      ['denied', 'missing_key', '127.0.0.1', tenant.tenantId],
-      ['denied', 'wrong_key', '127.0.0.1', tenant.tenantId],
-    ]);
+    const rows = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'integration.authenticate')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => [row.outcome, row.details.reason, row.ip, row.target_id]),
+      [
+        ['denied', 'missing_key', '127.0.0.1', tenant.tenantId],
+        ['denied', 'wrong_key', '127.0.0.1', tenant.tenantId],
+      ],
+    );
     assert.ok(!JSON.stringify(rows).includes('bm_int_wrong'));
   });
 
-  it('401 for another tenant\'s key, and for a tenant whose key was revoked', async () => {
+  it("401 for another tenant's key, and for a tenant whose key was revoked", async () => {
     const other = await createTenant(t, admin, { name: 'Luna Casino' });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' }, { 'x-api-key': other.apiKey })).status, 401);
     await t.request('POST', `/api/v1/admin/integration/api-key?tenantId=${tenant.tenantId}`, { token: admin });
@@ -149,10 +182,17 @@ describe('session request errors', () => {
   });
 
   it('401 for a tenant that has no integration key yet (a client not yet activated)', async () => {
-    const fakeWallets = { production: { url: 'http://127.0.0.1:9' }, sandbox: { url: 'http://127.0.0.2:9' } } as unknown as WalletPair;
+    const fakeWallets = {
+      production: { url: 'http://127.0.0.1:9' },
+      sandbox: { url: 'http://127.0.0.2:9' },
+    } as unknown as WalletPair;
     const agg = await setUpAggregator(t, fakeWallets, { adminToken: admin });
     const created = (await agg.call('POST', '/clients', createClientBody(fakeWallets))).body;
-    const response = await openSession(t, { tenantId: created.production.tenantId, apiKey: tenant.apiKey, walletSecret: '' }, { externalPlayerId: 'p' });
+    const response = await openSession(
+      t,
+      { tenantId: created.production.tenantId, apiKey: tenant.apiKey, walletSecret: '' },
+      { externalPlayerId: 'p' },
+    );
     assert.equal(response.status, 401);
     assert.equal(response.body.error.code, 'unauthorized');
   });
@@ -161,13 +201,19 @@ describe('session request errors', () => {
     const unknown = await openSession(t, tenant, { externalPlayerId: 'p' }, { 'x-tenant-id': 'tn_unknown' });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, 'not_found');
-    const missing = await t.request('POST', '/api/v1/integration/sessions', { body: { externalPlayerId: 'p' }, headers: { 'x-api-key': tenant.apiKey } });
+    const missing = await t.request('POST', '/api/v1/integration/sessions', {
+      body: { externalPlayerId: 'p' },
+      headers: { 'x-api-key': tenant.apiKey },
+    });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.error.details.field, 'x-tenant-id');
   });
 
   it('503 unavailable while the tenant is suspended', async () => {
-    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin, body: { status: 'suspended' } });
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, {
+      token: admin,
+      body: { status: 'suspended' },
+    });
     const response = await openSession(t, tenant, { externalPlayerId: 'p' });
     assert.equal(response.status, 503);
     assert.equal(response.body.error.code, 'unavailable');
@@ -199,61 +245,151 @@ describe('session request errors', () => {
   }
 
   it('accepts every field at its bound and every deep link of the contract', async () => {
-    const paths = ['/', '/live', '/live/soccer', '/sport/soccer', '/competition/br-serie-a', '/event/ev_123', '/my-bets'];
+    const paths = [
+      '/',
+      '/live',
+      '/live/soccer',
+      '/sport/soccer',
+      '/competition/br-serie-a',
+      '/event/ev_123',
+      '/my-bets',
+    ];
     for (const path of paths) {
-      const response = await openSession(t, tenant, { externalPlayerId: 'x'.repeat(128), displayName: 'n'.repeat(64), currency: 'BRL', path, locale: 'pt-BR' });
+      const response = await openSession(t, tenant, {
+        externalPlayerId: 'x'.repeat(128),
+        displayName: 'n'.repeat(64),
+        currency: 'BRL',
+        path,
+        locale: 'pt-BR',
+      });
       assert.equal(response.status, 200, path);
     }
   });
 
   it('403 account_blocked, account_paused and account_closed for restricted players', async () => {
     const { body } = await openSession(t, tenant, { externalPlayerId: 'p-r' });
-    for (const [status, code] of [['blocked', 'account_blocked'], ['paused', 'account_paused'], ['closed', 'account_closed']] as const) {
-      const set = await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: admin, body: { status, reason: 'test' } });
+    for (const [status, code] of [
+      ['blocked', 'account_blocked'],
+      ['paused', 'account_paused'],
+      ['closed', 'account_closed'],
+    ] as const) {
+      const set = await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+        token: admin,
+        body: { status, reason: 'test' },
+      });
       assert.equal(set.status, 200);
       assert.equal(set.body.player.status, status);
       const refused = await openSession(t, tenant, { externalPlayerId: 'p-r' });
       assert.equal(refused.status, 403, status);
       assert.equal(refused.body.error.code, code);
     }
-    await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: admin, body: { status: 'active' } });
+    await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+      token: admin,
+      body: { status: 'active' },
+    });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-r' })).status, 200);
   });
 
-  it('a restriction ends the player\'s open sessions for good: lifting it does not bring them back', async () => {
+  it("a restriction ends the player's open sessions for good: lifting it does not bring them back", async () => {
     const opened = (await openSession(t, tenant, { externalPlayerId: 'p-b' })).body;
-    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, { token: admin, body: { status: 'blocked' } });
-    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
-    const launch = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken }, headers: { 'x-tenant-id': tenant.tenantId } });
-    assert.deepEqual([launch.status, launch.body.error.code], [401, 'session_expired'], 'no session token for a blocked player');
-    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, { token: admin, body: { status: 'active' } });
-    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
+    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, {
+      token: admin,
+      body: { status: 'blocked' },
+    });
+    assert.equal(
+      (await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code,
+      'session_expired',
+    );
+    const launch = await t.request('POST', '/api/v1/integration/launch', {
+      body: { launchToken: opened.launchToken },
+      headers: { 'x-tenant-id': tenant.tenantId },
+    });
+    assert.deepEqual(
+      [launch.status, launch.body.error.code],
+      [401, 'session_expired'],
+      'no session token for a blocked player',
+    );
+    await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, {
+      token: admin,
+      body: { status: 'active' },
+    });
+    assert.equal(
+      (await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code,
+      'session_expired',
+    );
     const row = await t.db.selectFrom('player_sessions').select('end_reason').executeTakeFirstOrThrow();
     assert.equal(row.end_reason, 'restricted');
   });
 
   it('suspending the tenant answers 503 to new sessions and launches and ends open sessions', async () => {
     const opened = (await openSession(t, tenant, { externalPlayerId: 'p-s' })).body;
-    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin, body: { status: 'suspended' } });
-    const launch = await t.request('POST', '/api/v1/integration/launch', { body: { launchToken: opened.launchToken }, headers: { 'x-tenant-id': tenant.tenantId } });
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, {
+      token: admin,
+      body: { status: 'suspended' },
+    });
+    const launch = await t.request('POST', '/api/v1/integration/launch', {
+      body: { launchToken: opened.launchToken },
+      headers: { 'x-tenant-id': tenant.tenantId },
+    });
     assert.deepEqual([launch.status, launch.body.error.code], [503, 'unavailable']);
-    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
-    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin, body: { status: 'active' } });
-    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code, 'session_expired');
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'tenant.update').orderBy('id').execute();
+    assert.equal(
+      (await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code,
+      'session_expired',
+    );
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, {
+      token: admin,
+      body: { status: 'active' },
+    });
+    assert.equal(
+      (await t.request('GET', '/api/v1/session', { token: opened.token })).body.error.code,
+      'session_expired',
+    );
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'tenant.update')
+      .orderBy('id')
+      .execute();
     assert.deepEqual(audit[0]!.details.changes, { status: { from: 'active', to: 'suspended' } });
   });
 
-  it('player status changes are for the tenant\'s operators and platform administrators, and are audited', async () => {
+  it("player status changes are for the tenant's operators and platform administrators, and are audited", async () => {
     const other = await createTenant(t, admin, { name: 'Luna Casino' });
     const { body } = await openSession(t, tenant, { externalPlayerId: 'p-s' });
     const foreignOperator = await loginAsStaff(t, 'operator', { tenantId: other.tenantId });
-    assert.equal((await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: foreignOperator.token, body: { status: 'blocked' } })).status, 404);
+    assert.equal(
+      (
+        await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+          token: foreignOperator.token,
+          body: { status: 'blocked' },
+        })
+      ).status,
+      404,
+    );
     const trader = await loginAsStaff(t, 'trader');
-    assert.equal((await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: trader.token, body: { status: 'blocked' } })).status, 403);
+    assert.equal(
+      (
+        await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+          token: trader.token,
+          body: { status: 'blocked' },
+        })
+      ).status,
+      403,
+    );
     const operator = await loginAsStaff(t, 'operator', { tenantId: tenant.tenantId });
-    assert.equal((await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, { token: operator.token, body: { status: 'paused', reason: 'self-exclusion' } })).status, 200);
+    assert.equal(
+      (
+        await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+          token: operator.token,
+          body: { status: 'paused', reason: 'self-exclusion' },
+        })
+      ).status,
+      200,
+    );
     const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'player.status.set').execute();
-    assert.deepEqual(audit.map((row) => [row.actor_id, row.details.from, row.details.to]), [[operator.id, 'active', 'paused']]);
+    assert.deepEqual(
+      audit.map((row) => [row.actor_id, row.details.from, row.details.to]),
+      [[operator.id, 'active', 'paused']],
+    );
   });
 });

@@ -29,9 +29,9 @@ describe('configuration', () => {
     assert.equal(config.secretsKeys.length, 1);
   });
 
-  it('defaults DATA_DIR to ./data', () => {
+  it("defaults DATA_DIR to the project's data folder, wherever the command runs from", () => {
     const config = loadConfig({ SECRETS_KEY: KEY });
-    assert.equal(config.dataDir, join(process.cwd(), 'data'));
+    assert.equal(config.dataDir, join(import.meta.dirname, '..', '..', 'data'));
   });
 
   for (const port of ['abc', '-1', '65536', '3000.5']) {
@@ -104,5 +104,15 @@ describe('configuration', () => {
 
   it('refuses an unknown LOG_LEVEL', () => {
     assert.equal(configError({ LOG_LEVEL: 'loud' }).variable, 'LOG_LEVEL');
+  });
+
+  it('reads TRUST_PROXY as no proxy, a number of hops, or proxy addresses and networks', () => {
+    const trust = (value?: string) => loadConfig({ DATA_DIR: tempDir(), ...(value ? { TRUST_PROXY: value } : {}) });
+    assert.equal(trust().trustProxy, false);
+    assert.equal(trust('2').trustProxy, 2);
+    assert.deepEqual(trust('10.0.0.0/8, 192.0.2.1, ::1').trustProxy, ['10.0.0.0/8', '192.0.2.1', '::1']);
+    const refused = configError({ TRUST_PROXY: 'load-balancer' });
+    assert.equal(refused.variable, 'TRUST_PROXY');
+    assert.match(refused.message, /number of proxy hops .* got "load-balancer"/);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { inTransaction } from '../../src/platform/db/database.ts';
+import { inTransaction, migrateToLatest, migrator } from '../../src/platform/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;
@@ -21,10 +21,13 @@ describe('inTransaction', () => {
   });
 
   it('rolls everything back when the work throws', async () => {
-    await assert.rejects(inTransaction(database.db, async (tx) => {
-      await sql`insert into sports (id, name) values ('darts', 'Darts')`.execute(tx);
-      throw new Error('boom');
-    }), /boom/);
+    await assert.rejects(
+      inTransaction(database.db, async (tx) => {
+        await sql`insert into sports (id, name) values ('darts', 'Darts')`.execute(tx);
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
     assert.equal((await database.db.selectFrom('sports').select('id').where('id', '=', 'darts').execute()).length, 0);
   });
 
@@ -38,20 +41,66 @@ describe('inTransaction', () => {
       });
       assert.equal(result, 3);
       let always = 0;
-      await assert.rejects(inTransaction(database.db, async () => {
-        always += 1;
-        throw retryable(code);
-      }), { code });
+      await assert.rejects(
+        inTransaction(database.db, async () => {
+          always += 1;
+          throw retryable(code);
+        }),
+        { code },
+      );
       assert.equal(always, 3);
     }
   });
 
   it('does not retry other failures', async () => {
     let runs = 0;
-    await assert.rejects(inTransaction(database.db, async () => {
-      runs += 1;
-      throw retryable('23505');
-    }));
+    await assert.rejects(
+      inTransaction(database.db, async () => {
+        runs += 1;
+        throw retryable('23505');
+      }),
+    );
     assert.equal(runs, 1);
+  });
+});
+
+describe('migration 0006', () => {
+  it('keeps refused bets as code and details only, and drops transport reasons players must not see', async () => {
+    const old = await createTestDatabase({ migrate: false });
+    try {
+      await migrator(old.db).migrateTo('0005_catalog_betting');
+      await sql`insert into tenants (id, environment, name, currency, locale, jurisdiction, wallet_url,
+        wallet_secret_enc, status, created_at) values ('tn_1', 'production', 'Sol', 'BRL', 'pt-BR', 'BR',
+        'https://wallet.example', 'x', 'active', now())`.execute(old.db);
+      await sql`insert into players (id, tenant_id, external_id, display_name, kyc_status, created_at, updated_at)
+        values ('pl_1', 'tn_1', 'p1', 'Player', 'verified', now(), now())`.execute(old.db);
+      const refusals = {
+        bt_1: { status: 503, code: 'wallet_unavailable', message: 'Not confirmed.', details: { reason: 'timeout' } },
+        bt_2: {
+          status: 402,
+          code: 'payment_rejected',
+          message: 'Refused.',
+          details: { operatorCode: 'player_blocked' },
+        },
+        bt_3: { status: 402, code: 'insufficient_funds', message: 'Not enough.' },
+      };
+      for (const [id, refusal] of Object.entries(refusals)) {
+        await sql`insert into bets (id, tenant_id, player_id, request_id, request_hash, status, refusal, stake,
+          currency, odds_milli, potential_payout, placed_at) values (${id}, 'tn_1', 'pl_1', ${id}, 'h', 'refused',
+          ${JSON.stringify(refusal)}, 100, 'BRL', 2000, 200, now())`.execute(old.db);
+      }
+      await migrateToLatest(old.db);
+      const rows = await old.db.selectFrom('bets').select(['id', 'refusal']).orderBy('id').execute();
+      assert.deepEqual(
+        rows.map((row) => [row.id, JSON.parse(row.refusal!)]),
+        [
+          ['bt_1', { code: 'wallet_unavailable' }],
+          ['bt_2', { code: 'payment_rejected', details: { operatorCode: 'player_blocked' } }],
+          ['bt_3', { code: 'insufficient_funds' }],
+        ],
+      );
+    } finally {
+      await old.close();
+    }
   });
 });

@@ -107,6 +107,37 @@ describe('response defaults', () => {
   });
 });
 
+describe('GET /', () => {
+  it('tells a script what this deployment serves', async () => {
+    const response = await t.request('GET', '/');
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.links, {
+      apiReference: '/docs',
+      openapi: {
+        'Bookmaker API': '/api/v1/openapi.json',
+        'Bookmaker aggregator API': '/api/v1/aggregator/openapi.json',
+      },
+      health: '/healthz',
+      readiness: '/readyz',
+    });
+    assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+  });
+
+  it('gives a browser a page linking to the API reference', async () => {
+    const response = await t.request('GET', '/', { headers: { accept: 'text/html' } });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type')!, /^text\/html/);
+    assert.match(response.text, /<a href="\/docs">API reference<\/a>/);
+  });
+
+  it('answers a launch URL with 404 until the sportsbook app exists, without leaking its token in a Referer', async () => {
+    const response = await t.request('GET', '/?tenant=tn_1&launch=bm_launch_x&path=%2F&locale=en');
+    assert.equal(response.status, 404);
+    assert.equal(response.body.error.code, 'not_found');
+    assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+  });
+});
+
 describe('health', () => {
   it('GET /healthz says the process is alive', async () => {
     const response = await t.request('GET', '/healthz');
@@ -145,23 +176,64 @@ describe('OpenAPI', () => {
 
 describe('OpenAPI completeness', () => {
   const ENDPOINTS = [
-    'GET /healthz', 'GET /readyz',
-    'POST /api/v1/admin/auth/login', 'POST /api/v1/admin/auth/logout', 'GET /api/v1/admin/me',
-    'POST /api/v1/admin/aggregators', 'GET /api/v1/admin/aggregators', 'GET /api/v1/admin/aggregators/{id}',
-    'PUT /api/v1/admin/aggregators/{id}/authorization', 'POST /api/v1/admin/aggregators/{id}/keys', 'DELETE /api/v1/admin/aggregators/{id}/keys/{keyId}',
-    'GET /api/v1/admin/clients/{id}', 'POST /api/v1/admin/clients/{id}/suspend', 'POST /api/v1/admin/clients/{id}/resume', 'POST /api/v1/admin/clients/{id}/revoke-credentials',
-    'POST /api/v1/aggregator/clients', 'GET /api/v1/aggregator/clients', 'GET /api/v1/aggregator/clients/{id}',
-    'POST /api/v1/aggregator/clients/{id}/activate', 'POST /api/v1/aggregator/clients/{id}/credentials/rotate',
-    'POST /api/v1/admin/tenants', 'GET /api/v1/admin/tenant', 'PUT /api/v1/admin/tenant',
-    'POST /api/v1/admin/integration/api-key', 'POST /api/v1/admin/integration/wallet-secret',
-    'POST /api/v1/integration/sessions', 'POST /api/v1/integration/launch', 'GET /api/v1/config',
-    'GET /api/v1/session', 'POST /api/v1/session/logout', 'PUT /api/v1/admin/players/{id}/status',
-    'GET /api/v1/catalog/sports', 'GET /api/v1/catalog/live', 'GET /api/v1/catalog/sports/{sportId}',
-    'GET /api/v1/catalog/competitions/{competitionId}', 'GET /api/v1/catalog/events/{eventId}',
-    'POST /api/v1/admin/trading/sports', 'POST /api/v1/admin/trading/competitions', 'POST /api/v1/admin/trading/events',
-    'PATCH /api/v1/admin/trading/events/{eventId}', 'POST /api/v1/admin/trading/events/{eventId}/markets',
-    'PATCH /api/v1/admin/trading/markets/{marketId}', 'PUT /api/v1/admin/trading/selections/{selectionId}/odds',
-    'GET /api/v1/wallet/balance', 'POST /api/v1/bets', 'GET /api/v1/bets', 'GET /api/v1/bets/{id}', 'GET /api/v1/admin/bets',
+    'GET /healthz',
+    'GET /readyz',
+    'POST /api/v1/admin/auth/login',
+    'POST /api/v1/admin/auth/logout',
+    'GET /api/v1/admin/me',
+    'POST /api/v1/admin/aggregators',
+    'GET /api/v1/admin/aggregators',
+    'GET /api/v1/admin/aggregators/{id}',
+    'PUT /api/v1/admin/aggregators/{id}/authorization',
+    'POST /api/v1/admin/aggregators/{id}/keys',
+    'DELETE /api/v1/admin/aggregators/{id}/keys/{keyId}',
+    'GET /api/v1/admin/clients/{id}',
+    'POST /api/v1/admin/clients/{id}/suspend',
+    'POST /api/v1/admin/clients/{id}/resume',
+    'POST /api/v1/admin/clients/{id}/revoke-credentials',
+    'POST /api/v1/aggregator/clients',
+    'GET /api/v1/aggregator/clients',
+    'GET /api/v1/aggregator/clients/{id}',
+    'POST /api/v1/aggregator/clients/{id}/activate',
+    'POST /api/v1/aggregator/clients/{id}/credentials/rotate',
+    'POST /api/v1/admin/tenants',
+    'GET /api/v1/admin/tenant',
+    'PUT /api/v1/admin/tenant',
+    'POST /api/v1/admin/integration/api-key',
+    'POST /api/v1/admin/integration/wallet-secret',
+    'POST /api/v1/integration/sessions',
+    'POST /api/v1/integration/launch',
+    'GET /api/v1/config',
+    'GET /api/v1/session',
+    'POST /api/v1/session/logout',
+    'PUT /api/v1/admin/players/{id}/status',
+    'GET /api/v1/catalog/sports',
+    'GET /api/v1/catalog/live',
+    'GET /api/v1/catalog/sports/{sportId}',
+    'GET /api/v1/catalog/competitions/{competitionId}',
+    'GET /api/v1/catalog/events/{eventId}',
+    'POST /api/v1/admin/trading/sports',
+    'POST /api/v1/admin/trading/competitions',
+    'POST /api/v1/admin/trading/events',
+    'PATCH /api/v1/admin/trading/events/{eventId}',
+    'POST /api/v1/admin/trading/events/{eventId}/markets',
+    'PATCH /api/v1/admin/trading/markets/{marketId}',
+    'PUT /api/v1/admin/trading/selections/{selectionId}/odds',
+    'GET /api/v1/wallet/balance',
+    'POST /api/v1/bets',
+    'GET /api/v1/bets',
+    'GET /api/v1/bets/{id}',
+    'GET /api/v1/bets/{id}/cashout',
+    'POST /api/v1/bets/{id}/cashout',
+    'GET /api/v1/admin/bets',
+    'POST /api/v1/admin/trading/markets/{marketId}/settle',
+    'POST /api/v1/admin/trading/markets/{marketId}/resettle',
+    'GET /api/v1/admin/obligations',
+    'POST /api/v1/admin/obligations/{id}/retry',
+    'POST /api/v1/admin/obligations/{id}/resolve',
+    'POST /api/v1/admin/obligations/{id}/cancel',
+    'POST /api/v1/admin/adjustments',
+    'GET /api/v1/admin/reports/ggr',
   ];
 
   it('documents every endpoint with its summary and response schemas', async () => {
@@ -174,14 +246,22 @@ describe('OpenAPI completeness', () => {
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
       assert.ok(success, `${endpoint} documents no success response`);
     }
-    const documented = Object.entries(paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`));
-    const undocumentedInTest = documented.filter((endpoint) => !ENDPOINTS.includes(endpoint) && !/\/api\/v1\/(auth|kyc|wallet\/(deposit|withdraw))/.test(endpoint));
+    const documented = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const undocumentedInTest = documented.filter(
+      (endpoint) => !ENDPOINTS.includes(endpoint) && !/\/api\/v1\/(auth|kyc|wallet\/(deposit|withdraw))/.test(endpoint),
+    );
     assert.deepEqual(undocumentedInTest, [], 'every documented endpoint is listed here');
   });
 
   it('documents request bodies that refuse unknown fields', async () => {
     const { paths } = (await t.request('GET', '/api/v1/openapi.json')).body;
-    for (const [path, method] of [['/api/v1/bets', 'post'], ['/api/v1/integration/sessions', 'post'], ['/api/v1/aggregator/clients', 'post']] as const) {
+    for (const [path, method] of [
+      ['/api/v1/bets', 'post'],
+      ['/api/v1/integration/sessions', 'post'],
+      ['/api/v1/aggregator/clients', 'post'],
+    ] as const) {
       const schema = paths[path][method].requestBody.content['application/json'].schema;
       assert.equal(schema.additionalProperties, false, path);
     }
@@ -197,7 +277,14 @@ describe('logs', () => {
     });
     const logs = t.logs.text;
     assert.ok(logs.includes('page=2'), 'non-secret query parameters stay readable');
-    for (const secret of [staff.token, staff.password, staff.totpSecret, 'bm_launch_secretvalue', 'bm_int_secretkeyvalue1234', 'cookievalue']) {
+    for (const secret of [
+      staff.token,
+      staff.password,
+      staff.totpSecret,
+      'bm_launch_secretvalue',
+      'bm_int_secretkeyvalue1234',
+      'cookievalue',
+    ]) {
       assert.ok(!logs.includes(secret), `log contains ${secret.slice(0, 12)}…`);
     }
   });

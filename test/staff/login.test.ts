@@ -55,7 +55,10 @@ describe('staff login', () => {
     const created = await createTrader();
     const { body } = await login({ totp: code(created.totpSecret) });
     const tokens = await t.db.selectFrom('staff_tokens').selectAll().execute();
-    assert.deepEqual(tokens.map((row) => row.token_hash), [sha256Hex(body.token)]);
+    assert.deepEqual(
+      tokens.map((row) => row.token_hash),
+      [sha256Hex(body.token)],
+    );
     const dump = JSON.stringify(await t.db.selectFrom('staff_users').selectAll().execute());
     assert.ok(!dump.includes(body.token));
     assert.ok(!dump.includes(created.totpSecret));
@@ -140,7 +143,9 @@ describe('staff login', () => {
 
   it('parallel guesses cannot run past the limit: only the first attempts are checked', async () => {
     await createTrader();
-    const results = await Promise.all(Array.from({ length: 20 }, () => login({ password: 'wrong password!', totp: '000000' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => login({ password: 'wrong password!', totp: '000000' })),
+    );
     assert.equal(results.filter((r) => r.status === 401).length, LOGIN_FAILURE_LIMIT);
     assert.equal(results.filter((r) => r.status === 429).length, 20 - LOGIN_FAILURE_LIMIT);
     const rows = await auditRows('staff.login');
@@ -198,7 +203,10 @@ describe('staff tokens', () => {
     assert.equal(me.status, 401);
     assert.equal(me.body.error.code, 'unauthorized');
     const audit = await auditRows('staff.logout');
-    assert.deepEqual(audit.map((row) => [row.actor_id, row.outcome]), [[staff.id, 'success']]);
+    assert.deepEqual(
+      audit.map((row) => [row.actor_id, row.outcome]),
+      [[staff.id, 'success']],
+    );
   });
 
   it('expires 12 hours after login', async () => {
@@ -225,10 +233,17 @@ describe('staff tokens', () => {
     }
   });
 
-  it('refuses a token of another kind or an unknown one', async () => {
-    for (const token of ['bm_int_' + 'a'.repeat(43), 'bm_staff_' + 'a'.repeat(43)]) {
-      assert.equal((await t.request('GET', '/api/v1/admin/me', { token })).status, 401);
+  it('refuses a token of another kind or an unknown one, saying it is invalid rather than missing', async () => {
+    for (const token of ['bm_int_' + 'a'.repeat(43), 'bm_staff_' + 'a'.repeat(43), 'bm_staff_short']) {
+      const response = await t.request('GET', '/api/v1/admin/me', { token });
+      assert.deepEqual(response.body.error, {
+        code: 'unauthorized',
+        message: 'The staff token is invalid, expired or logged out.',
+      });
+      assert.equal(response.status, 401);
     }
+    const missing = await t.request('GET', '/api/v1/admin/me');
+    assert.equal(missing.body.error.message, 'A staff token is required (Authorization: Bearer).');
   });
 
   it('stale tokens are purged a day after they expire or are revoked, live ones are kept', async () => {
@@ -237,7 +252,10 @@ describe('staff tokens', () => {
     const live = await loginAsStaff(t);
     assert.equal(await t.app.services.staff.purgeStaleTokens(), 1);
     const left = await t.db.selectFrom('staff_tokens').select('token_hash').execute();
-    assert.deepEqual(left.map((row) => row.token_hash), [sha256Hex(live.token)]);
+    assert.deepEqual(
+      left.map((row) => row.token_hash),
+      [sha256Hex(live.token)],
+    );
     assert.notEqual(expired.token, live.token);
   });
 });
@@ -247,7 +265,7 @@ describe('staff accounts', () => {
     await createTrader();
     await assert.rejects(
       t.app.services.staff.create({ email: EMAIL.toUpperCase(), password: STAFF_PASSWORD, role: 'trader' }),
-      (error: { code: string; status: number }) => error.code === 'conflict' && error.status === 409,
+      (error: { code: string; status: number }) => error.code === 'staff_exists' && error.status === 409,
     );
   });
 
@@ -267,7 +285,10 @@ describe('staff accounts', () => {
     const staff = t.app.services.staff;
     await assert.rejects(staff.create({ email: 'x@bookmaker.test', password: STAFF_PASSWORD, role: 'root' }), /role/);
     await assert.rejects(staff.create({ email: 'not-an-email', password: STAFF_PASSWORD, role: 'trader' }), /e-mail/);
-    await assert.rejects(staff.create({ email: 'x@bookmaker.test', password: 'elevenchars', role: 'trader' }), /password/);
+    await assert.rejects(
+      staff.create({ email: 'x@bookmaker.test', password: 'elevenchars', role: 'trader' }),
+      /password/,
+    );
     await staff.create({ email: 'x@bookmaker.test', password: 'twelve chars', role: 'trader' });
   });
 });

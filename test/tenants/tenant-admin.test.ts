@@ -17,13 +17,20 @@ beforeEach(async () => {
   operator = (await loginAsStaff(t, 'operator', { tenantId: tenant.tenantId })).token;
 });
 
-const put = (token: string, body: unknown, query = '') => t.request('PUT', `/api/v1/admin/tenant${query}`, { token, body });
+const put = (token: string, body: unknown, query = '') =>
+  t.request('PUT', `/api/v1/admin/tenant${query}`, { token, body });
 
 describe('tenant creation by the platform', () => {
   it('creates an active tenant and returns its integration key and wallet secret once', async () => {
     const response = await t.request('POST', '/api/v1/admin/tenants', {
       token: admin,
-      body: { name: 'Mar Casino', currency: 'PEN', locale: 'es', jurisdiction: 'ROW', walletUrl: 'https://wallet.mar.example/v1/' },
+      body: {
+        name: 'Mar Casino',
+        currency: 'PEN',
+        locale: 'es',
+        jurisdiction: 'ROW',
+        walletUrl: 'https://wallet.mar.example/v1/',
+      },
     });
     assert.equal(response.status, 201);
     assert.match(response.body.integrationApiKey, /^bm_int_/);
@@ -39,7 +46,13 @@ describe('tenant creation by the platform', () => {
   it('is for platform administrators only', async () => {
     const response = await t.request('POST', '/api/v1/admin/tenants', {
       token: operator,
-      body: { name: 'X Casino', currency: 'BRL', locale: 'pt-BR', jurisdiction: 'BR', walletUrl: 'https://wallet.x.example' },
+      body: {
+        name: 'X Casino',
+        currency: 'BRL',
+        locale: 'pt-BR',
+        jurisdiction: 'BR',
+        walletUrl: 'https://wallet.x.example',
+      },
     });
     assert.equal(response.status, 403);
   });
@@ -73,7 +86,10 @@ describe('PUT /api/v1/admin/tenant', () => {
     const many = Array.from({ length: 21 }, (_, i) => `https://s${i}.sol.example`);
     assert.equal((await put(operator, { embedOrigins: many })).status, 400);
     assert.equal((await put(operator, { embedOrigins: many.slice(0, 20) })).status, 200);
-    assert.equal((await put(operator, { embedOrigins: ['https://a.sol.example', 'https://a.sol.example'] })).status, 400);
+    assert.equal(
+      (await put(operator, { embedOrigins: ['https://a.sol.example', 'https://a.sol.example'] })).status,
+      400,
+    );
     assert.equal((await put(operator, {})).status, 400);
     assert.equal((await put(operator, { walletSecret: 'x' })).body.error.details.field, 'walletSecret');
   });
@@ -89,10 +105,14 @@ describe('PUT /api/v1/admin/tenant', () => {
     assert.equal((await put(trader, { embedOrigins: [] }, `?tenantId=${other.tenantId}`)).status, 403);
   });
 
-  it('wallet URL, wallet mode, currency and status are the platform\'s to change', async () => {
+  it("wallet URL, wallet mode, currency and status are the platform's to change", async () => {
     const refused = await put(operator, { walletUrl: 'https://evil.example' });
     assert.equal(refused.status, 403);
-    const changed = await put(admin, { walletUrl: 'https://wallet2.sol.example', currency: 'USD' }, `?tenantId=${tenant.tenantId}`);
+    const changed = await put(
+      admin,
+      { walletUrl: 'https://wallet2.sol.example', currency: 'USD' },
+      `?tenantId=${tenant.tenantId}`,
+    );
     assert.equal(changed.status, 200);
     assert.equal(changed.body.tenant.walletUrl, 'https://wallet2.sol.example');
     assert.equal(changed.body.tenant.currency, 'USD');
@@ -100,15 +120,23 @@ describe('PUT /api/v1/admin/tenant', () => {
 
   it('409 wallet_identity_locked for wallet URL, mode or currency after the first money movement', async () => {
     // The betting tests lock it through a real stake debit; here the lock itself is under test.
-    await t.app.services.tenants.markFinancialUse(t.db, tenant.tenantId);
+    await t.app.services.tenants.markFinancialUse(tenant.tenantId);
     for (const body of [{ walletUrl: 'https://wallet2.sol.example' }, { currency: 'USD' }]) {
       const response = await put(admin, body, `?tenantId=${tenant.tenantId}`);
       assert.equal(response.status, 409);
       assert.equal(response.body.error.code, 'wallet_identity_locked');
       assert.equal(response.body.error.details.reason, 'wallet_identity_locked');
     }
-    assert.equal((await put(admin, { currency: 'BRL', walletMode: 'seamless' }, `?tenantId=${tenant.tenantId}`)).status, 200, 'unchanged values pass');
-    assert.equal((await put(admin, { embedOrigins: [] }, `?tenantId=${tenant.tenantId}`)).status, 200, 'other settings still change');
+    assert.equal(
+      (await put(admin, { currency: 'BRL', walletMode: 'seamless' }, `?tenantId=${tenant.tenantId}`)).status,
+      200,
+      'unchanged values pass',
+    );
+    assert.equal(
+      (await put(admin, { embedOrigins: [] }, `?tenantId=${tenant.tenantId}`)).status,
+      200,
+      'other settings still change',
+    );
     const read = await t.request('GET', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, { token: admin });
     assert.equal(read.body.tenant.walletUrl, 'https://wallet.sol.example/api');
   });
@@ -120,16 +148,26 @@ describe('credential rotation', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), ['integrationApiKey', 'keyId', 'tenantId']);
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' })).status, 401);
-    assert.equal((await openSession(t, { ...tenant, apiKey: response.body.integrationApiKey }, { externalPlayerId: 'p' })).status, 200);
+    assert.equal(
+      (await openSession(t, { ...tenant, apiKey: response.body.integrationApiKey }, { externalPlayerId: 'p' })).status,
+      200,
+    );
     assert.ok(!t.logs.text.includes(response.body.integrationApiKey));
     const keys = await t.db.selectFrom('integration_keys').selectAll().where('id', '=', response.body.keyId).execute();
     assert.equal(keys[0]!.key_hash, sha256Hex(response.body.integrationApiKey));
   });
 
   it('two concurrent rotations leave exactly one live key', async () => {
-    const results = await Promise.all([1, 2, 3].map(() => t.request('POST', '/api/v1/admin/integration/api-key', { token: operator })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => t.request('POST', '/api/v1/admin/integration/api-key', { token: operator })),
+    );
     assert.ok(results.every((r) => r.status === 200));
-    const live = await t.db.selectFrom('integration_keys').select('id').where('tenant_id', '=', tenant.tenantId).where('revoked_at', 'is', null).execute();
+    const live = await t.db
+      .selectFrom('integration_keys')
+      .select('id')
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('revoked_at', 'is', null)
+      .execute();
     assert.equal(live.length, 1);
   });
 
@@ -137,7 +175,11 @@ describe('credential rotation', () => {
     const response = await t.request('POST', '/api/v1/admin/integration/wallet-secret', { token: operator });
     assert.equal(response.status, 200);
     assert.match(response.body.walletSecret, /^bm_whsec_/);
-    const row = await t.db.selectFrom('tenants').selectAll().where('id', '=', tenant.tenantId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('tenants')
+      .selectAll()
+      .where('id', '=', tenant.tenantId)
+      .executeTakeFirstOrThrow();
     assert.equal(t.app.services.tenants.walletSecret(row), response.body.walletSecret);
     assert.ok(!JSON.stringify(row).includes(response.body.walletSecret));
     const read = await t.request('GET', '/api/v1/admin/tenant', { token: operator });
@@ -148,8 +190,16 @@ describe('credential rotation', () => {
     await put(operator, { embedOrigins: [] });
     await t.request('POST', '/api/v1/admin/integration/api-key', { token: operator });
     await t.request('POST', '/api/v1/admin/integration/wallet-secret', { token: operator });
-    const rows = await t.db.selectFrom('audit_log').selectAll().where('target_id', '=', tenant.tenantId).orderBy('id').execute();
-    assert.deepEqual(rows.map((row) => row.action), ['tenant.create', 'tenant.update', 'tenant.api_key.rotate', 'tenant.wallet_secret.rotate']);
+    const rows = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_id', '=', tenant.tenantId)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => row.action),
+      ['tenant.create', 'tenant.update', 'tenant.api_key.rotate', 'tenant.wallet_secret.rotate'],
+    );
     assert.ok(rows.slice(1).every((row) => row.actor_type === 'staff'));
   });
 });

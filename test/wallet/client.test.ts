@@ -7,7 +7,12 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import { WalletClient } from '../../src/wallet/client.ts';
 import { movementBody } from '../../src/wallet/movement.ts';
 import { classifyAnswer } from '../../src/wallet/outcome.ts';
-import { TransportRefused, TransportTimeout, WalletTransport, type TransportPolicy } from '../../src/wallet/transport.ts';
+import {
+  TransportRefused,
+  TransportTimeout,
+  WalletTransport,
+  type TransportPolicy,
+} from '../../src/wallet/transport.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 const clock = new ManualClock('2026-03-01T12:00:00Z');
@@ -38,7 +43,10 @@ describe('wallet client: the delivery table over real HTTP', () => {
   it('2xx with matching txId, currency and integer balance is applied', async () => {
     const attempt = await debit();
     assert.equal(attempt.outcome, 'applied');
-    assert.deepEqual({ ...attempt, durationMs: 0 }, { outcome: 'applied', status: 200, balance: 9_000, currency: 'BRL', durationMs: 0 });
+    assert.deepEqual(
+      { ...attempt, durationMs: 0 },
+      { outcome: 'applied', status: 200, balance: 9_000, currency: 'BRL', durationMs: 0 },
+    );
   });
 
   it('a 4xx with a valid envelope is refused, with the operator code', async () => {
@@ -74,7 +82,10 @@ describe('wallet client: the delivery table over real HTTP', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const body = movementBody({ txId: 'bet:x', playerId: 'p', amount: 1, currency: 'BRL', kind: 'bet' });
-    const attempt = await client.send({ walletUrl: `http://127.0.0.1:${port}`, secret: 's' }, 'debit', body, { txId: 'bet:x', currency: 'BRL' });
+    const attempt = await client.send({ walletUrl: `http://127.0.0.1:${port}`, secret: 's' }, 'debit', body, {
+      txId: 'bet:x',
+      currency: 'BRL',
+    });
     assert.equal(attempt.outcome === 'unknown' && attempt.reason, 'connection_error');
   });
 
@@ -89,20 +100,33 @@ describe('wallet client: the delivery table over real HTTP', () => {
   it('a movement 2xx without the txId echo is unknown', () => {
     const expected = { endpoint: 'credit' as const, txId: 'payout:b:1', currency: 'BRL' };
     assert.deepEqual(classifyAnswer(200, '{"balance":5,"currency":"BRL"}', expected), {
-      outcome: 'unknown', status: 200, reason: 'txid_mismatch', detail: 'got null',
+      outcome: 'unknown',
+      status: 200,
+      reason: 'txid_mismatch',
+      detail: 'got null',
     });
   });
 
   it('an error envelope needs a nonempty code and a message', () => {
     const expected = { endpoint: 'debit' as const, txId: 't', currency: 'BRL' };
-    assert.equal(classifyAnswer(403, '{"error":{"code":"player_blocked","message":"no"}}', expected).outcome, 'refused');
+    assert.equal(
+      classifyAnswer(403, '{"error":{"code":"player_blocked","message":"no"}}', expected).outcome,
+      'refused',
+    );
     assert.equal(classifyAnswer(403, '{"error":{"code":"","message":"no"}}', expected).outcome, 'unknown');
     assert.equal(classifyAnswer(403, '{"error":{"code":"x"}}', expected).outcome, 'unknown');
     assert.equal(classifyAnswer(302, '', expected).outcome, 'unknown');
   });
 
   it('signs each attempt with a fresh timestamp over the same body bytes', async () => {
-    const body = movementBody({ txId: `payout:b${n}:1`, playerId: `p${n}`, amount: 5, currency: 'BRL', kind: 'payout', betId: `b${n}` });
+    const body = movementBody({
+      txId: `payout:b${n}:1`,
+      playerId: `p${n}`,
+      amount: 5,
+      currency: 'BRL',
+      kind: 'payout',
+      betId: `b${n}`,
+    });
     const target = { walletUrl: w.url, secret: w.secret };
     const expected = { txId: `payout:b${n}:1`, currency: 'BRL' };
     assert.equal((await client.send(target, 'credit', body, expected)).outcome, 'applied');
@@ -115,7 +139,12 @@ describe('wallet client: the delivery table over real HTTP', () => {
 });
 
 /** A loopback listener that must see no connection when an address is refused. */
-async function countingListener(): Promise<{ server: Server; port: number; connections: () => number; hosts: string[] }> {
+async function countingListener(): Promise<{
+  server: Server;
+  port: number;
+  connections: () => number;
+  hosts: string[];
+}> {
   let connections = 0;
   const hosts: string[] = [];
   const server = createServer((req, res) => {
@@ -153,16 +182,32 @@ describe('wallet transport: SSRF rules', () => {
 
   it('a name resolving to loopback is refused outside development, without a connection', async () => {
     const transport = new WalletTransport({ ...STAGING, requireHttps443: false }, async () => ['127.0.0.1']);
-    await assert.rejects(transport.post(`https://wallet.example:${listener.port}/balance`, '{}', {}), { reason: 'address' });
+    await assert.rejects(transport.post(`https://wallet.example:${listener.port}/balance`, '{}', {}), {
+      reason: 'address',
+    });
     assert.equal(listener.connections(), 0);
   });
 
   it('refuses private, link-local, metadata, CGNAT, multicast, unspecified, unique-local and mapped addresses', async () => {
     const transport = new WalletTransport({ ...STAGING, requireHttps443: false });
     const refused = [
-      '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '224.0.0.1',
-      '0.0.0.0', '255.255.255.255', '[fe80::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:a00:1]', '[::]', '198.18.0.1',
-      '[::7f00:1]', '[::a00:1]',
+      '10.0.0.1',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.100.100.200',
+      '224.0.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '[fe80::1]',
+      '[fc00::1]',
+      '[fd00:ec2::254]',
+      '[::ffff:a00:1]',
+      '[::]',
+      '198.18.0.1',
+      '[::7f00:1]',
+      '[::a00:1]',
     ];
     for (const host of refused) {
       await assert.rejects(transport.checkedAddress(new URL(`https://${host}/`)), { reason: 'address' }, host);
@@ -219,7 +264,13 @@ describe('wallet transport: SSRF rules', () => {
     try {
       const status = await new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-          env: { ...process.env, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl },
+          env: {
+            ...process.env,
+            NODE_USE_ENV_PROXY: '1',
+            HTTP_PROXY: proxyUrl,
+            http_proxy: proxyUrl,
+            HTTPS_PROXY: proxyUrl,
+          },
         });
         let out = '';
         child.stdout.on('data', (chunk) => (out += chunk));
@@ -235,7 +286,10 @@ describe('wallet transport: SSRF rules', () => {
   });
 
   it('counts name resolution against the timeout', async () => {
-    const slowDns = new WalletTransport({ ...DEVELOPMENT, timeoutMs: 200 }, () => new Promise((resolve) => setTimeout(() => resolve(['127.0.0.1']), 2_000)));
+    const slowDns = new WalletTransport(
+      { ...DEVELOPMENT, timeoutMs: 200 },
+      () => new Promise((resolve) => setTimeout(() => resolve(['127.0.0.1']), 2_000)),
+    );
     const started = Date.now();
     await assert.rejects(slowDns.post(`http://wallet.test:${listener.port}/balance`, '{}', {}), TransportTimeout);
     assert.ok(Date.now() - started < 1_500);
@@ -243,13 +297,18 @@ describe('wallet transport: SSRF rules', () => {
 
   it('follows no redirect', async () => {
     const target = await countingListener();
-    const redirecting = createServer((_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${target.port}/balance` }).end());
+    const redirecting = createServer((_req, res) =>
+      res.writeHead(307, { location: `http://127.0.0.1:${target.port}/balance` }).end(),
+    );
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     try {
       const port = (redirecting.address() as AddressInfo).port;
       const body = movementBody({ txId: 'balance:r', playerId: 'p', amount: 0, currency: 'BRL', kind: 'balance' });
       const attempt = await new WalletClient(new WalletTransport(DEVELOPMENT), clock).send(
-        { walletUrl: `http://127.0.0.1:${port}`, secret: 's' }, 'balance', body, { txId: 'balance:r', currency: 'BRL' },
+        { walletUrl: `http://127.0.0.1:${port}`, secret: 's' },
+        'balance',
+        body,
+        { txId: 'balance:r', currency: 'BRL' },
       );
       assert.equal(attempt.outcome === 'unknown' && attempt.reason, 'unexpected_status');
       assert.equal(target.connections(), 0);

@@ -21,7 +21,14 @@ beforeEach(async () => {
 });
 
 const tx = (name: string) => `${name}:${n}`;
-const stake = (amount = 1000, txId = tx('bet')) => ({ txId, playerId: player, amount, currency: 'BRL', kind: 'bet', betId: `b${n}` });
+const stake = (amount = 1000, txId = tx('bet')) => ({
+  txId,
+  playerId: player,
+  amount,
+  currency: 'BRL',
+  kind: 'bet',
+  betId: `b${n}`,
+});
 
 describe('reference wallet: signature', () => {
   it('accepts a valid signature in lowercase and in uppercase hex', async () => {
@@ -59,8 +66,26 @@ describe('reference wallet: signature', () => {
 
   it('accepts a timestamp 300 s off and refuses 301 s, both ways', async () => {
     const now = Math.floor(clock.now().getTime() / 1000);
-    assert.equal((await w.call('balance', { txId: 'balance:x', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' }, { timestamp: now - 300 })).status, 200);
-    assert.equal((await w.call('balance', { txId: 'balance:x', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' }, { timestamp: now + 300 })).status, 200);
+    assert.equal(
+      (
+        await w.call(
+          'balance',
+          { txId: 'balance:x', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' },
+          { timestamp: now - 300 },
+        )
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await w.call(
+          'balance',
+          { txId: 'balance:x', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' },
+          { timestamp: now + 300 },
+        )
+      ).status,
+      200,
+    );
     assert.equal((await w.call('debit', stake(), { timestamp: now - 301 })).status, 401);
     assert.equal((await w.call('debit', stake(), { timestamp: now + 301 })).status, 401);
   });
@@ -68,7 +93,13 @@ describe('reference wallet: signature', () => {
 
 describe('reference wallet: movements', () => {
   it('balance answers the integer minor-unit balance and currency', async () => {
-    const response = await w.call('balance', { txId: 'balance:1', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' });
+    const response = await w.call('balance', {
+      txId: 'balance:1',
+      playerId: player,
+      amount: 0,
+      currency: 'BRL',
+      kind: 'balance',
+    });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { txId: 'balance:1', balance: 10_000, currency: 'BRL' });
   });
@@ -88,7 +119,11 @@ describe('reference wallet: movements', () => {
 
   it('a known txId with other parameters is refused with 409 duplicate_tx', async () => {
     await w.call('debit', stake(2_500));
-    for (const changed of [stake(2_600), { ...stake(2_500), playerId: 'someone-else' }, { ...stake(2_500), betId: 'other' }]) {
+    for (const changed of [
+      stake(2_600),
+      { ...stake(2_500), playerId: 'someone-else' },
+      { ...stake(2_500), betId: 'other' },
+    ]) {
       const response = await w.call('debit', changed);
       assert.equal(response.status, 409);
       assert.equal(response.body.error.code, 'duplicate_tx');
@@ -107,7 +142,15 @@ describe('reference wallet: movements', () => {
   });
 
   it('a correction debit is all or nothing, and its refusal is stored under the txId even after a deposit', async () => {
-    const correction = { txId: tx('resettle'), playerId: player, amount: 12_000, currency: 'BRL', kind: 'resettle', betId: 'b', ref: 'payout:b:1' };
+    const correction = {
+      txId: tx('resettle'),
+      playerId: player,
+      amount: 12_000,
+      currency: 'BRL',
+      kind: 'resettle',
+      betId: 'b',
+      ref: 'payout:b:1',
+    };
     const refused = await w.call('debit', correction);
     assert.equal(refused.status, 402);
     assert.equal(await w.balanceOf(player), 10_000);
@@ -119,20 +162,42 @@ describe('reference wallet: movements', () => {
   });
 
   it('credits accept amount 0 and answer with the unchanged balance', async () => {
-    const response = await w.call('credit', { txId: tx('payout'), playerId: player, amount: 0, currency: 'BRL', kind: 'payout', betId: 'b' });
+    const response = await w.call('credit', {
+      txId: tx('payout'),
+      playerId: player,
+      amount: 0,
+      currency: 'BRL',
+      kind: 'payout',
+      betId: 'b',
+    });
     assert.deepEqual(response.body, { txId: tx('payout'), balance: 10_000, currency: 'BRL' });
   });
 
   it('rollback returns an applied stake once; a second rollback does nothing', async () => {
     await w.call('debit', stake(3_000));
-    const rollback = { txId: tx('rollback'), playerId: player, amount: 3_000, currency: 'BRL', kind: 'rollback', betId: `b${n}`, ref: tx('bet') };
+    const rollback = {
+      txId: tx('rollback'),
+      playerId: player,
+      amount: 3_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      betId: `b${n}`,
+      ref: tx('bet'),
+    };
     assert.equal((await w.call('rollback', rollback)).body.balance, 10_000);
     assert.equal((await w.call('rollback', { ...rollback, txId: tx('rollback-again') })).body.balance, 10_000);
     assert.equal(await w.balanceOf(player), 10_000);
   });
 
   it('rollback before the debit answers 2xx, and the late debit is refused with rolled_back', async () => {
-    const rollback = { txId: tx('rollback'), playerId: player, amount: 3_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') };
+    const rollback = {
+      txId: tx('rollback'),
+      playerId: player,
+      amount: 3_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      ref: tx('bet'),
+    };
     const early = await w.call('rollback', rollback);
     assert.equal(early.status, 200);
     assert.equal(early.body.balance, 10_000);
@@ -164,20 +229,41 @@ describe('reference wallet: movements', () => {
 });
 
 describe('reference wallet: whose money', () => {
-  it('refuses a rollback that names another player\'s debit, moving nothing', async () => {
+  it("refuses a rollback that names another player's debit, moving nothing", async () => {
     await w.call('debit', stake(4_000));
     await w.addPlayer(`mallory-${n}`, 0);
-    const theft = await w.call('rollback', { txId: tx('rb-mallory'), playerId: `mallory-${n}`, amount: 4_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    const theft = await w.call('rollback', {
+      txId: tx('rb-mallory'),
+      playerId: `mallory-${n}`,
+      amount: 4_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      ref: tx('bet'),
+    });
     assert.equal(theft.status, 409);
     assert.equal(theft.body.error.code, 'ref_mismatch');
     assert.equal(await w.balanceOf(`mallory-${n}`), 0);
-    const own = await w.call('rollback', { txId: tx('rb-own'), playerId: player, amount: 4_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    const own = await w.call('rollback', {
+      txId: tx('rb-own'),
+      playerId: player,
+      amount: 4_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      ref: tx('bet'),
+    });
     assert.equal(own.body.balance, 10_000, 'the stake is still reversible by its owner');
   });
 
   it('an early rollback from another player does not block the real debit', async () => {
     await w.addPlayer(`other-${n}`, 0);
-    await w.call('rollback', { txId: tx('rb-other'), playerId: `other-${n}`, amount: 1_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    await w.call('rollback', {
+      txId: tx('rb-other'),
+      playerId: `other-${n}`,
+      amount: 1_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      ref: tx('bet'),
+    });
     assert.equal((await w.call('debit', stake(1_000))).status, 200);
   });
 
@@ -185,16 +271,37 @@ describe('reference wallet: whose money', () => {
     await w.call('debit', stake(2_000));
     await w.addPlayer(player, 8_000, 'BRL', true);
     assert.equal((await w.call('debit', stake(100, tx('bet-2')))).body.error.code, 'player_blocked');
-    const rollback = await w.call('rollback', { txId: tx('rb'), playerId: player, amount: 2_000, currency: 'BRL', kind: 'rollback', ref: tx('bet') });
+    const rollback = await w.call('rollback', {
+      txId: tx('rb'),
+      playerId: player,
+      amount: 2_000,
+      currency: 'BRL',
+      kind: 'rollback',
+      ref: tx('bet'),
+    });
     assert.equal(rollback.body.balance, 10_000);
-    const payout = await w.call('credit', { txId: tx('payout'), playerId: player, amount: 500, currency: 'BRL', kind: 'payout', betId: 'b' });
+    const payout = await w.call('credit', {
+      txId: tx('payout'),
+      playerId: player,
+      amount: 500,
+      currency: 'BRL',
+      kind: 'payout',
+      betId: 'b',
+    });
     assert.equal(payout.body.balance, 10_500);
   });
 });
 
 describe('reference wallet: signature edge cases', () => {
   it('verifies the raw bytes, multi-byte characters included', async () => {
-    const response = await w.call('credit', { txId: tx('payout-é'), playerId: player, amount: 1, currency: 'BRL', kind: 'payout', betId: 'bé' });
+    const response = await w.call('credit', {
+      txId: tx('payout-é'),
+      playerId: player,
+      amount: 1,
+      currency: 'BRL',
+      kind: 'payout',
+      betId: 'bé',
+    });
     assert.equal(response.status, 200);
   });
 
@@ -202,7 +309,11 @@ describe('reference wallet: signature edge cases', () => {
     const previous = w.secret;
     w.setSecret('');
     try {
-      const response = await w.call('balance', { txId: 'balance:1', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' }, { secret: '' });
+      const response = await w.call(
+        'balance',
+        { txId: 'balance:1', playerId: player, amount: 0, currency: 'BRL', kind: 'balance' },
+        { secret: '' },
+      );
       assert.equal(response.status, 401);
     } finally {
       w.setSecret(previous);
@@ -214,7 +325,9 @@ describe('reference wallet: controls', () => {
   it('require the control token', async () => {
     const response = await request(w.url, 'GET', `/_control/players/${player}`);
     assert.equal(response.status, 401);
-    const ok = await request(w.url, 'GET', `/_control/players/${player}`, { headers: { 'x-control-token': w.controlToken } });
+    const ok = await request(w.url, 'GET', `/_control/players/${player}`, {
+      headers: { 'x-control-token': w.controlToken },
+    });
     assert.equal(ok.body.balance, 10_000);
   });
 

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../test/helpers/app.ts';
+import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
+
+const skip = browserUnavailable();
+let t: TestApp;
+let browser: Browser;
+before(async () => {
+  if (skip) return;
+  t = await startTestApp();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the human API reference', { skip: skip ?? false }, () => {
+  it('GET /docs renders both documents, switching from the platform API to the aggregator API', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const failures: string[] = [];
+    page.on('requestfailed', (request) => failures.push(request.url()));
+    await page.goto(`${t.url}/docs`);
+    await page.getByRole('heading', { level: 1, name: 'Bookmaker API' }).waitFor();
+    for (const text of ['Register a casino as a client', 'admin: trading']) {
+      assert.ok(await page.getByText(text).first().isVisible(), `the reference lists ${text}`);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-platform-1280.png') });
+
+    await page.getByRole('button', { name: 'Bookmaker API' }).first().click();
+    await page.getByText('Bookmaker aggregator API').click();
+    await page.getByRole('heading', { level: 1, name: 'Bookmaker aggregator API' }).waitFor();
+    assert.ok(await page.getByText('v1.0.0').first().isVisible(), 'the aggregator document is version 1.0.0');
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-aggregator-1280.png') });
+    assert.deepEqual(failures, [], 'everything the page needs is served by this deployment');
+    await page.close();
+  });
+
+  it('GET / points a person to the reference', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(t.url);
+    assert.equal(await page.title(), 'Bookmaker');
+    await page.getByRole('link', { name: 'API reference' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bookmaker API' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-platform-390.png') });
+    await page.close();
+  });
+});

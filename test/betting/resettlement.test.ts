@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { drainDeliveries } from '../helpers/delivery.ts';
+import {
+  newRequestId,
+  playerWithBalance,
+  resultsOf,
+  settleMarket,
+  setUpSportsbook,
+  type Sportsbook,
+} from '../helpers/sportsbook.ts';
+import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+
+let t: TestApp;
+let wallet: TestWallet;
+let book: Sportsbook;
+let token: string;
+let player: string;
+let operator: string;
+let n = 0;
+before(async () => {
+  t = await startTestApp();
+  wallet = await startTestWallet(t.clock);
+});
+after(async () => {
+  await t.close();
+  await wallet.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  wallet.wallet.faults.length = 0;
+  book = await setUpSportsbook(t, wallet);
+  n += 1;
+  player = `resettle-player-${n}`;
+  token = await playerWithBalance(t, book, wallet, player, 100_00);
+  operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+});
+
+async function place(legs: Array<{ selectionId: string; odds: string }>, stake = 10_00): Promise<string> {
+  const response = await t.request('POST', '/api/v1/bets', { token, body: { requestId: newRequestId(), stake, legs } });
+  assert.equal(response.status, 201, response.text);
+  return response.body.bet.id;
+}
+const event = () => book.events[0]!;
+const single = () => place([{ selectionId: event().home, odds: '2.10' }]);
+const settle = (winner: Parameters<typeof resultsOf>[1], action: 'settle' | 'resettle' = 'settle') =>
+  settleMarket(t, book, event().marketId, resultsOf(event(), winner), action);
+const bet = async (id: string) => t.db.selectFrom('bets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const postings = async (betId: string) =>
+  (
+    await t.db.selectFrom('wallet_obligations').selectAll().where('bet_id', '=', betId).orderBy('sequence').execute()
+  ).map((row) => [row.tx_id, row.endpoint, row.amount, row.status, row.hold_reason]);
+const obligationId = async (txId: string) =>
+  (await t.db.selectFrom('wallet_obligations').select('id').where('tx_id', '=', txId).executeTakeFirstOrThrow()).id;
+const review = (action: string, txId: string, reason = 'checked with the casino') =>
+  obligationId(txId).then((id) =>
+    t.request('POST', `/api/v1/admin/obligations/${id}/${action}`, { token: operator, body: { reason } }),
+  );
+
+describe('resettling a market', () => {
+  it('won to lost after the payout was paid: the bet owes its payout back as a correction debit', async () => {
+    const betId = await single();
+    await settle('home');
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 111_00);
+    const corrected = await settle('away', 'resettle');
+    assert.equal(corrected.status, 200, corrected.text);
+    assert.deepEqual(corrected.body, {
+      market: { id: event().marketId, status: 'settled', settlementVersion: 2 },
+      bets: { settled: 0, resettled: 1, reopened: 0, unchanged: 0 },
+      owed: [{ currency: 'BRL', credits: 0, debits: 21_00, movements: 1 }],
+    });
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'applied', null],
+      [`resettle:${betId}:2:1`, 'debit', 21_00, 'applied', null],
+    ]);
+    const row = await bet(betId);
+    assert.deepEqual([row.status, row.settled_return, row.settled_version], ['lost', 0, 2]);
+    assert.equal(await wallet.balanceOf(player), 90_00);
+  });
+
+  it('lost to won: the bet is owed the difference as a correction credit', async () => {
+    const betId = await single();
+    await settle('away');
+    await drainDeliveries(t);
+    const corrected = await settle('home', 'resettle');
+    assert.deepEqual(corrected.body.owed, [{ currency: 'BRL', credits: 21_00, debits: 0, movements: 1 }]);
+    await drainDeliveries(t);
+    assert.deepEqual((await postings(betId)).at(-1), [`resettle:${betId}:2:1`, 'credit', 21_00, 'applied', null]);
+    assert.equal(await wallet.balanceOf(player), 111_00);
+  });
+
+  it('the same results again change nothing and owe nothing (a retried request is harmless)', async () => {
+    await single();
+    await settle('home');
+    const again = await settle('home', 'resettle');
+    assert.deepEqual(again.body, {
+      market: { id: event().marketId, status: 'settled', settlementVersion: 1 },
+      bets: { settled: 0, resettled: 0, reopened: 0, unchanged: 0 },
+      owed: [],
+    });
+  });
+
+  it('a correction debit refused for insufficient funds is kept, collects nothing, and stops that bet', async () => {
+    const betId = await single();
+    await settle('home');
+    await drainDeliveries(t);
+    await wallet.addPlayer(player, 5_00);
+    await settle('away', 'resettle');
+    await drainDeliveries(t);
+    assert.deepEqual((await postings(betId)).at(-1), [
+      `resettle:${betId}:2:1`,
+      'debit',
+      21_00,
+      'held',
+      'correction_insufficient_funds',
+    ]);
+    assert.equal(await wallet.balanceOf(player), 5_00, 'no partial collection');
+    t.clock.advance(120_000);
+    assert.equal(await t.app.services.delivery.runOnce(), 0, 'not sent again automatically');
+    const retry = await review('retry', `resettle:${betId}:2:1`);
+    assert.deepEqual([retry.status, retry.body.error.code], [409, 'retry_not_allowed']);
+    const listed = await t.request('GET', `/api/v1/admin/obligations?state=held&bet=${betId}`, { token: operator });
+    assert.deepEqual(
+      listed.body.obligations.map((o: { txId: string; operatorCode: string; actions: string[] }) => [
+        o.txId,
+        o.operatorCode,
+        o.actions,
+      ]),
+      [[`resettle:${betId}:2:1`, 'insufficient_funds', ['resolve', 'cancel']]],
+    );
+  });
+
+  it('an unresolved payout superseded by a resettlement stops, held as an obsolete credit; cancelled, the correction flows', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 5 });
+    await settle('home');
+    await drainDeliveries(t);
+    const corrected = await settle('void', 'resettle');
+    assert.deepEqual(corrected.body.owed, [{ currency: 'BRL', credits: 10_00, debits: 0, movements: 1 }]);
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'held', 'obsolete_credit_requires_review'],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'pending', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 90_00, 'the correction waits behind the held payout');
+    const retry = await review('retry', `payout:${betId}:1`);
+    assert.deepEqual([retry.status, retry.body.error.code], [409, 'retry_not_allowed']);
+    const cancelled = await review('cancel', `payout:${betId}:1`, 'the wallet never applied it');
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.deepEqual(
+      [cancelled.body.obligation.status, cancelled.body.obligation.review],
+      ['cancelled', { by: cancelled.body.obligation.review.by, reason: 'the wallet never applied it' }],
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'stake back, as the void result says');
+  });
+
+  it('an obsolete credit the wallet had applied after all, once resolved, is taken back by a correction', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 5, apply: true });
+    await settle('home');
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 111_00, 'the wallet applied it and answered 503');
+    await settle('void', 'resettle');
+    await drainDeliveries(t);
+    const resolved = await review('resolve', `payout:${betId}:1`, 'the casino shows it credited');
+    assert.equal(resolved.body.obligation.status, 'resolved');
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'resolved', 'obsolete_credit_requires_review'],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'applied', null],
+      [`resettle:${betId}:2:2`, 'debit', 21_00, 'applied', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 100_00);
+  });
+
+  it('an accumulator lost early opens again when its losing leg is corrected, and settles with its last leg', async () => {
+    const [first, second] = book.events;
+    const betId = await place([
+      { selectionId: first!.home, odds: '2.10' },
+      { selectionId: second!.away, odds: '3.60' },
+    ]);
+    await settleMarket(t, book, first!.marketId, resultsOf(first!, 'draw'));
+    await drainDeliveries(t);
+    assert.equal((await bet(betId)).status, 'lost');
+    const reopened = await settleMarket(t, book, first!.marketId, resultsOf(first!, 'home'), 'resettle');
+    assert.deepEqual(reopened.body.bets, { settled: 0, resettled: 0, reopened: 1, unchanged: 0 });
+    assert.deepEqual([(await bet(betId)).status, (await bet(betId)).settled_return], ['accepted', null]);
+    const last = await settleMarket(t, book, second!.marketId, resultsOf(second!, 'away'));
+    assert.deepEqual(last.body.owed, [{ currency: 'BRL', credits: 75_60, debits: 0, movements: 1 }]);
+    await drainDeliveries(t);
+    assert.deepEqual((await postings(betId)).slice(1), [
+      [`payout:${betId}:1`, 'credit', 0, 'applied', null],
+      [`resettle:${betId}:3:1`, 'credit', 75_60, 'applied', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 90_00 + 75_60);
+  });
+});

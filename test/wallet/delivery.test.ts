@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Fault } from '../../reference-wallet/server.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { drainDeliveries } from '../helpers/delivery.ts';
+import {
+  newRequestId,
+  playerWithBalance,
+  resultsOf,
+  settleMarket,
+  setUpSportsbook,
+  type Sportsbook,
+} from '../helpers/sportsbook.ts';
+import { createTenant } from '../helpers/tenant.ts';
+import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+
+const WALLET_CONCURRENCY = 3;
+let t: TestApp;
+let wallet: TestWallet;
+let book: Sportsbook;
+let token: string;
+let player: string;
+let n = 0;
+before(async () => {
+  t = await startTestApp({}, { delivery: { walletConcurrency: WALLET_CONCURRENCY } });
+  wallet = await startTestWallet(t.clock);
+});
+after(async () => {
+  await t.close();
+  await wallet.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  wallet.wallet.faults.length = 0;
+  wallet.setLatency(0);
+  book = await setUpSportsbook(t, wallet);
+  n += 1;
+  player = `delivery-player-${n}`;
+  token = await playerWithBalance(t, book, wallet, player, 1_000_00);
+});
+
+const event = () => book.events[0]!;
+async function single(as = token, stake = 10_00): Promise<string> {
+  const response = await t.request('POST', '/api/v1/bets', {
+    token: as,
+    body: { requestId: newRequestId(), stake, legs: [{ selectionId: event().home, odds: '2.10' }] },
+  });
+  assert.equal(response.status, 201, response.text);
+  return response.body.bet.id;
+}
+const settleHome = () => settleMarket(t, book, event().marketId, resultsOf(event(), 'home'));
+const obligation = (txId: string) =>
+  t.db.selectFrom('wallet_obligations').selectAll().where('tx_id', '=', txId).executeTakeFirstOrThrow();
+const runOnce = () => t.app.services.delivery.runOnce();
+const fault = (mode: Fault['mode'], options: Partial<Fault> = {}) =>
+  wallet.fault({ mode, endpoint: 'credit', ...options });
+
+describe('the delivery table, for money owed', () => {
+  const unknown: Array<[string, Fault['mode'], boolean, string]> = [
+    ['500', 'status_500', false, 'status_5xx'],
+    ['503 after applying', 'status_503', true, 'status_5xx'],
+    ['408', 'status_408', false, 'status_408'],
+    ['429', 'status_429', false, 'status_429'],
+    ['a malformed 2xx body after applying', 'malformed', true, 'malformed_body'],
+    ['a 4xx without an error envelope', 'empty_4xx', false, 'malformed_body'],
+    ['a mismatching txId after applying', 'wrong_tx_id', true, 'txid_mismatch'],
+    ['a mismatching currency after applying', 'wrong_currency', true, 'currency_mismatch'],
+    ['a dropped connection', 'reset', false, 'connection_error'],
+    ['no answer within 5 s (applied late)', 'delay', true, 'timeout'],
+  ];
+  for (const [name, mode, apply, reason] of unknown) {
+    it(`${name}: unknown, sent again with the same txId and body, applied exactly once`, async () => {
+      const betId = await single();
+      await settleHome();
+      fault(mode, { apply, delayMs: 5_500 });
+      assert.equal(await runOnce(), 1);
+      const first = await obligation(`payout:${betId}:1`);
+      assert.deepEqual([first.status, first.last_outcome, first.attempts], ['pending', reason, 1]);
+      t.clock.advance(200);
+      assert.equal(await runOnce(), 1);
+      const second = await obligation(`payout:${betId}:1`);
+      assert.deepEqual([second.status, second.attempts, second.body], ['applied', 2, first.body]);
+      assert.equal(await wallet.balanceOf(player), 1_000_00 - 10_00 + 21_00, 'credited once');
+      const stored = (await wallet.wallet.store.transactions()).filter((tx) => tx.tx_id === `payout:${betId}:1`);
+      assert.deepEqual(
+        stored.map((tx) => tx.status),
+        [200],
+        'the wallet saw one movement: a resend with other parameters would be duplicate_tx',
+      );
+    });
+  }
+
+  it('a 4xx with an error envelope: refused, held for review, never sent again automatically', async () => {
+    const betId = await single();
+    await settleHome();
+    fault('refuse');
+    await runOnce();
+    const held = await obligation(`payout:${betId}:1`);
+    assert.deepEqual(
+      [held.status, held.hold_reason, held.operator_code, held.attempts],
+      ['held', 'refused', 'refused_by_test', 1],
+    );
+    t.clock.advance(3_600_000);
+    assert.equal(await runOnce(), 0);
+  });
+});
+
+describe('retry timing', () => {
+  it('five attempts 200, 400, 800 and 1,600 ms apart, then one every 30 s', async () => {
+    const betId = await single();
+    await settleHome();
+    fault('status_503', { times: 100 });
+    assert.equal(await runOnce(), 1);
+    for (const wait of [200, 400, 800, 1_600, 30_000, 30_000]) {
+      t.clock.advance(wait - 1);
+      assert.equal(await runOnce(), 0, `not due ${wait - 1} ms after the last attempt`);
+      t.clock.advance(1);
+      assert.equal(await runOnce(), 1, `due ${wait} ms after the last attempt`);
+    }
+    assert.equal((await obligation(`payout:${betId}:1`)).attempts, 7);
+  });
+});
+
+describe('order and blocking per bet', () => {
+  async function partialCashOuts(as: string, betId: string, parts: number[]) {
+    for (const stake of parts) {
+      const offer = (await t.request('GET', `/api/v1/bets/${betId}/cashout?stake=${stake}`, { token: as })).body.offer;
+      const response = await t.request('POST', `/api/v1/bets/${betId}/cashout`, {
+        token: as,
+        body: { requestId: newRequestId(), amount: offer.amount, stake },
+      });
+      assert.equal(response.status, 200, response.text);
+    }
+  }
+
+  it('an unknown predecessor holds back the later postings of its bet only; they follow in creation order', async () => {
+    const betId = await single();
+    await partialCashOuts(token, betId, [2_00, 3_00]);
+    fault('status_503');
+    assert.equal(await runOnce(), 1, 'p2 waits for p1');
+    const other = await single();
+    await partialCashOuts(token, other, [1_00]);
+    assert.equal(await runOnce(), 1, "another bet's credit goes while p1 is unknown");
+    assert.equal((await obligation(`cashout:${other}:p1`)).status, 'applied');
+    assert.equal((await obligation(`cashout:${betId}:p2`)).attempts, 0);
+    t.clock.advance(200);
+    await drainDeliveries(t);
+    const order = (await wallet.wallet.store.transactions())
+      .map((tx) => tx.tx_id)
+      .filter((txId) => String(txId).startsWith(`cashout:${betId}`));
+    assert.deepEqual(order, [`cashout:${betId}:p1`, `cashout:${betId}:p2`]);
+  });
+
+  it('a refused predecessor blocks its bet until an operator decides; retried, the rest follows', async () => {
+    const betId = await single();
+    await partialCashOuts(token, betId, [2_00, 3_00]);
+    fault('refuse');
+    await drainDeliveries(t);
+    t.clock.advance(3_600_000);
+    await drainDeliveries(t);
+    assert.deepEqual(
+      [(await obligation(`cashout:${betId}:p1`)).status, (await obligation(`cashout:${betId}:p2`)).attempts],
+      ['held', 0],
+    );
+    const held = await obligation(`cashout:${betId}:p1`);
+    const retried = await t.request('POST', `/api/v1/admin/obligations/${held.id}/retry`, {
+      token: book.admin,
+      body: { reason: 'the casino unblocked the player' },
+    });
+    assert.equal(retried.status, 200, retried.text);
+    await drainDeliveries(t);
+    assert.deepEqual(
+      [(await obligation(`cashout:${betId}:p1`)).status, (await obligation(`cashout:${betId}:p2`)).status],
+      ['applied', 'applied'],
+    );
+  });
+});
+
+describe('many bets at once', () => {
+  it('deliver concurrently, never more than the per-wallet bound in flight', async () => {
+    for (let i = 0; i < 10; i += 1) await single();
+    await settleHome();
+    wallet.setLatency(100);
+    wallet.wallet.stats.maxInFlight = 0;
+    assert.equal(await runOnce(), WALLET_CONCURRENCY, 'one claim takes what the wallet may have in flight');
+    await drainDeliveries(t);
+    const credits = await t.db.selectFrom('wallet_obligations').select('status').where('kind', '=', 'payout').execute();
+    assert.deepEqual(new Set(credits.map((credit) => credit.status)), new Set(['applied']));
+    assert.equal(credits.length, 10);
+    assert.equal(wallet.wallet.stats.maxInFlight, WALLET_CONCURRENCY);
+  });
+});
+
+describe('claims', () => {
+  it('an obligation claimed by a process that died is sent again once its claim expires, not before', async () => {
+    const betId = await single();
+    await settleHome();
+    const claimedUntil = new Date(t.clock.now().getTime() + 60_000);
+    await t.db
+      .updateTable('wallet_obligations')
+      .set({ claimed_until: claimedUntil })
+      .where('kind', '=', 'payout')
+      .execute();
+    assert.equal(await runOnce(), 0);
+    t.clock.advance(60_000);
+    assert.equal(await runOnce(), 1);
+    assert.equal((await obligation(`payout:${betId}:1`)).status, 'applied');
+  });
+
+  it('an attempt whose record is lost (the database failed) is sent again after its claim: applied once', async () => {
+    const betId = await single();
+    await settleHome();
+    const ledger = t.app.services.ledger;
+    const record = ledger.recordDeliveries.bind(ledger);
+    ledger.recordDeliveries = async () => {
+      throw new Error('connection lost');
+    };
+    try {
+      assert.equal(await runOnce(), 1);
+    } finally {
+      ledger.recordDeliveries = record;
+    }
+    const unrecorded = await obligation(`payout:${betId}:1`);
+    assert.deepEqual([unrecorded.status, unrecorded.attempts], ['pending', 0]);
+    assert.equal(await wallet.balanceOf(player), 1_011_00, 'the wallet applied it');
+    t.clock.advance(60_000);
+    await drainDeliveries(t);
+    assert.equal((await obligation(`payout:${betId}:1`)).status, 'applied');
+    assert.equal(await wallet.balanceOf(player), 1_011_00, 'and applied it once');
+  });
+});
+
+describe('fairness between wallets', () => {
+  it('a slow wallet cannot starve another: each wallet gets its own share of the engine', async () => {
+    const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
+    const slow = await startTestWallet(u.clock);
+    const fast = await startTestWallet(u.clock);
+    try {
+      const slowBook = await setUpSportsbook(u, slow);
+      const fastTenant = await createTenant(u, slowBook.admin, { walletUrl: fast.url });
+      fast.setSecret(fastTenant.walletSecret);
+      const fastBook = { ...slowBook, tenant: fastTenant };
+      const place = async (b: Sportsbook, w: TestWallet, id: string) => {
+        const as = await playerWithBalance(u, b, w, id, 100_00);
+        const placed = await u.request('POST', '/api/v1/bets', {
+          token: as,
+          body: {
+            requestId: newRequestId(),
+            stake: 1_00,
+            legs: [{ selectionId: slowBook.events[0]!.home, odds: '2.10' }],
+          },
+        });
+        assert.equal(placed.status, 201, placed.text);
+      };
+      for (let i = 0; i < 8; i += 1) await place(slowBook, slow, `slow-${i}`);
+      for (let i = 0; i < 4; i += 1) await place(fastBook, fast, `fast-${i}`);
+      slow.setLatency(1_000);
+      await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
+      const owed = async (tenantId: string) =>
+        (
+          await u.db
+            .selectFrom('wallet_obligations')
+            .select('id')
+            .where('tenant_id', '=', tenantId)
+            .where('kind', '=', 'payout')
+            .where('status', '=', 'pending')
+            .execute()
+        ).length;
+      const started = Date.now();
+      while ((await owed(fastTenant.tenantId)) > 0) {
+        assert.ok(Date.now() - started < 3_000, 'the fast wallet was paid while the slow one was still busy');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok((await owed(slowBook.tenant.tenantId)) >= 4, 'the slow wallet still had most of its credits owed');
+      assert.equal(slow.wallet.stats.maxInFlight, 2);
+    } finally {
+      await u.close();
+      await slow.close();
+      await fast.close();
+    }
+  });
+});

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { WalletObligation } from '../../src/platform/db/schema.ts';
+import {
+  checkTransition,
+  ForbiddenTransitionError,
+  LostRaceError,
+  OBLIGATION_STATES,
+  OBLIGATION_TRANSITIONS,
+  type ObligationState,
+} from '../../src/wallet/states.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { drainDeliveries } from '../helpers/delivery.ts';
+import { playerWithBalance, setUpSportsbook, type Sportsbook, newRequestId } from '../helpers/sportsbook.ts';
+import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+
+/** The obligation state machine: the table is the only set of moves, and every move is guarded. */
+const ALLOWED: Array<[ObligationState, ObligationState]> = [
+  ['sending', 'applied'],
+  ['sending', 'refused'],
+  ['sending', 'unknown'],
+  ['pending', 'pending'],
+  ['pending', 'applied'],
+  ['pending', 'held'],
+  ['held', 'pending'],
+  ['held', 'held'],
+  ['held', 'resolved'],
+  ['held', 'cancelled'],
+];
+
+describe('obligation states', () => {
+  it('allows exactly the moves of the table, and refuses every other', () => {
+    const allowed = new Set(ALLOWED.map(([from, to]) => `${from}->${to}`));
+    for (const from of OBLIGATION_STATES) {
+      for (const to of OBLIGATION_STATES) {
+        const key = `${from}->${to}`;
+        if (allowed.has(key)) assert.doesNotThrow(() => checkTransition(from, to), key);
+        else assert.throws(() => checkTransition(from, to), ForbiddenTransitionError, key);
+      }
+    }
+    assert.equal(Object.values(OBLIGATION_TRANSITIONS).flat().length, ALLOWED.length);
+  });
+});
+
+let t: TestApp;
+let wallet: TestWallet;
+let book: Sportsbook;
+let token: string;
+let n = 0;
+before(async () => {
+  t = await startTestApp();
+  wallet = await startTestWallet(t.clock);
+});
+after(async () => {
+  await t.close();
+  await wallet.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  wallet.wallet.faults.length = 0;
+  book = await setUpSportsbook(t, wallet);
+  n += 1;
+  token = await playerWithBalance(t, book, wallet, `ledger-player-${n}`, 100_00);
+});
+
+async function rollbackOwed(): Promise<WalletObligation> {
+  wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+  wallet.fault({ mode: 'status_503', endpoint: 'rollback', times: 5 });
+  const placed = await t.request('POST', '/api/v1/bets', {
+    token,
+    body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
+  });
+  assert.equal(placed.status, 503);
+  await drainDeliveries(t);
+  return t.db.selectFrom('wallet_obligations').selectAll().where('kind', '=', 'rollback').executeTakeFirstOrThrow();
+}
+
+describe('the ledger', () => {
+  it('an attempt recorded by a writer that read the obligation before another attempt was recorded is not recorded', async () => {
+    const seen = await rollbackOwed();
+    const nextAttemptAt = new Date(t.clock.now().getTime() + 30_000);
+    const attempt = { outcome: 'unknown', status: 503, reason: 'status_5xx', durationMs: 1 } as const;
+    const ledger = t.app.services.ledger;
+    assert.deepEqual(
+      await ledger.recordDeliveries(t.db, [{ obligation: seen, attempt, nextAttemptAt }]),
+      new Map([[seen.id, 'pending']]),
+    );
+    assert.deepEqual(await ledger.recordDeliveries(t.db, [{ obligation: seen, attempt, nextAttemptAt }]), new Map());
+    const row = await t.db
+      .selectFrom('wallet_obligations')
+      .selectAll()
+      .where('id', '=', seen.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([row.status, row.attempts], ['pending', seen.attempts + 1]);
+  });
+
+  it('a single move that lost its race throws LostRaceError and changes nothing', async () => {
+    const seen = await rollbackOwed();
+    const review = { staffId: 'st_test', reason: null };
+    await t.app.services.ledger.hold(t.db, seen, 'refused');
+    await assert.rejects(t.app.services.ledger.hold(t.db, seen, 'refused'), LostRaceError);
+    const held = await t.app.services.ledger.find(t.db, seen.id);
+    await t.app.services.ledger.retry(t.db, held!, review);
+    await assert.rejects(t.app.services.ledger.cancel(t.db, held!, review), LostRaceError);
+    assert.equal((await t.app.services.ledger.find(t.db, seen.id))!.status, 'pending');
+  });
+
+  it('refuses a move the table does not allow, and changes nothing', async () => {
+    await t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
+    });
+    const stake = await t.db.selectFrom('wallet_obligations').selectAll().executeTakeFirstOrThrow();
+    assert.equal(stake.status, 'applied');
+    const applied = { outcome: 'applied', status: 200, balance: 0, currency: 'BRL', durationMs: 1 } as const;
+    await assert.rejects(
+      t.db.transaction().execute((tx) => t.app.services.ledger.recordStakeOutcome(tx, stake, applied)),
+      ForbiddenTransitionError,
+    );
+  });
+
+  it('only the ledger writes obligations', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const folder = new URL('../../src/wallet/', import.meta.url);
+    const writers = readdirSync(folder).filter((file) => {
+      if (file === 'ledger.ts' || file === 'store.ts') return false;
+      return /store\.(insertObligations|moveObligation|recordDeliveries|claimDue|releaseClaims)\(/.test(
+        readFileSync(new URL(file, folder), 'utf8'),
+      );
+    });
+    assert.deepEqual(writers, []);
+  });
+});

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { drainDeliveries } from '../helpers/delivery.ts';
+import {
+  newRequestId,
+  playerWithBalance,
+  resultsOf,
+  settleMarket,
+  setUpSportsbook,
+  type Sportsbook,
+} from '../helpers/sportsbook.ts';
+import { createTenant } from '../helpers/tenant.ts';
+import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+
+let t: TestApp;
+let wallet: TestWallet;
+let book: Sportsbook;
+let token: string;
+let operator: string;
+let n = 0;
+before(async () => {
+  t = await startTestApp();
+  wallet = await startTestWallet(t.clock);
+});
+after(async () => {
+  await t.close();
+  await wallet.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  wallet.wallet.faults.length = 0;
+  book = await setUpSportsbook(t, wallet);
+  n += 1;
+  token = await playerWithBalance(t, book, wallet, `review-player-${n}`, 100_00);
+  operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+});
+
+/** A winning single whose payout the wallet refuses: one held obligation. */
+async function heldPayout(): Promise<{ betId: string; id: string }> {
+  const placed = await t.request('POST', '/api/v1/bets', {
+    token,
+    body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
+  });
+  const betId = placed.body.bet.id;
+  wallet.fault({ mode: 'status_503', endpoint: 'credit' });
+  wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+  await settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'home'));
+  await drainDeliveries(t);
+  const row = await t.db
+    .selectFrom('wallet_obligations')
+    .select('id')
+    .where('tx_id', '=', `payout:${betId}:1`)
+    .executeTakeFirstOrThrow();
+  return { betId, id: row.id };
+}
+const list = (query: string, as = operator) => t.request('GET', `/api/v1/admin/obligations${query}`, { token: as });
+const act = (id: string, action: string, body: unknown, as = operator) =>
+  t.request('POST', `/api/v1/admin/obligations/${id}/${action}`, { token: as, body });
+
+describe('the operator workspace lists money owed', () => {
+  it('with each movement, its state and its attempts from the wallet call log, newest first', async () => {
+    const { betId, id } = await heldPayout();
+    const response = await list(`?bet=${betId}`);
+    assert.equal(response.status, 200, response.text);
+    type Listed = { kind: string } & Record<string, any>;
+    const payout = response.body.obligations.find((o: Listed) => o.kind === 'payout');
+    const stake = response.body.obligations.find((o: Listed) => o.kind === 'bet');
+    assert.deepEqual(
+      [stake.txId, stake.status, stake.kind, stake.endpoint],
+      [`bet:${betId}`, 'applied', 'bet', 'debit'],
+    );
+    assert.deepEqual(
+      {
+        id: payout.id,
+        tenantId: payout.tenantId,
+        txId: payout.txId,
+        externalPlayerId: payout.externalPlayerId,
+        amount: payout.amount,
+        currency: payout.currency,
+        walletUrl: payout.walletUrl,
+        status: payout.status,
+        holdReason: payout.holdReason,
+        attempts: payout.attempts,
+        operatorCode: payout.operatorCode,
+        nextAttemptAt: payout.nextAttemptAt,
+        actions: payout.actions,
+      },
+      {
+        id,
+        tenantId: book.tenant.tenantId,
+        txId: `payout:${betId}:1`,
+        externalPlayerId: `review-player-${n}`,
+        amount: 21_00,
+        currency: 'BRL',
+        walletUrl: wallet.url,
+        status: 'held',
+        holdReason: 'refused',
+        attempts: 2,
+        operatorCode: 'refused_by_test',
+        nextAttemptAt: null,
+        actions: ['retry', 'resolve', 'cancel'],
+      },
+    );
+    assert.deepEqual(
+      payout.calls.map((call: { outcome: string; httpStatus: number; reason: string | null }) => [
+        call.outcome,
+        call.httpStatus,
+        call.reason,
+      ]),
+      [
+        ['refused', 400, null],
+        ['unknown', 503, 'status_5xx'],
+      ],
+    );
+  });
+
+  it('filters by state, player and bet, and pages with a cursor', async () => {
+    const { betId } = await heldPayout();
+    assert.deepEqual(
+      (await list('?state=held')).body.obligations.map((o: { txId: string }) => o.txId),
+      [`payout:${betId}:1`],
+    );
+    const player = (await t.db.selectFrom('bets').select('player_id').executeTakeFirstOrThrow()).player_id;
+    assert.equal((await list(`?player=${player}`)).body.obligations.length, 2);
+    assert.equal((await list('?player=pl_nobody')).body.obligations.length, 0);
+    const first = await list('?limit=1');
+    assert.equal(first.body.obligations.length, 1);
+    const second = await list(`?limit=1&cursor=${first.body.nextCursor}`);
+    assert.equal(second.body.obligations.length, 1);
+    assert.notEqual(second.body.obligations[0].id, first.body.obligations[0].id);
+    assert.equal(second.body.nextCursor, '');
+  });
+
+  it('refuses what it cannot read: limits out of range, an unknown state or parameter, a forged cursor', async () => {
+    for (const query of ['?limit=0', '?limit=101', '?state=failed', '?status=held', '?cursor=bm90LWEtY3Vyc29y']) {
+      const response = await list(query);
+      assert.deepEqual([response.status, response.body.error.code], [400, 'validation'], query);
+    }
+  });
+
+  it('shows an operator their own tenant only; a platform administrator any, or the one named', async () => {
+    await heldPayout();
+    const other = await createTenant(t, book.admin, { walletUrl: wallet.url });
+    const outsider = (await loginAsStaff(t, 'operator', { tenantId: other.tenantId })).token;
+    assert.deepEqual((await list('', outsider)).body.obligations, []);
+    const forbidden = await list(`?tenantId=${book.tenant.tenantId}`, outsider);
+    assert.deepEqual([forbidden.status, forbidden.body.error.code], [403, 'forbidden']);
+    assert.equal((await list('', book.admin)).body.obligations.length, 2);
+    assert.equal((await list(`?tenantId=${other.tenantId}`, book.admin)).body.obligations.length, 0);
+    const trader = await list('', book.trader);
+    assert.deepEqual([trader.status, trader.body.error.code], [403, 'forbidden']);
+  });
+});
+
+describe('decisions on a held movement', () => {
+  it('resolve: counts as applied, with who and why, audited', async () => {
+    const { id } = await heldPayout();
+    const response = await act(id, 'resolve', { reason: 'paid by the casino by hand' });
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(
+      [response.body.obligation.status, response.body.obligation.review.reason, response.body.obligation.actions],
+      ['resolved', 'paid by the casino by hand', []],
+    );
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'obligation.resolve')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [audit.target_id, (audit.details as { reason: string }).reason],
+      [id, 'paid by the casino by hand'],
+    );
+  });
+
+  it('retry: sent again with the same txId to the same wallet', async () => {
+    const { id, betId } = await heldPayout();
+    const response = await act(id, 'retry', {});
+    assert.deepEqual([response.status, response.body.obligation.status], [200, 'pending']);
+    await drainDeliveries(t);
+    const row = await t.db.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual([row.tx_id, row.status, row.attempts], [`payout:${betId}:1`, 'applied', 3]);
+  });
+
+  it('retry is refused while the tenant points at another wallet: a movement never goes elsewhere', async () => {
+    const { id } = await heldPayout();
+    await t.db.updateTable('tenants').set({ wallet_url: 'http://127.0.0.1:9' }).execute();
+    const response = await act(id, 'retry', { reason: 'try again' });
+    assert.deepEqual(
+      [response.status, response.body.error.code, response.body.error.details],
+      [409, 'retry_not_allowed', { reason: 'destination_changed', walletUrl: wallet.url }],
+    );
+  });
+
+  it('needs a held movement, a reason (resolve, cancel) within bounds, and a visible tenant', async () => {
+    const { id, betId } = await heldPayout();
+    const stake = (
+      await t.db
+        .selectFrom('wallet_obligations')
+        .select('id')
+        .where('tx_id', '=', `bet:${betId}`)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const notHeld = await act(stake, 'cancel', { reason: 'not owed' });
+    assert.deepEqual(
+      [notHeld.status, notHeld.body.error.code, notHeld.body.error.details],
+      [409, 'obligation_not_held', { status: 'applied' }],
+    );
+    for (const body of [
+      {},
+      { reason: '' },
+      { reason: 'x'.repeat(501) },
+      { reason: 'ok\u0000' },
+      { reason: 'fine', x: 1 },
+    ]) {
+      const response = await act(id, 'cancel', body);
+      assert.deepEqual([response.status, response.body.error.code], [400, 'validation'], JSON.stringify(body));
+    }
+    const other = await createTenant(t, book.admin, { walletUrl: wallet.url });
+    const outsider = (await loginAsStaff(t, 'operator', { tenantId: other.tenantId })).token;
+    const hidden = await act(id, 'cancel', { reason: 'not mine' }, outsider);
+    assert.deepEqual([hidden.status, hidden.body.error.code], [404, 'not_found']);
+    const unknown = await act('ob_nope', 'cancel', { reason: 'nothing' });
+    assert.deepEqual([unknown.status, unknown.body.error.code], [404, 'not_found']);
+    const row = await t.db.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'held', 'nothing changed');
+  });
+});
