@@ -10,6 +10,7 @@ const PAGES = ['README.md', 'ARCHITECTURE.md', 'reference-wallet/README.md', ...
 function docs(): string[] {
   return ['api-conventions', 'staff-authentication', 'aggregator-api', 'integration-api', 'tenant-administration']
     .concat(['catalog-and-trading', 'betting', 'wallet-contract', 'wallet-client', 'benchmarks'])
+    .concat(['ledger', 'settlement'])
     .map((name) => `docs/${name}.md`);
 }
 
