@@ -27,7 +27,15 @@ try {
   const book = await setUpSportsbook(t, wallet);
   await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
     token: book.admin,
-    body: { limits: { minStake: 1, maxStake: 1_000_000, maxPayout: 1_000_000_000, maxSelectionLiability: 1_000_000_000_000, maxEventLiability: 1_000_000_000_000 } },
+    body: {
+      limits: {
+        minStake: 1,
+        maxStake: 1_000_000,
+        maxPayout: 1_000_000_000,
+        maxSelectionLiability: 1_000_000_000_000,
+        maxEventLiability: 1_000_000_000_000,
+      },
+    },
   });
   const token = await playerWithBalance(t, book, wallet, 'bench-player', 1_000_000_000);
   const selection = book.events[0]!.home;
@@ -35,7 +43,10 @@ try {
   const baseline = await timeEach(ROUNDS, () => t.request('GET', '/healthz'));
   const balance = await timeEach(ROUNDS, () => t.request('GET', '/api/v1/wallet/balance', { token }));
   const placement = await timeEach(ROUNDS, async () => {
-    const response = await t.request('POST', '/api/v1/bets', { token, body: { requestId: newRequestId(), stake: 100, legs: [{ selectionId: selection, odds: '2.10' }] } });
+    const response = await t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 100, legs: [{ selectionId: selection, odds: '2.10' }] },
+    });
     if (response.status !== 201) throw new Error(`placement failed: ${response.text}`);
   });
 
@@ -54,8 +65,11 @@ try {
     ['POST /api/v1/bets (single, accepted)', placement, placement / baseline],
   ] as const;
   console.log(`rounds: ${ROUNDS}, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
-  for (const [name, ms, ratio] of rows) console.log(`${name.padEnd(40)} ${ms.toFixed(3).padStart(9)} ms/op   x${ratio.toFixed(1)} baseline`);
-  console.log(`${'payout rule (BigInt, 4 legs)'.padEnd(40)} x${(exactTime / floatTime).toFixed(1)} a float multiplication (${sink > 0 ? 'checked' : ''})`);
+  for (const [name, ms, ratio] of rows)
+    console.log(`${name.padEnd(40)} ${ms.toFixed(3).padStart(9)} ms/op   x${ratio.toFixed(1)} baseline`);
+  console.log(
+    `${'payout rule (BigInt, 4 legs)'.padEnd(40)} x${(exactTime / floatTime).toFixed(1)} a float multiplication (${sink > 0 ? 'checked' : ''})`,
+  );
 } finally {
   await t.close();
   await wallet.close();

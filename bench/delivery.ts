@@ -1,0 +1,288 @@
+// npm run bench (second part): how fast money owed reaches the wallet.
+//
+// Baseline: pgbench TPC-B (8 clients, 2 threads, scale 10, 10 s) on the same PostgreSQL, in the same run.
+// Measured, against the reference wallet running in its own process on loopback:
+//   1. settling a market with BENCH_SETTLED_BETS (10,000) accepted bets on it: one payout credit each;
+//   2. delivering those credits with the wallet answering at once (target: all within 10 s on PostgreSQL);
+//   3. delivering as many more with the wallet answering each call after 50 ms (target: at least 500 credits/s).
+// The bets are written straight into the database (what placement would have left); settling and delivering go
+// through the real services, HTTP and signatures included.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import type { Db } from '../src/platform/db/database.ts';
+import type { StaffCall } from '../src/platform/http/principals.ts';
+import { movementBody } from '../src/wallet/movement.ts';
+import { testConfig } from '../test/helpers/app.ts';
+import { createPostgresDatabase, createTestDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
+
+const BETS = Number(process.env.BENCH_SETTLED_BETS ?? 10_000);
+const PLAYERS = 200;
+const SLOW_WALLET_MS = 50;
+const ROOT = join(import.meta.dirname, '..');
+
+interface ReferenceWallet {
+  url: string;
+  control(method: string, path: string, body?: unknown): Promise<void>;
+  stop(): void;
+}
+
+/** The reference wallet in its own process, as a partner would run it. */
+async function startWallet(): Promise<ReferenceWallet> {
+  const controlToken = randomBytes(16).toString('hex');
+  const child = spawn(process.execPath, [join(ROOT, 'reference-wallet', 'main.ts')], {
+    env: { ...process.env, WALLET_PORT: '0', WALLET_CONTROL_TOKEN: controlToken },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { wallet: string }).wallet));
+    child.once('exit', () => reject(new Error('the reference wallet exited')));
+  });
+  return {
+    url,
+    control: async (method, path, body) => {
+      const response = await fetch(`${url}/_control${path}`, {
+        method,
+        headers: { 'x-control-token': controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      });
+      if (!response.ok) throw new Error(`wallet control ${path}: ${response.status}`);
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/** TPC-B transactions per second on the same server: the yardstick for database-bound work. */
+async function pgbenchTps(baseUrl: string): Promise<number | null> {
+  const versions = (() => {
+    try {
+      return readdirSync('/usr/lib/postgresql');
+    } catch {
+      return [];
+    }
+  })();
+  const binary = versions.map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`).at(-1) ?? 'pgbench';
+  const url = await createPostgresDatabase(baseUrl);
+  try {
+    process.stdout.write('baseline: pgbench TPC-B, scale 10, 8 clients, 10 s ...\n');
+    const init = spawnSync(binary, ['-i', '-q', '-s', '10', url], { encoding: 'utf8' });
+    if (init.status !== 0) return null;
+    const run = spawnSync(binary, ['-c', '8', '-j', '2', '-T', '10', '-n', url], { encoding: 'utf8' });
+    const match = /tps = ([0-9.]+)/.exec(run.stdout);
+    return match ? Number(match[1]) : null;
+  } finally {
+    await dropPostgresDatabase(url);
+  }
+}
+
+const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+const database = await createTestDatabase();
+const config = testConfig({ LOG_LEVEL: 'error' });
+const app = await buildApp({ config, db: database.db, clock: systemClock, logStream: silent });
+const wallet = await startWallet();
+const tps = process.env.DATABASE_URL ? await pgbenchTps(process.env.DATABASE_URL) : null;
+
+try {
+  const staff: StaffCall = {
+    staff: {
+      id: 'st_bench',
+      email: 'bench@bookmaker.test',
+      role: 'platform_admin',
+      tenantId: null,
+      sessionExpiresAt: new Date(Date.now() + 3_600_000),
+    },
+    ip: '127.0.0.1',
+  };
+  const created = await app.services.tenants.createTenant(staff, {
+    name: 'Bench Casino',
+    currency: 'BRL',
+    locale: 'pt-BR',
+    jurisdiction: 'BR',
+    walletUrl: wallet.url,
+  });
+  await wallet.control('PUT', '/secret', { secret: created.walletSecret });
+  const tenantId = created.tenant.id;
+  const players = Array.from({ length: PLAYERS }, (_, i) => ({ id: `pl_bench_${i}`, external: `bench-${i}` }));
+  for (const player of players) {
+    await wallet.control('PUT', `/players/${player.external}`, { balance: 0, currency: 'BRL' });
+  }
+  await seedPlayers(database.db, tenantId, players);
+
+  const settleAndDeliver = async (label: string, latencyMs: number) => {
+    await wallet.control('PUT', '/latency', { latencyMs });
+    const market = await seedSettledBets(app, database.db, tenantId, players, label);
+    process.stdout.write(`${label}: settling ${BETS} bets ...\n`);
+    const settleStarted = performance.now();
+    const report = await app.services.settlement.settle(staff, market.id, {
+      results: market.selections.map((id, index) => ({ selectionId: id, result: index === 0 ? 'won' : 'lost' })),
+    });
+    const settleMs = performance.now() - settleStarted;
+    process.stdout.write(`${label}: delivering ${report.owed[0]?.movements ?? 0} credits ...\n`);
+    const started = performance.now();
+    await app.services.delivery.start();
+    await app.services.delivery.idle();
+    const deliverMs = performance.now() - started;
+    await app.services.delivery.stop();
+    return { settleMs, deliverMs, credits: report.owed[0]?.movements ?? 0 };
+  };
+
+  const fast = await settleAndDeliver('wallet answering at once', 0);
+  const slow = await settleAndDeliver(`wallet answering after ${SLOW_WALLET_MS} ms`, SLOW_WALLET_MS);
+  const rate = (run: { credits: number; deliverMs: number }) => run.credits / (run.deliverMs / 1000);
+
+  console.log(`\ndelivery, ${BETS} settled bets, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+  if (tps) console.log(`${'pgbench TPC-B (baseline)'.padEnd(44)} ${tps.toFixed(0).padStart(8)} tps`);
+  const line = (name: string, value: string, perSecond: number, target: string) =>
+    console.log(
+      `${name.padEnd(44)} ${value.padStart(8)}   ${perSecond.toFixed(0).padStart(6)}/s` +
+        `${tps ? `   x${(perSecond / tps).toFixed(2)} TPC-B` : ''}   ${target}`,
+    );
+  line('settle the market (bets settled)', `${(fast.settleMs / 1000).toFixed(2)} s`, BETS / (fast.settleMs / 1000), '');
+  line(
+    'deliver the credits, wallet at once',
+    `${(fast.deliverMs / 1000).toFixed(2)} s`,
+    rate(fast),
+    `target: ${BETS} within 10 s ${fast.deliverMs <= 10_000 ? 'met' : 'MISSED'}`,
+  );
+  line(
+    `deliver the credits, wallet after ${SLOW_WALLET_MS} ms`,
+    `${(slow.deliverMs / 1000).toFixed(2)} s`,
+    rate(slow),
+    `target: 500/s ${rate(slow) >= 500 ? 'met' : 'MISSED'}`,
+  );
+  if (!process.env.DATABASE_URL) console.log('(the targets are for PostgreSQL: set DATABASE_URL to measure them)');
+} finally {
+  await app.services.delivery.stop();
+  wallet.stop();
+  await database.close();
+}
+
+async function seedPlayers(db: Db, tenantId: string, players: Array<{ id: string; external: string }>) {
+  const now = new Date();
+  await db
+    .insertInto('players')
+    .values(
+      players.map((player) => ({
+        id: player.id,
+        tenant_id: tenantId,
+        external_id: player.external,
+        display_name: player.external,
+        kyc_status: 'none',
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
+
+/** A market with BETS accepted singles on it, stakes taken: what placement leaves behind. */
+async function seedSettledBets(
+  bench: typeof app,
+  db: Db,
+  tenantId: string,
+  players: Array<{ id: string; external: string }>,
+  label: string,
+) {
+  const by = { actor: { type: 'staff' as const, id: 'st_bench' } };
+  const suffix = randomBytes(3).toString('hex');
+  const catalog = bench.services.catalog;
+  if (await catalog.isEmpty()) await catalog.createSport(by, { id: 'soccer', name: 'Soccer' });
+  const competition = await catalog.createCompetition(by, {
+    sportId: 'soccer',
+    name: `Bench ${suffix}`,
+    country: 'BR',
+  });
+  const event = await catalog.createEvent(by, {
+    competitionId: competition.id,
+    home: `Home ${label}`,
+    away: 'Away',
+    startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  const market = await catalog.createMarket(by, event.id, {
+    type: 'match_result',
+    selections: [
+      { name: 'Home', outcome: 'home', odds: '2.10' },
+      { name: 'Draw', outcome: 'draw', odds: '3.25' },
+      { name: 'Away', outcome: 'away', odds: '3.60' },
+    ],
+  });
+  const now = new Date();
+  for (let start = 0; start < BETS; start += 1_000) {
+    const batch = Array.from({ length: Math.min(1_000, BETS - start) }, (_, offset) => {
+      const index = start + offset;
+      const player = players[index % players.length]!;
+      const selection = market.selections[index % 3]!;
+      return { id: `bt_${suffix}_${index}`, player, selection, odds: [2100, 3250, 3600][index % 3]! };
+    });
+    await db
+      .insertInto('bets')
+      .values(
+        batch.map((bet) => ({
+          id: bet.id,
+          tenant_id: tenantId,
+          player_id: bet.player.id,
+          request_id: `${bet.id}-slip`,
+          request_hash: 'bench',
+          status: 'accepted' as const,
+          refusal: null,
+          stake: 1_00,
+          currency: 'BRL',
+          odds_milli: bet.odds,
+          potential_payout: bet.odds / 10,
+          placed_at: now,
+          decided_at: now,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('bet_legs')
+      .values(
+        batch.map((bet) => ({
+          bet_id: bet.id,
+          position: 0,
+          selection_id: bet.selection.id,
+          market_id: market.id,
+          event_id: event.id,
+          odds_milli: bet.odds,
+          odds_version: 1,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('wallet_obligations')
+      .values(
+        batch.map((bet) => ({
+          id: `ob_${bet.id}`,
+          tenant_id: tenantId,
+          bet_id: bet.id,
+          player_id: bet.player.id,
+          sequence: 1,
+          tx_id: `bet:${bet.id}`,
+          endpoint: 'debit' as const,
+          wallet_url: wallet.url,
+          kind: 'bet' as const,
+          amount: 1_00,
+          body: movementBody({
+            txId: `bet:${bet.id}`,
+            playerId: bet.player.external,
+            amount: 1_00,
+            currency: 'BRL',
+            kind: 'bet',
+            betId: bet.id,
+          }),
+          status: 'applied' as const,
+          attempts: 1,
+          next_attempt_at: now,
+          created_at: now,
+          resolved_at: now,
+        })),
+      )
+      .execute();
+  }
+  return { id: market.id, selections: market.selections.map((selection) => selection.id) };
+}
