@@ -1,5 +1,5 @@
-// The test command: static checks (types, lint, format, OpenAPI lint), then every test against embedded PGlite
-// (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
+// The test command: the browser build, static checks (types, lint, format, OpenAPI lint), then every test against
+// embedded PGlite (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
 // fails; every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -24,8 +24,12 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 const nodeTest = (patterns: string[]) => ['--test', '--test-concurrency=2', '--test-timeout=120000', ...patterns];
 
 const results: boolean[] = [];
+// The browser side is built first: the server serves it and the browser tests load it.
+results.push(run('build (the SDK and the iframe app, with their size budgets)', process.execPath, ['scripts/build.ts']));
 if (files.length === 0) {
-  results.push(run('type-check (tsc --noEmit)', 'tsc', ['--noEmit', '-p', '.']));
+  for (const project of ['.', 'web', 'sdk', 'e2e']) {
+    results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
+  }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
   results.push(run('format (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']));
   const documents = mkdtempSync(join(tmpdir(), 'bookmaker-openapi-'));

@@ -14,7 +14,7 @@ import { BetViews } from './betting/views.ts';
 import { randomSource, simulateLiveTick } from './catalog/demo.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { CatalogService } from './catalog/service.ts';
-import { homeRoutes } from './embed/routes.ts';
+import { embedRoutes } from './embed/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { integrationRoutes } from './integration/routes.ts';
 import { IntegrationService, SESSION_ERRORS, TENANT_KEY_ERRORS } from './integration/service.ts';
@@ -217,7 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps.authLimits,
   );
 
-  homeRoutes(http, DOCUMENTS);
+  embedRoutes(http, { documents: DOCUMENTS, integration });
   healthRoutes(http, db);
   staffRoutes(http, staff, auth);
   aggregatorAdminRoutes(http, aggregatorAdmin, auth);

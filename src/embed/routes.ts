@@ -1,29 +1,110 @@
-import { platformErrors } from '../platform/errors.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { IntegrationService } from '../integration/service.ts';
+import { AppError } from '../platform/errors.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { DOCS_PATH, type DocumentSpec } from '../platform/http/openapi.ts';
 import { VERSION } from '../platform/version.ts';
+import { APP_ASSETS_DIR, APP_DIR, BuiltFile, SDK_FILE } from './builds.ts';
+import { embedErrors } from './errors.ts';
+import { SportsbookPageQuery } from './schemas.ts';
+
+/** Contract: the SDK is cached an hour and revalidated in the background for a day; compatible fixes ship in place. */
+const SDK_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
+/** Hashed file names: a new build is a new URL, so an asset never changes and may be kept a year. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
- * `GET /`: what this deployment serves, for a person who opens it in a browser (HTML) or a script (JSON).
- * The iframe sportsbook will answer here for `?tenant=`; until it exists this page points to the API.
+ * What the browser side of the product is served from:
+ * - `GET /?tenant=…`: the iframe sportsbook (the `launchUrl` casinos frame), with its frame policy;
+ * - `GET /assets/*`: the app's hashed scripts and styles;
+ * - `GET /embed/v1.js`: the SDK host pages load;
+ * - `GET /` without a tenant: what this deployment serves, for a person (HTML) or a script (JSON).
  */
-export function homeRoutes(app: TypedApp, documents: DocumentSpec[]): void {
+export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; integration: IntegrationService }): void {
+  const page = new BuiltFile(join(APP_DIR, 'index.html'));
+  const sdk = new BuiltFile(SDK_FILE);
   const links = {
     apiReference: DOCS_PATH,
-    openapi: Object.fromEntries(documents.map((document) => [document.title, document.url])),
+    openapi: Object.fromEntries(deps.documents.map((document) => [document.title, document.url])),
+    sdk: '/embed/v1.js',
     health: '/healthz',
     readiness: '/readyz',
   };
-  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+
+  app.get('/', { schema: { hide: true, querystring: SportsbookPageQuery } }, async (request, reply) => {
     // Launch URLs carry single-use tokens in their query: never let them leave in a Referer.
     reply.header('referrer-policy', 'no-referrer');
-    if ((request.query as Record<string, unknown>).tenant !== undefined) {
-      throw platformErrors.not_found(undefined, 'The sportsbook app is not part of this build yet.');
+    const tenant = request.query.tenant;
+    if (tenant !== undefined) {
+      const html = await page.text();
+      if (html === null) throw embedErrors.not_built();
+      reply.header('content-security-policy', sportsbookPolicy(await embedOrigins(deps.integration, tenant)));
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-type', 'text/html; charset=utf-8');
+      return html;
     }
     if (!request.headers.accept?.includes('text/html')) return { name: 'Bookmaker', version: VERSION, links };
     reply.header('content-type', 'text/html; charset=utf-8');
-    return homePage(documents);
+    return homePage(deps.documents);
   });
+
+  app.get('/embed/v1.js', { schema: { hide: true } }, async (_request, reply) => {
+    const script = await sdk.text();
+    if (script === null) throw embedErrors.not_built();
+    reply.header('cache-control', SDK_CACHE);
+    reply.header('access-control-allow-origin', '*');
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-type', 'text/javascript; charset=utf-8');
+    return script;
+  });
+
+  if (existsSync(APP_ASSETS_DIR)) {
+    void app.register(fastifyStatic, {
+      root: APP_ASSETS_DIR,
+      prefix: '/assets/',
+      index: false,
+      cacheControl: false,
+      setHeaders: (response) => {
+        response.setHeader('cache-control', ASSET_CACHE);
+        response.setHeader('x-content-type-options', 'nosniff');
+      },
+    });
+  } else {
+    app.get('/assets/*', { schema: { hide: true } }, async () => {
+      throw embedErrors.not_built();
+    });
+  }
+}
+
+/** The origins allowed to frame a tenant's sportsbook; none (only our own) for a tenant that does not exist. */
+async function embedOrigins(integration: IntegrationService, tenantId: string): Promise<string[]> {
+  try {
+    return (await integration.publicConfig(tenantId)).tenant.embedOrigins;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return [];
+    throw error;
+  }
+}
+
+/**
+ * Contract: `frame-ancestors 'self'` followed by the tenant's embed origins. The rest keeps the page to its own
+ * scripts and its own API: no inline script, no third-party origin, no form posting anywhere.
+ */
+export function sportsbookPolicy(origins: string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    ["frame-ancestors 'self'", ...origins].join(' '),
+  ].join('; ');
 }
 
 function homePage(documents: DocumentSpec[]): string {

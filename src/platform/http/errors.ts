@@ -26,7 +26,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
       (method) => knownRoutes.find(method, path) !== null,
     );
-    if (allowed.length > 0) {
+    // A route that exists for this method sent the request here itself (a static file that is not there).
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof allowed)[number])) {
       return reply
         .code(405)
         .header('allow', allowed.join(', '))
