@@ -25,7 +25,9 @@ const nodeTest = (patterns: string[]) => ['--test', '--test-concurrency=2', '--t
 
 const results: boolean[] = [];
 // The browser side is built first: the server serves it and the browser tests load it.
-results.push(run('build (the SDK and the iframe app, with their size budgets)', process.execPath, ['scripts/build.ts']));
+results.push(
+  run('build (the SDK and the iframe app, with their size budgets)', process.execPath, ['scripts/build.ts']),
+);
 if (files.length === 0) {
   for (const project of ['.', 'web', 'sdk', 'e2e']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));

@@ -7,6 +7,7 @@ import * as catalogBetting from './0005_catalog_betting.ts';
 import * as platformInOrder from './0006_platform_in_order.ts';
 import * as ledgerStates from './0007_ledger_states.ts';
 import * as settlement from './0008_settlement.ts';
+import * as deliverableIndex from './0009_deliverable_index.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_platform_in_order': platformInOrder,
   '0007_ledger_states': ledgerStates,
   '0008_settlement': settlement,
+  '0009_deliverable_index': deliverableIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
