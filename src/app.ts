@@ -162,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps.resolver,
   );
   const wallets = new WalletClient(transport, clock);
+  http.addHook('onClose', async () => transport.close());
   const staff = new StaffService({ db, clock, secrets, audit });
   const tenants = new TenantService({ db, clock, secrets, audit, originRules });
   const idempotency = new IdempotencyService({ db, clock, secrets });

@@ -12,13 +12,15 @@ export const RETRY_DELAYS_MS = [200, 400, 800, 1_600];
 /** Contract: settlements that could not be paid are retried every 30 s. */
 export const RESEND_AFTER_MS = 30_000;
 /** Calls in flight to one wallet at most: a casino's wallet is not ours to flood. */
-export const WALLET_CONCURRENCY = 32;
+export const WALLET_CONCURRENCY = 64;
 /** How long a claim keeps others off an obligation: past the 5 s timeout with a wide margin. */
 export const CLAIM_MS = 60_000;
 /** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
 const POLL_MS = 1_000;
 /** Results recorded per statement at most; the rest wait for the next write. */
 const RECORD_BATCH = 200;
+/** Answers waiting to be recorded at most before the engine stops claiming more. */
+const MAX_UNRECORDED = 4 * RECORD_BATCH;
 
 export interface DeliveryOptions {
   retryDelaysMs?: number[];
@@ -180,7 +182,8 @@ export class DeliveryEngine {
 
   /** Claims due obligations and starts their deliveries; returns the deliveries' promises. */
   async #claim(): Promise<Array<Promise<void>>> {
-    if (this.#stopped) return [];
+    // Answers waiting to be written hold their claims: let the database catch up before sending more.
+    if (this.#stopped || this.#unrecorded.length >= MAX_UNRECORDED) return [];
     const busy = [...this.#perTenant].map(([tenantId, count]) => ({
       tenantId,
       free: Math.max(0, this.#walletConcurrency - count),
@@ -194,7 +197,7 @@ export class DeliveryEngine {
     });
     if (claimed.length === 0) return [];
     const targets = await this.#targets(claimed);
-    return claimed.map((obligation) => this.#track(obligation.tenant_id, this.#deliver(obligation, targets)));
+    return claimed.map((obligation) => this.#start(obligation, targets));
   }
 
   /**
@@ -210,14 +213,27 @@ export class DeliveryEngine {
     );
   }
 
-  #track(tenantId: string, delivery: Promise<void>): Promise<void> {
+  /**
+   * Delivers one claimed obligation. Its wallet slot is taken until the wallet has answered (the bound is on calls
+   * in flight to a wallet), then freed for the next claim while the answer waits to be recorded with others; the
+   * delivery stays in flight, for stop() and idle(), until it is recorded.
+   */
+  #start(obligation: WalletObligation, targets: Map<string, TenantWallet | Error>): Promise<void> {
+    const tenantId = obligation.tenant_id;
     this.#perTenant.set(tenantId, (this.#perTenant.get(tenantId) ?? 0) + 1);
-    const tracked = delivery
+    let slotTaken = true;
+    const freeSlot = () => {
+      if (!slotTaken) return;
+      slotTaken = false;
+      const left = (this.#perTenant.get(tenantId) ?? 1) - 1;
+      if (left > 0) this.#perTenant.set(tenantId, left);
+      else this.#perTenant.delete(tenantId);
+      this.wake();
+    };
+    const tracked = this.#deliver(obligation, targets, freeSlot)
       .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
       .finally(() => {
-        const left = (this.#perTenant.get(tenantId) ?? 1) - 1;
-        if (left > 0) this.#perTenant.set(tenantId, left);
-        else this.#perTenant.delete(tenantId);
+        freeSlot();
         this.#inFlight.delete(tracked);
         this.wake();
       });
@@ -226,7 +242,11 @@ export class DeliveryEngine {
   }
 
   /** One attempt of one claimed obligation, then its record (written with others). */
-  async #deliver(obligation: WalletObligation, targets: Map<string, TenantWallet | Error>): Promise<void> {
+  async #deliver(
+    obligation: WalletObligation,
+    targets: Map<string, TenantWallet | Error>,
+    answered: () => void,
+  ): Promise<void> {
     const target = targets.get(obligation.tenant_id)!;
     if (target instanceof Error) throw target;
     if (target.walletUrl !== obligation.wallet_url) {
@@ -234,7 +254,7 @@ export class DeliveryEngine {
       await this.#ledger.hold(this.#db, obligation, 'destination_changed');
       return;
     }
-    const attempt = await this.#send(obligation, target);
+    const attempt = await this.#send(obligation, target).finally(answered);
     await new Promise<void>((done) => {
       this.#unrecorded.push({
         delivery: { obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) },

@@ -5,9 +5,13 @@ import { isIP } from 'node:net';
 import { bareHostname, specialAddressRange } from '../platform/urls.ts';
 
 /**
- * The one way out to a partner wallet. It resolves the host once, checks every address, then connects to the
- * checked address itself (so a second DNS answer cannot redirect it), ignores proxy settings (a fresh agent
- * per request never reads the environment), follows no redirects and gives up after the timeout.
+ * The one way out to a partner wallet. It resolves the host once per call, checks every address, then connects to
+ * the checked address itself (so a second DNS answer cannot redirect it), ignores proxy settings (its agents are
+ * its own and never read the environment), follows no redirects and gives up after the timeout.
+ *
+ * Connections are kept alive between calls, each pool pinned to one checked address, host and port: a pooled
+ * connection is reused only by a later call whose own check chose that same address for that same host, so
+ * reuse never skips a check and never carries one host's call to another's address.
  */
 export interface TransportPolicy {
   /** APP_ENV=development only: plain http and https to loopback addresses, on any port. */
@@ -46,9 +50,13 @@ export interface TransportResponse {
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** Connections kept per pinned destination; more wait for a free one (the delivery engine bounds calls anyway). */
+const MAX_SOCKETS_PER_DESTINATION = 64;
+
 export class WalletTransport {
   readonly #policy: TransportPolicy;
   readonly #resolve: Resolver;
+  readonly #agents = new Map<string, http.Agent>();
 
   constructor(policy: TransportPolicy, resolve: Resolver = systemResolver) {
     this.#policy = policy;
@@ -112,14 +120,16 @@ export class WalletTransport {
     timeoutMs: number,
   ): Promise<TransportResponse> {
     const client = url.protocol === 'https:' ? https : http;
+    const port = url.port || (url.protocol === 'https:' ? 443 : 80);
+    const servername = isIP(bareHostname(url)) ? undefined : bareHostname(url);
     return new Promise((resolve, reject) => {
       const request = client.request({
         host: address,
-        port: url.port || (url.protocol === 'https:' ? 443 : 80),
+        port,
         path: url.pathname + url.search,
         method: 'POST',
-        agent: false,
-        servername: isIP(bareHostname(url)) ? undefined : bareHostname(url),
+        agent: this.#agent(url, address),
+        servername,
         headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) },
       });
       // One deadline for the whole exchange, connection to last byte of the answer.
@@ -145,6 +155,24 @@ export class WalletTransport {
       });
       request.end(body);
     });
+  }
+
+  /** The keep-alive pool of one checked address for one host and port (see the class comment). */
+  #agent(url: URL, address: string): http.Agent {
+    const key = `${url.protocol}//${url.host}@${address}`;
+    let agent = this.#agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_DESTINATION, scheduling: 'lifo' as const };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.#agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** Closes every pooled connection (at shutdown, so the process does not wait for idle sockets). */
+  close(): void {
+    for (const agent of this.#agents.values()) agent.destroy();
+    this.#agents.clear();
   }
 }
 

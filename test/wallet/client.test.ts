@@ -318,3 +318,43 @@ describe('wallet transport: SSRF rules', () => {
     }
   });
 });
+
+describe('wallet transport: kept-alive connections', () => {
+  let listener: Awaited<ReturnType<typeof countingListener>>;
+  before(async () => (listener = await countingListener()));
+  after(() => new Promise((resolve) => listener.server.close(resolve)));
+
+  it('reuses a connection for the next call to the same checked address, host and port', async () => {
+    const transport = new WalletTransport(DEVELOPMENT);
+    const before = listener.connections();
+    for (let i = 0; i < 3; i++) await transport.post(`http://127.0.0.1:${listener.port}/balance`, '{}', {});
+    assert.equal(listener.connections() - before, 1);
+    transport.close();
+  });
+
+  it('never shares a connection between two hosts, even at the same address', async () => {
+    const transport = new WalletTransport(DEVELOPMENT, async () => ['127.0.0.1']);
+    const before = listener.connections();
+    await transport.post(`http://wallet-a.test:${listener.port}/balance`, '{}', {});
+    await transport.post(`http://wallet-b.test:${listener.port}/balance`, '{}', {});
+    await transport.post(`http://wallet-a.test:${listener.port}/balance`, '{}', {});
+    assert.equal(listener.connections() - before, 2);
+    assert.deepEqual(listener.hosts.slice(-3), [
+      `wallet-a.test:${listener.port}`,
+      `wallet-b.test:${listener.port}`,
+      `wallet-a.test:${listener.port}`,
+    ]);
+    transport.close();
+  });
+
+  it('checks the name again on every call: a pooled connection never skips the address rules', async () => {
+    let answer = '127.0.0.1';
+    const transport = new WalletTransport({ ...DEVELOPMENT, allowLoopback: true }, async () => [answer]);
+    await transport.post(`http://wallet.test:${listener.port}/balance`, '{}', {});
+    answer = '10.0.0.1';
+    await assert.rejects(transport.post(`http://wallet.test:${listener.port}/balance`, '{}', {}), {
+      reason: 'address',
+    });
+    transport.close();
+  });
+});
