@@ -148,6 +148,14 @@ function priceOf(bet: Bet, legs: BetLeg[], prices: Prices, stake: number | undef
   const priced: CashOutLeg[] = legs.map((leg) => {
     const price = prices.get(leg.selection_id)!;
     if (price.market_status === 'settled' && price.result) return { oddsMilli: leg.odds_milli, result: price.result };
+    // A finished event's result is known before its market is settled: no price may be offered on it.
+    if (price.event_status === 'finished' || price.event_status === 'cancelled') {
+      throw bettingErrors.cashout_unavailable({
+        reason: 'event_over',
+        eventId: price.event_id,
+        eventStatus: price.event_status,
+      });
+    }
     if (price.market_status !== 'open') {
       throw bettingErrors.cashout_unavailable({
         reason: 'market_suspended',

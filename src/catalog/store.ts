@@ -173,12 +173,15 @@ export function pricesOf(q: Queryable, selectionIds: string[], lock: boolean) {
   const query = q
     .selectFrom('selections')
     .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .innerJoin('events', 'events.id', 'markets.event_id')
     .select([
       'selections.id',
       'selections.odds_milli',
       'selections.result',
       'markets.id as market_id',
       'markets.status as market_status',
+      'events.id as event_id',
+      'events.status as event_status',
     ])
     .where('selections.id', 'in', selectionIds)
     .orderBy('selections.id');

@@ -83,6 +83,18 @@ describe('cash-out offers', () => {
     );
   });
 
+  it('are refused once the event is over, before its market is settled: its result is known', async () => {
+    const betId = await single();
+    const over = await trade('PATCH', `/events/${event().id}`, { status: 'finished' });
+    assert.equal(over.status, 200, over.text);
+    for (const response of [await offer(betId), await cashOut(betId, { amount: 10_00 })]) {
+      assert.deepEqual(
+        [response.status, response.body.error.code, response.body.error.details],
+        [409, 'cashout_unavailable', { reason: 'event_over', eventId: event().id, eventStatus: 'finished' }],
+      );
+    }
+  });
+
   it('are refused for a part larger than the remaining stake, and for a bet that is not open', async () => {
     const betId = await single();
     const tooMuch = await offer(betId, '?stake=1001');
