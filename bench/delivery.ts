@@ -1,7 +1,8 @@
 // npm run bench (second part): how fast money owed reaches the wallet.
 //
 // Baseline: pgbench TPC-B (8 clients, 2 threads, scale 10, 10 s) on the same PostgreSQL, in the same run.
-// Measured, against the reference wallet running in its own process on loopback:
+// Measured, against the reference wallet running in its own process on loopback (its ledger on the same PostgreSQL
+// server, in a database of its own, on the PostgreSQL run; in its own PGlite otherwise):
 //   1. settling a market with BENCH_SETTLED_BETS (10,000) accepted bets on it: one payout credit each;
 //   2. delivering those credits with the wallet answering at once (target: all within 10 s on PostgreSQL);
 //   3. delivering as many more with the wallet answering each call after 50 ms (target: at least 500 credits/s).
@@ -29,14 +30,19 @@ const ROOT = join(import.meta.dirname, '..');
 interface ReferenceWallet {
   url: string;
   control(method: string, path: string, body?: unknown): Promise<void>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** The reference wallet in its own process, as a partner would run it. */
-async function startWallet(): Promise<ReferenceWallet> {
+async function startWallet(databaseUrl: string | undefined): Promise<ReferenceWallet> {
   const controlToken = randomBytes(16).toString('hex');
   const child = spawn(process.execPath, [join(ROOT, 'reference-wallet', 'main.ts')], {
-    env: { ...process.env, WALLET_PORT: '0', WALLET_CONTROL_TOKEN: controlToken },
+    env: {
+      ...process.env,
+      WALLET_PORT: '0',
+      WALLET_CONTROL_TOKEN: controlToken,
+      ...(databaseUrl ? { WALLET_DATABASE_URL: databaseUrl } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -53,7 +59,11 @@ async function startWallet(): Promise<ReferenceWallet> {
       });
       if (!response.ok) throw new Error(`wallet control ${path}: ${response.status}`);
     },
-    stop: () => child.kill('SIGTERM'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -84,7 +94,10 @@ const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 const database = await createTestDatabase();
 const config = testConfig({ LOG_LEVEL: 'error' });
 const app = await buildApp({ config, db: database.db, clock: systemClock, logStream: silent });
-const wallet = await startWallet();
+// A partner's wallet runs on a database server: on the PostgreSQL run, the reference wallet keeps its ledger in a
+// database of its own on the same server; on the embedded run, in its own PGlite.
+const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+const wallet = await startWallet(walletDatabase);
 const tps = process.env.DATABASE_URL ? await pgbenchTps(process.env.DATABASE_URL) : null;
 
 try {
@@ -158,8 +171,9 @@ try {
   if (!process.env.DATABASE_URL) console.log('(the targets are for PostgreSQL: set DATABASE_URL to measure them)');
 } finally {
   await app.services.delivery.stop();
-  wallet.stop();
+  await wallet.stop();
   await database.close();
+  if (walletDatabase) await dropPostgresDatabase(walletDatabase);
 }
 
 async function seedPlayers(db: Db, tenantId: string, players: Array<{ id: string; external: string }>) {

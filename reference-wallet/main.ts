@@ -1,7 +1,8 @@
 // Starts the reference partner wallet: npm run wallet
 //   WALLET_PORT (4000), WALLET_HOST (127.0.0.1), WALLET_SECRET (the wallet secret Bookmaker gave you; can be
 //   set later through PUT /_control/secret), WALLET_CONTROL_TOKEN (generated and printed when unset),
-//   WALLET_DATA_DIR (in-memory when unset), WALLET_PLAYERS ("id:balance:currency,..." created at start),
+//   WALLET_DATA_DIR (in-memory when unset), WALLET_DATABASE_URL (a PostgreSQL database for the ledger instead of
+//   PGlite; the wallet creates its tables there), WALLET_PLAYERS ("id:balance:currency,..." created at start),
 //   WALLET_LATENCY_MS (every movement call waits this long first; 0 when unset).
 import { randomBytes } from 'node:crypto';
 import { createReferenceWallet } from './server.ts';
@@ -12,6 +13,7 @@ const wallet = await createReferenceWallet({
   secret: env.WALLET_SECRET ?? '',
   controlToken,
   ...(env.WALLET_DATA_DIR ? { dataDir: env.WALLET_DATA_DIR } : {}),
+  ...(env.WALLET_DATABASE_URL ? { databaseUrl: env.WALLET_DATABASE_URL } : {}),
   latencyMs: Number(env.WALLET_LATENCY_MS ?? 0),
 });
 for (const entry of (env.WALLET_PLAYERS ?? '').split(',').filter(Boolean)) {

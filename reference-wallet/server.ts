@@ -13,6 +13,8 @@ export interface ReferenceWalletOptions {
   /** Current time in ms; tests share their clock with the service so the 300 s window holds. */
   now?: () => number;
   dataDir?: string;
+  /** A PostgreSQL server for the ledger instead of PGlite (a database of its own: the wallet creates its tables). */
+  databaseUrl?: string;
   /** Every movement call waits this long before it is processed: a slow wallet (0 by default). */
   latencyMs?: number;
 }
@@ -75,7 +77,7 @@ export interface ReferenceWallet {
 }
 
 export async function createReferenceWallet(options: ReferenceWalletOptions): Promise<ReferenceWallet> {
-  const store = await WalletStore.open(options.dataDir);
+  const store = await WalletStore.open({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   const now = options.now ?? Date.now;
   let secret = options.secret;
   const faults: Fault[] = [];

@@ -1,8 +1,8 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { openPglite, openPostgres, type SqlDatabase, type SqlQueryable } from './database.ts';
 
 /**
- * The reference wallet's ledger, in a real PostgreSQL (embedded PGlite). Each movement and the record of its
- * txId are written in one transaction: that is what makes redelivery safe.
+ * The reference wallet's ledger, in a real PostgreSQL: embedded PGlite by default, or a PostgreSQL server. Each
+ * movement and the record of its txId are written in one transaction: that is what makes redelivery safe.
  */
 export interface Player {
   id: string;
@@ -52,18 +52,24 @@ const SCHEMA = `
   create table if not exists early_rollbacks (debit_tx_id text primary key, player_id text not null);
 `;
 
-export class WalletStore {
-  readonly #db: PGlite;
+/** Where the ledger lives: a PostgreSQL URL, else PGlite in a directory, else PGlite in memory. */
+export interface StoreLocation {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+}
 
-  private constructor(db: PGlite) {
+/** PostgreSQL's unique_violation: two deliveries of one txId raced to record it. */
+const UNIQUE_VIOLATION = '23505';
+
+export class WalletStore {
+  readonly #db: SqlDatabase;
+
+  private constructor(db: SqlDatabase) {
     this.#db = db;
   }
 
-  static async open(dataDir?: string): Promise<WalletStore> {
-    const db = await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      parsers: { 20: (value: string) => Number(value) },
-    });
+  static async open(location: StoreLocation = {}): Promise<WalletStore> {
+    const db = location.databaseUrl ? openPostgres(location.databaseUrl) : await openPglite(location.dataDir);
     await db.exec(SCHEMA);
     return new WalletStore(db);
   }
@@ -94,8 +100,21 @@ export class WalletStore {
     return rows;
   }
 
-  /** Applies one movement exactly once: a known txId replays its stored outcome or is refused as duplicate_tx. */
-  apply(request: MovementRequest): Promise<StoredOutcome> {
+  /**
+   * Applies one movement exactly once: a known txId replays its stored outcome or is refused as duplicate_tx. When
+   * two deliveries of a new txId race on a PostgreSQL server, the loser's transaction (money included) is undone by
+   * the txId's unique key, and it answers with the winner's stored outcome.
+   */
+  async apply(request: MovementRequest): Promise<StoredOutcome> {
+    try {
+      return await this.#applyOnce(request);
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      return this.#applyOnce(request);
+    }
+  }
+
+  #applyOnce(request: MovementRequest): Promise<StoredOutcome> {
     return this.#db.transaction(async (tx) => {
       const known = await tx.query<MovementRequest & { status: number; response: Record<string, unknown> }>(
         `select endpoint, player_id as "playerId", amount, currency, kind, bet_id as "betId", ref, status, response
@@ -146,7 +165,7 @@ export function failure(status: number, code: string, message: string): StoredOu
   return { status, body: { error: { code, message } } };
 }
 
-async function decide(tx: Transaction, request: MovementRequest): Promise<StoredOutcome> {
+async function decide(tx: SqlQueryable, request: MovementRequest): Promise<StoredOutcome> {
   const { rows } = await tx.query<Player>(
     'select id, balance, currency, blocked from players where id = $1 for update',
     [request.playerId],
@@ -169,7 +188,7 @@ async function decide(tx: Transaction, request: MovementRequest): Promise<Stored
   }
 }
 
-async function debit(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
+async function debit(tx: SqlQueryable, player: Player, request: MovementRequest): Promise<StoredOutcome> {
   const early = await tx.query(
     'delete from early_rollbacks where debit_tx_id = $1 and player_id = $2 returning debit_tx_id',
     [request.txId, player.id],
@@ -180,7 +199,7 @@ async function debit(tx: Transaction, player: Player, request: MovementRequest):
   return move(tx, player, request, -request.amount);
 }
 
-async function rollback(tx: Transaction, player: Player, request: MovementRequest): Promise<StoredOutcome> {
+async function rollback(tx: SqlQueryable, player: Player, request: MovementRequest): Promise<StoredOutcome> {
   const { rows } = await tx.query<{
     amount: number;
     status: number;
@@ -208,7 +227,7 @@ async function rollback(tx: Transaction, player: Player, request: MovementReques
   return move(tx, player, request, stake.amount);
 }
 
-async function move(tx: Transaction, player: Player, request: MovementRequest, delta: number): Promise<StoredOutcome> {
+async function move(tx: SqlQueryable, player: Player, request: MovementRequest, delta: number): Promise<StoredOutcome> {
   const { rows } = await tx.query<{ balance: number }>(
     'update players set balance = balance + $2 where id = $1 returning balance',
     [player.id, delta],

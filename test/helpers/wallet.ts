@@ -28,9 +28,15 @@ export interface TestWallet {
 export async function startTestWallet(
   clock: Clock,
   secret = `bm_whsec_${randomBytes(16).toString('hex')}`,
+  options: { databaseUrl?: string } = {},
 ): Promise<TestWallet> {
   const controlToken = randomBytes(16).toString('hex');
-  const wallet = await createReferenceWallet({ secret, controlToken, now: () => clock.now().getTime() });
+  const wallet = await createReferenceWallet({
+    secret,
+    controlToken,
+    now: () => clock.now().getTime(),
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+  });
   const url = await wallet.app.listen({ port: 0, host: '127.0.0.1' });
   const state = { secret };
   return {

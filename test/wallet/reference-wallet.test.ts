@@ -3,13 +3,23 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { hmacSha256Hex } from '../../src/platform/crypto.ts';
 import { request } from '../helpers/app.ts';
+import { createPostgresDatabase, dropPostgresDatabase } from '../helpers/database.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 const clock = new ManualClock('2026-03-01T12:00:00Z');
 let w: TestWallet;
 let n = 0;
-before(async () => (w = await startTestWallet(clock)));
-after(() => w.close());
+// The wallet's ledger: PGlite on the embedded run, a PostgreSQL database of its own on the PostgreSQL run, where
+// deliveries really run concurrently.
+let ledgerDatabase: string | undefined;
+before(async () => {
+  if (process.env.DATABASE_URL) ledgerDatabase = await createPostgresDatabase(process.env.DATABASE_URL);
+  w = await startTestWallet(clock, undefined, ledgerDatabase ? { databaseUrl: ledgerDatabase } : {});
+});
+after(async () => {
+  await w.close();
+  if (ledgerDatabase) await dropPostgresDatabase(ledgerDatabase);
+});
 
 /** Each test uses its own player and txIds, so tests never see each other's money. */
 let player: string;

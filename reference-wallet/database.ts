@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** What the wallet's ledger needs of a database: the same few calls on PGlite and on a PostgreSQL server. */
+export interface SqlQueryable {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+export interface SqlDatabase extends SqlQueryable {
+  exec(text: string): Promise<void>;
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** bigint columns (balances, amounts) as numbers: exact below 2^53, far above any balance. */
+const BIGINT = 20;
+
+/** Embedded PGlite: one session, so transactions never overlap (in memory when no directory is given). */
+export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [BIGINT]: Number } });
+  return {
+    query: (text, params) => db.query(text, params),
+    exec: async (text) => void (await db.exec(text)),
+    transaction: (work) => db.transaction((tx) => work(tx)),
+    close: () => db.close(),
+  };
+}
+
+/** A PostgreSQL server: real concurrency, so the ledger's row locks and unique keys do the work. */
+export function openPostgres(connectionString: string): SqlDatabase {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 16,
+    types: { getTypeParser: (oid, format) => (oid === BIGINT ? Number : pg.types.getTypeParser(oid, format)) },
+  });
+  // An idle connection that breaks (a server restart) must not stop the wallet.
+  pool.on('error', () => undefined);
+  const on =
+    (target: pg.Pool | pg.PoolClient) =>
+    async <T>(text: string, params?: unknown[]) => ({ rows: (await target.query(text, params)).rows as T[] });
+  return {
+    query: on(pool),
+    exec: async (text) => void (await pool.query(text)),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work({ query: on(client) });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
