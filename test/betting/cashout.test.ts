@@ -1,39 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import type { TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   newRequestId,
   playerWithBalance,
   resultsOf,
   settleMarket,
-  setUpSportsbook,
+  freshSportsbookPerTest,
   type Sportsbook,
 } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import type { TestWallet } from '../helpers/wallet.ts';
 
+const fresh = freshSportsbookPerTest('cashout-player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `cashout-player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 100_00);
-});
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 const event = () => book.events[0]!;
 async function single(stake = 10_00): Promise<string> {
@@ -109,7 +94,7 @@ describe('cash-out offers', () => {
 
   it("are another player's business: 404", async () => {
     const betId = await single();
-    const other = await playerWithBalance(t, book, wallet, `other-${n}`, 10_00);
+    const other = await playerWithBalance(t, book, wallet, `other-${player}`, 10_00);
     const response = await t.request('GET', `/api/v1/bets/${betId}/cashout`, { token: other });
     assert.deepEqual([response.status, response.body.error.code], [404, 'not_found']);
   });

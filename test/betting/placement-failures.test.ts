@@ -1,35 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { STALE_PENDING_MS } from '../../src/betting/recovery.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
-import { newRequestId, playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { freshSportsbookPerTest, newRequestId, type Sportsbook } from '../helpers/sportsbook.ts';
+import type { TestWallet } from '../helpers/wallet.ts';
 
 /** Failures after the stake was recorded: the player is told the truth, and no stake stays taken. */
+const fresh = freshSportsbookPerTest('failure-player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  wallet.wallet.received.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `failure-player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 100_00);
-});
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 const slip = () => ({
   requestId: newRequestId(),

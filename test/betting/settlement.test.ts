@@ -1,39 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   newRequestId,
-  playerWithBalance,
   resultsOf,
   settleMarket,
-  setUpSportsbook,
+  freshSportsbookPerTest,
   type Sportsbook,
 } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import type { TestWallet } from '../helpers/wallet.ts';
 
+const fresh = freshSportsbookPerTest('settle-player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `settle-player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 100_00);
-});
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 async function place(legs: Array<{ selectionId: string; odds: string }>, stake = 10_00): Promise<string> {
   const response = await t.request('POST', '/api/v1/bets', { token, body: { requestId: newRequestId(), stake, legs } });

@@ -1,6 +1,7 @@
-import { loginAsStaff, type TestApp } from './app.ts';
+import { after, before, beforeEach } from 'node:test';
+import { loginAsStaff, startTestApp, type TestApp } from './app.ts';
 import { createTenant, exchange, openSession, type TestTenant } from './tenant.ts';
-import type { TestWallet } from './wallet.ts';
+import { startTestWallet, type TestWallet } from './wallet.ts';
 
 export interface Sportsbook {
   admin: string;
@@ -98,4 +99,43 @@ export function settleMarket(
     token: book.trader,
     body: { results },
   });
+}
+
+/** What each test of a money suite starts from. */
+export interface FreshSportsbook {
+  t: TestApp;
+  wallet: TestWallet;
+  book: Sportsbook;
+  /** the player's external id: `${prefix}-${n}` */
+  player: string;
+  /** the player's session token */
+  token: string;
+}
+
+/**
+ * One service and one reference wallet per test file; before each test, an empty database, the sportsbook of
+ * setUpSportsbook, no fault or recorded request left in the wallet, and a new player with `balance` in the wallet.
+ * The returned object is filled in by those hooks.
+ */
+export function freshSportsbookPerTest(prefix: string, balance = 100_00): FreshSportsbook {
+  const fresh = {} as FreshSportsbook;
+  let n = 0;
+  before(async () => {
+    fresh.t = await startTestApp();
+    fresh.wallet = await startTestWallet(fresh.t.clock);
+  });
+  after(async () => {
+    await fresh.t.close();
+    await fresh.wallet.close();
+  });
+  beforeEach(async () => {
+    await fresh.t.reset();
+    fresh.wallet.wallet.faults.length = 0;
+    fresh.wallet.wallet.received.length = 0;
+    fresh.book = await setUpSportsbook(fresh.t, fresh.wallet);
+    n += 1;
+    fresh.player = `${prefix}-${n}`;
+    fresh.token = await playerWithBalance(fresh.t, fresh.book, fresh.wallet, fresh.player, balance);
+  });
+  return fresh;
 }

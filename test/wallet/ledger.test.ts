@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { WalletObligation } from '../../src/platform/db/schema.ts';
 import {
   checkTransition,
@@ -9,10 +9,10 @@ import {
   OBLIGATION_TRANSITIONS,
   type ObligationState,
 } from '../../src/wallet/states.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
-import { playerWithBalance, setUpSportsbook, type Sportsbook, newRequestId } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { freshSportsbookPerTest, newRequestId, type Sportsbook } from '../helpers/sportsbook.ts';
+import type { TestWallet } from '../helpers/wallet.ts';
 
 /** The obligation state machine: the table is the only set of moves, and every move is guarded. */
 const ALLOWED: Array<[ObligationState, ObligationState]> = [
@@ -42,26 +42,12 @@ describe('obligation states', () => {
   });
 });
 
+const fresh = freshSportsbookPerTest('ledger-player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  token = await playerWithBalance(t, book, wallet, `ledger-player-${n}`, 100_00);
-});
+beforeEach(() => ({ t, wallet, book, token } = fresh));
 
 async function rollbackOwed(): Promise<WalletObligation> {
   wallet.fault({ mode: 'status_500', endpoint: 'debit' });

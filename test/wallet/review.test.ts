@@ -1,38 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   newRequestId,
-  playerWithBalance,
   resultsOf,
   settleMarket,
-  setUpSportsbook,
+  freshSportsbookPerTest,
   type Sportsbook,
 } from '../helpers/sportsbook.ts';
 import { createTenant } from '../helpers/tenant.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import type { TestWallet } from '../helpers/wallet.ts';
 
+const fresh = freshSportsbookPerTest('review-player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
+let player: string;
 let operator: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
 beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  token = await playerWithBalance(t, book, wallet, `review-player-${n}`, 100_00);
+  ({ t, wallet, book, token, player } = fresh);
   operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
 });
 
@@ -90,7 +78,7 @@ describe('the operator workspace lists money owed', () => {
         id,
         tenantId: book.tenant.tenantId,
         txId: `payout:${betId}:1`,
-        externalPlayerId: `review-player-${n}`,
+        externalPlayerId: player,
         amount: 21_00,
         currency: 'BRL',
         walletUrl: wallet.url,
