@@ -1,0 +1,135 @@
+import type {
+  Balance,
+  Bet,
+  CashOutOffer,
+  CompetitionPage,
+  EventDetail,
+  EventSummary,
+  Player,
+  SportPage,
+  SportSummary,
+  TenantConfig,
+} from './types.ts';
+
+/** An API refusal ({ error: { code, message, details } }), or `network` when no answer came. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+interface AuthHooks {
+  token(): string | null;
+  /** A player call was answered 401 with this token: the session has ended. */
+  unauthorized(token: string): void;
+}
+
+let auth: AuthHooks = { token: () => null, unauthorized: () => {} };
+export function setAuthHooks(hooks: AuthHooks): void {
+  auth = hooks;
+}
+
+interface CallOptions {
+  body?: unknown;
+  /** send the session token; a 401 then ends the session */
+  player?: boolean;
+  /** use this token instead of the current one (and do not end the session on 401) */
+  token?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** made by the app on its own (a poll), not for something the player did: not session activity */
+  background?: boolean;
+}
+
+async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.background) headers['x-player-activity'] = 'background';
+  const token = options.token ?? (options.player ? auth.token() : null);
+  if (options.player && !token) throw new ApiError(401, 'unauthorized', 'Not logged in.');
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body, cache: 'no-store', signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiError(0, 'network', 'The sportsbook could not be reached.');
+  }
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (response.ok) return parsed as T;
+  const error = (parsed as { error?: { code?: string; message?: string; details?: Record<string, unknown> } })?.error;
+  const failure = new ApiError(
+    response.status,
+    error?.code ?? `http_${response.status}`,
+    error?.message ?? response.statusText,
+    error?.details ?? {},
+  );
+  if (response.status === 401 && options.player && token && options.token === undefined) auth.unauthorized(token);
+  throw failure;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  config: (tenant: string) => call<TenantConfig>('GET', `/api/v1/config?tenant=${enc(tenant)}`),
+  launch: (tenant: string, launchToken: string) =>
+    call<{ token: string; player: Player }>('POST', '/api/v1/integration/launch', {
+      body: { launchToken },
+      headers: { 'x-tenant-id': tenant },
+    }),
+  /** Checks a session token (the deprecated `?token=`, or one kept in sessionStorage). */
+  session: (token: string) => call<{ player: Player }>('GET', '/api/v1/session', { token }),
+  logout: (token: string) => call<unknown>('POST', '/api/v1/session/logout', { token, body: {} }),
+
+  sports: (signal?: AbortSignal) => call<{ sports: SportSummary[] }>('GET', '/api/v1/catalog/sports', { signal }),
+  live: (sportId?: string, signal?: AbortSignal) =>
+    call<{ events: EventSummary[] }>('GET', `/api/v1/catalog/live${sportId ? `?sport=${enc(sportId)}` : ''}`, {
+      signal,
+    }),
+  sport: (id: string, signal?: AbortSignal) => call<SportPage>('GET', `/api/v1/catalog/sports/${enc(id)}`, { signal }),
+  competition: (id: string, signal?: AbortSignal) =>
+    call<CompetitionPage>('GET', `/api/v1/catalog/competitions/${enc(id)}`, { signal }),
+  event: (id: string, signal?: AbortSignal) =>
+    call<{ event: EventDetail }>('GET', `/api/v1/catalog/events/${enc(id)}`, { signal }),
+
+  balance: () => call<Balance>('GET', '/api/v1/wallet/balance', { player: true }),
+  placeBet: (body: { requestId: string; stake: number; legs: Array<{ selectionId: string; odds: string }> }) =>
+    call<{ bet: Bet; balance?: Balance }>('POST', '/api/v1/bets', { player: true, body }),
+  bets: (status: 'open' | 'settled', options: { cursor?: string; limit?: number; background?: boolean } = {}) =>
+    call<{ bets: Bet[]; nextCursor?: string }>(
+      'GET',
+      `/api/v1/bets?status=${status}&limit=${options.limit ?? 20}${options.cursor ? `&cursor=${enc(options.cursor)}` : ''}`,
+      { player: true, background: options.background },
+    ),
+  bet: (id: string, background = false) =>
+    call<{ bet: Bet }>('GET', `/api/v1/bets/${enc(id)}`, { player: true, background }),
+  cashOutOffer: (id: string, stake?: number, background = false) =>
+    call<{ offer: CashOutOffer }>('GET', `/api/v1/bets/${enc(id)}/cashout${stake ? `?stake=${stake}` : ''}`, {
+      player: true,
+      background,
+    }),
+  cashOut: (id: string, body: { requestId: string; amount: number; stake?: number }) =>
+    call<{ bet: Bet }>('POST', `/api/v1/bets/${enc(id)}/cashout`, { player: true, body }),
+};
+
+/** A request id for the API's idempotent POSTs (`[A-Za-z0-9_.:-]{8,64}`); works outside secure contexts too. */
+export function newRequestId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `${prefix}-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}

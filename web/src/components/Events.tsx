@@ -1,0 +1,156 @@
+import type { ComponentChildren } from 'preact';
+import { kickOff, t } from '../i18n/index.ts';
+import { eventName, marketLabel, shortLabel } from '../labels.ts';
+import { go } from '../router.ts';
+import type { EventHeader, EventSummary } from '../types.ts';
+import { Icon } from './icons.tsx';
+import { OddsButton } from './OddsButton.tsx';
+
+/** Live badge and score, or the kick-off time in the player's time zone. */
+export function EventTime({ event }: { event: EventHeader }) {
+  if (event.status === 'live') {
+    return (
+      <span class="event-time live">
+        <span class="badge live">{t('liveBadge')}</span>
+        {event.score && (
+          <span class="visually-hidden">{t('score', { home: event.score.home, away: event.score.away })}</span>
+        )}
+      </span>
+    );
+  }
+  if (event.status === 'finished' || event.status === 'cancelled') {
+    return <span class="event-time">{t(event.status)}</span>;
+  }
+  return (
+    <span class="event-time">
+      <time dateTime={event.startsAt}>{kickOff(event.startsAt)}</time>
+    </span>
+  );
+}
+
+/** One event of a list: teams, time or score, the main market's odds, and the way to all its markets. */
+export function EventRow({ event, showCompetition = false }: { event: EventSummary; showCompetition?: boolean }) {
+  const market = event.mainMarket;
+  const name = eventName(event.home, event.away);
+  const more = event.marketCount - (market ? 1 : 0);
+  const when =
+    event.status === 'live'
+      ? [t('liveBadge'), event.score ? t('score', { home: event.score.home, away: event.score.away }) : '']
+      : [event.status === 'scheduled' ? kickOff(event.startsAt) : t(event.status)];
+  const label = [
+    name,
+    ...when,
+    showCompetition ? event.competition.name : '',
+    t('moreMarketsLabel', { n: event.marketCount }),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <li class="event-row">
+      <button
+        type="button"
+        class="event-link"
+        aria-label={label}
+        onClick={() => go({ page: 'event', eventId: event.id })}
+      >
+        <span class="event-meta">
+          <EventTime event={event} />
+          {showCompetition && <span class="event-competition">{event.competition.name}</span>}
+        </span>
+        <span class="teams">
+          <span class="team">
+            <span class="team-name">{event.home}</span>
+            {event.status === 'live' && event.score && (
+              <span class="team-score" aria-hidden="true">
+                {event.score.home}
+              </span>
+            )}
+          </span>
+          <span class="team">
+            <span class="team-name">{event.away}</span>
+            {event.status === 'live' && event.score && (
+              <span class="team-score" aria-hidden="true">
+                {event.score.away}
+              </span>
+            )}
+          </span>
+        </span>
+        {more > 0 && (
+          <span class="more-markets">
+            {t('moreMarkets', { n: more })}
+            <Icon name="chevron" size={14} />
+          </span>
+        )}
+      </button>
+      {market && (
+        <div
+          class={`row-odds n${Math.min(market.selections.length, 3)}`}
+          role="group"
+          aria-label={`${name}: ${marketLabel(market.type, market.line)}`}
+        >
+          {market.selections.slice(0, 3).map((selection) => (
+            <OddsButton
+              key={selection.id}
+              selection={selection}
+              market={market}
+              event={event}
+              label={shortLabel(selection, market, event)}
+            />
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Events under a heading (a competition, a section of the home page). */
+export function EventGroup({
+  title,
+  action,
+  events,
+  showCompetition,
+  headingLevel = 2,
+  empty,
+}: {
+  title: ComponentChildren;
+  action?: ComponentChildren;
+  events: EventSummary[];
+  showCompetition?: boolean;
+  headingLevel?: 2 | 3;
+  /** shown when there are no events */
+  empty?: string;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <section class="card event-group">
+      <header class="card-head">
+        <Heading class="card-title">{title}</Heading>
+        {action}
+      </header>
+      {events.length === 0 && empty ? (
+        <p class="empty">{empty}</p>
+      ) : (
+        <ul class="event-list">
+          {events.map((event) => (
+            <EventRow key={event.id} event={event} showCompetition={showCompetition} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Events grouped by competition, in the order they come. */
+export function byCompetition(events: EventSummary[]): Array<{ id: string; name: string; events: EventSummary[] }> {
+  const groups = new Map<string, { id: string; name: string; events: EventSummary[] }>();
+  for (const event of events) {
+    const group = groups.get(event.competition.id) ?? {
+      id: event.competition.id,
+      name: event.competition.name,
+      events: [],
+    };
+    group.events.push(event);
+    groups.set(event.competition.id, group);
+  }
+  return [...groups.values()];
+}

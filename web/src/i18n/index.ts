@@ -1,0 +1,129 @@
+import type { Locale } from '../../../sdk/protocol.ts';
+import { createStore } from '../store.ts';
+import { en, type Catalogue, type MessageKey } from './en.ts';
+import { es } from './es.ts';
+import { ptBR } from './pt-BR.ts';
+
+export type { MessageKey };
+
+const CATALOGUES: Record<Locale, Catalogue> = { en, 'pt-BR': ptBR, es };
+
+/** The locale in use: `locale` of the address, else the tenant's, switched live by `set_locale`. */
+export const localeStore = createStore<Locale>('en');
+
+/** The tenant currency (ISO 4217), from /api/v1/config. */
+export const currencyStore = createStore<string>('BRL');
+
+/** A message of the current locale, with `{name}` placeholders filled. */
+export function t(key: MessageKey, params?: Record<string, string | number>): string {
+  const text = CATALOGUES[localeStore.get()][key];
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter as F;
+}
+
+function moneyFormat(): Intl.NumberFormat {
+  const locale = localeStore.get();
+  const currency = currencyStore.get();
+  return cached(`money:${locale}:${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
+}
+
+/** Digits after the decimal point of the tenant currency (2 for BRL, 0 for CLP). */
+export function minorDigits(): number {
+  return moneyFormat().resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** An amount in minor units, formatted for the locale and the tenant currency: 1050 → "R$ 10,50". */
+export function money(minor: number): string {
+  return moneyFormat().format(minor / 10 ** minorDigits());
+}
+
+/** The tenant currency's symbol as the locale writes it (R$, US$, €). */
+export function currencySymbol(): string {
+  return (
+    moneyFormat()
+      .formatToParts(0)
+      .find((part) => part.type === 'currency')?.value ?? currencyStore.get()
+  );
+}
+
+/** Minor units shown as a plain major-unit number for an input: 1050 → "10,50" (pt-BR). */
+export function majorInput(minor: number): string {
+  const digits = minorDigits();
+  const locale = localeStore.get();
+  return cached(
+    `plain:${locale}:${digits}`,
+    () =>
+      new Intl.NumberFormat(locale, { minimumFractionDigits: 0, maximumFractionDigits: digits, useGrouping: false }),
+  ).format(minor / 10 ** digits);
+}
+
+/**
+ * What a player typed as an amount in major units, in minor units; null when it is not an amount. Accepts
+ * "10", "10,5", "10.50", "1.000,50", "1,000.50": the last separator followed by at most the currency's
+ * decimals is the decimal point, others are grouping.
+ */
+export function parseMajor(text: string): number | null {
+  const digits = minorDigits();
+  const cleaned = text.replace(/[\s\u00a0\u202f]/g, '').replace(/[^\d.,]/g, '');
+  if (!/\d/.test(cleaned)) return null;
+  const last = Math.max(cleaned.lastIndexOf('.'), cleaned.lastIndexOf(','));
+  let whole = cleaned;
+  let fraction = '';
+  if (last >= 0) {
+    const tail = cleaned.slice(last + 1);
+    if (digits > 0 && tail.length <= digits) {
+      whole = cleaned.slice(0, last);
+      fraction = tail;
+    }
+  }
+  whole = whole.replace(/[.,]/g, '');
+  if (!/^\d*$/.test(whole) || !/^\d*$/.test(fraction)) return null;
+  const value = Number(whole || '0') * 10 ** digits + Number((fraction + '0'.repeat(digits)).slice(0, digits) || '0');
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** Decimal odds as the locale writes numbers, always with two decimals at least: "2.1" → "2,10" (pt-BR). */
+export function formatOdds(odds: string): string {
+  const locale = localeStore.get();
+  return cached(
+    `odds:${locale}`,
+    () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 3 }),
+  ).format(Number(odds));
+}
+
+function dateFormat(options: Intl.DateTimeFormatOptions, key: string): Intl.DateTimeFormat {
+  const locale = localeStore.get();
+  return cached(`date:${key}:${locale}`, () => new Intl.DateTimeFormat(locale, options));
+}
+
+function dayKey(date: Date): string {
+  return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+}
+
+/** When an event starts, in the player's time zone: "Today 20:00", "Tomorrow 16:00", "Sat 7 Mar, 18:30". */
+export function kickOff(iso: string): string {
+  const date = new Date(iso);
+  const time = dateFormat({ hour: '2-digit', minute: '2-digit' }, 'time').format(date);
+  const today = new Date();
+  const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  if (dayKey(date) === dayKey(today)) return `${t('today')} ${time}`;
+  if (dayKey(date) === dayKey(tomorrow)) return `${t('tomorrow')} ${time}`;
+  return dateFormat({ weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }, 'full')
+    .format(date)
+    .replace(/\.,/g, ',');
+}
+
+/** A date and time in the player's time zone, e.g. for when a bet was placed. */
+export function dateTime(iso: string): string {
+  return dateFormat({ dateStyle: 'medium', timeStyle: 'short' }, 'medium').format(new Date(iso));
+}

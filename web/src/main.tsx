@@ -1,0 +1,148 @@
+// First: reading the address removes `launch` and `token` from it before anything else runs.
+import { launchParams } from './launch.ts';
+import { render } from 'preact';
+import { isLocale, parsePath, type HostMessage, type Locale } from '../../sdk/protocol.ts';
+import { api } from './api.ts';
+import { App } from './App.tsx';
+import { startSlipRefresh } from './betslip/slip.ts';
+import { prefetch, sportsStore } from './catalog.ts';
+import { connect, markReady, post } from './bridge.ts';
+import { currencyStore, localeStore, t } from './i18n/index.ts';
+import { openPath, routeStore, setSiteName, titleChanged } from './router.ts';
+import { exchangeLaunchToken, loggedIn, logout, refreshBalance, startSession } from './session.ts';
+import { startWatching } from './watch.ts';
+import './styles.css';
+
+const root = document.getElementById('app')!;
+/** The sports list (menu, chips): read again every minute. */
+const SPORTS_POLL_MS = 60_000;
+
+function setLocale(locale: Locale): void {
+  localeStore.set(locale);
+  document.documentElement.lang = locale;
+  titleChanged();
+}
+
+async function handle(command: HostMessage): Promise<void> {
+  switch (command.type) {
+    case 'set_launch_token':
+      await exchangeLaunchToken(command.payload.launchToken);
+      return;
+    case 'navigate':
+      openPath(command.payload.path);
+      return;
+    case 'set_locale':
+      setLocale(command.payload.locale);
+      return;
+    case 'refresh_balance': {
+      if (!loggedIn()) return;
+      const failure = await refreshBalance();
+      // a 401 has ended the session (session_expired); other failures are reported
+      if (failure && failure.status !== 401) post('error', { code: failure.code, message: failure.message });
+      return;
+    }
+    case 'logout':
+      await logout();
+      return;
+  }
+}
+
+/** The sports menu and chips on every page (Home and Live refresh them with their own data too). */
+function keepSportsFresh(): void {
+  const read = () => {
+    if (!document.hidden)
+      void api.sports().then(
+        ({ sports }) => sportsStore.set(sports),
+        () => undefined,
+      );
+  };
+  if (sportsStore.get().length === 0) read();
+  setInterval(read, SPORTS_POLL_MS);
+}
+
+/** `auto` height: the host sizes the iframe from `resize`, posted whenever the document's height changes. */
+function reportHeight(): void {
+  let last = -1;
+  const measure = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    post('resize', { height });
+  };
+  new ResizeObserver(measure).observe(document.documentElement);
+  measure();
+}
+
+function unavailable(message: string): void {
+  root.removeAttribute('aria-busy');
+  root.innerHTML = '';
+  const text = document.createElement('p');
+  text.className = 'fatal';
+  text.textContent = message;
+  root.append(text);
+}
+
+async function boot(): Promise<void> {
+  document.documentElement.classList.add(`h-${launchParams.height}`);
+  const tenant = launchParams.tenant;
+  if (!tenant) {
+    connect([]);
+    post('error', { code: 'validation', message: 'The sportsbook address needs a tenant.' });
+    unavailable(t('unavailableTenant'));
+    return;
+  }
+  // the launch exchange (and the home page's first reads) run alongside the config read; events wait for the origin
+  const session = startSession();
+  if (parsePath(launchParams.path ?? '/')?.page === 'home') {
+    prefetch('sports', () => api.sports());
+    prefetch('live', () => api.live());
+  }
+  let config;
+  try {
+    config = await api.config(tenant);
+  } catch (error) {
+    connect([]);
+    const code = (error as { code?: string }).code ?? 'unavailable';
+    post('error', { code, message: 'The sportsbook could not start for this tenant.' });
+    unavailable(t('unavailableTenant'));
+    return;
+  }
+  currencyStore.set(config.tenant.currency);
+  setLocale(launchParams.locale ?? (isLocale(config.tenant.locale) ? config.tenant.locale : 'en'));
+  setSiteName(config.tenant.name);
+  connect(config.tenant.embedOrigins);
+
+  const first = launchParams.path ?? '/';
+  const firstRoute = parsePath(first);
+  routeStore.set(firstRoute ?? { page: 'home' });
+  root.removeAttribute('aria-busy');
+  render(
+    <App
+      height={launchParams.height}
+      siteName={config.tenant.name}
+      notice={config.tenant.available ? undefined : t('err_unavailable')}
+    />,
+    root,
+  );
+
+  await session;
+  post('ready', {
+    locale: localeStore.get(),
+    height: launchParams.height,
+    path: firstRoute ? first : '/',
+    loggedIn: loggedIn(),
+    currency: config.tenant.currency,
+  });
+  openPath(first, true);
+  // one command at a time, in order: a `navigate` to /my-bets after `set_launch_token` sees the new session
+  let commands = Promise.resolve();
+  markReady((command) => {
+    commands = commands.then(() => handle(command)).catch(() => undefined);
+  });
+  startWatching();
+  startSlipRefresh();
+  keepSportsFresh();
+  if (launchParams.height === 'auto') reportHeight();
+}
+
+void boot();

@@ -1,0 +1,71 @@
+import { useEffect } from 'preact/hooks';
+import { api } from '../api.ts';
+import { byStart, early, feedSlip, sportsStore } from '../catalog.ts';
+import { ErrorState, Skeleton } from '../components/common.tsx';
+import { EventGroup } from '../components/Events.tsx';
+import { SportChips } from '../components/SportChips.tsx';
+import { t } from '../i18n/index.ts';
+import { usePoll } from '../poll.ts';
+import { go, setPageTitle } from '../router.ts';
+
+const LIVE_ON_HOME = 8;
+const SOON_ON_HOME = 10;
+/** Sports read for "starting soon" (the catalog has no cross-sport upcoming list). */
+const SOON_SPORTS = 4;
+
+/** Home: what is live now and what starts soon, across sports. Both parts poll every PAGE_POLL_MS. */
+export function HomePage() {
+  const live = usePoll(async (signal) => {
+    const [{ sports }, { events }] = await Promise.all([
+      early('sports', () => api.sports(signal)),
+      early('live', () => api.live(undefined, signal)),
+    ]);
+    sportsStore.set(sports);
+    return feedSlip(events);
+  }, 'home:live');
+  const soon = usePoll(async (signal) => {
+    const sports = sportsStore.get().length > 0 ? sportsStore.get() : (await api.sports(signal)).sports;
+    const withUpcoming = sports.filter((sport) => sport.eventCount > sport.liveCount).slice(0, SOON_SPORTS);
+    const pages = await Promise.all(withUpcoming.map((sport) => api.sport(sport.id, signal)));
+    const upcoming = pages
+      .flatMap((page) => page.competitions.flatMap((competition) => competition.events))
+      .filter((event) => event.status === 'scheduled')
+      .sort(byStart)
+      .slice(0, SOON_ON_HOME);
+    return feedSlip(upcoming);
+  }, 'home:soon');
+
+  useEffect(() => setPageTitle(t('titleHome')));
+
+  return (
+    <div class="page">
+      <h1 class="visually-hidden">{t('titleHome')}</h1>
+      <SportChips />
+      {live.data === undefined && live.error !== undefined && <ErrorState onRetry={live.reload} />}
+      {live.data === undefined && live.error === undefined && <Skeleton rows={4} />}
+      {live.data && (
+        <EventGroup
+          title={
+            <>
+              <span class="live-dot" aria-hidden="true" />
+              {t('liveNow')}
+            </>
+          }
+          action={
+            live.data.length > 0 && (
+              <button type="button" class="link" onClick={() => go({ page: 'live' })}>
+                {t('seeAll')}
+              </button>
+            )
+          }
+          events={live.data.slice(0, LIVE_ON_HOME)}
+          showCompetition
+          empty={t('noLive')}
+        />
+      )}
+      {soon.data === undefined && soon.error !== undefined && <ErrorState onRetry={soon.reload} />}
+      {soon.data === undefined && soon.error === undefined && live.data && <Skeleton rows={4} />}
+      {soon.data && <EventGroup title={t('startingSoon')} events={soon.data} showCompetition empty={t('noUpcoming')} />}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEffect } from 'preact/hooks';
+import { api } from '../api.ts';
+import { feedSlip, sportsStore } from '../catalog.ts';
+import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
+import { byCompetition, EventGroup } from '../components/Events.tsx';
+import { SportChips } from '../components/SportChips.tsx';
+import { t } from '../i18n/index.ts';
+import { usePoll } from '../poll.ts';
+import { setPageTitle } from '../router.ts';
+import { useStore } from '../store.ts';
+
+/** In-play events, all or of one sport (/live, /live/{sportId}). */
+export function LivePage({ sportId }: { sportId?: string }) {
+  const sports = useStore(sportsStore);
+  const { data, error, reload } = usePoll(
+    async (signal) => {
+      const [{ sports: list }, { events }] = await Promise.all([api.sports(signal), api.live(sportId, signal)]);
+      sportsStore.set(list);
+      return feedSlip(events);
+    },
+    `live:${sportId ?? ''}`,
+  );
+  const sportName = sports.find((sport) => sport.id === sportId)?.name;
+  const title = sportName ? `${t('live')} · ${sportName}` : t('titleLive');
+  useEffect(() => {
+    if (!sportId || sportName) setPageTitle(title);
+  });
+
+  return (
+    <div class="page">
+      <PageHeader title={title} />
+      <SportChips live current={sportId} />
+      {data === undefined && error !== undefined && <ErrorState onRetry={reload} />}
+      {data === undefined && error === undefined && <Skeleton rows={4} />}
+      {data && data.length === 0 && (
+        <section class="card">
+          <p class="empty">{t('noLive')}</p>
+        </section>
+      )}
+      {data &&
+        byCompetition(data).map((group) => <EventGroup key={group.id} title={group.name} events={group.events} />)}
+    </div>
+  );
+}
