@@ -192,6 +192,27 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
     await page.close();
   });
 
+  it("a player who leaves the sportsbook open still times out: the app's own polls are not activity", async () => {
+    const { id, launchToken } = await playerLaunch(40_00);
+    const { page } = await mount({ launchToken, path: '/my-bets' });
+    await received(page, 'balance_changed');
+    const polled = () =>
+      stack.t.db
+        .selectFrom('player_sessions')
+        .innerJoin('players', 'players.id', 'player_sessions.player_id')
+        .select('player_sessions.last_activity_at')
+        .where('players.external_id', '=', id)
+        .executeTakeFirstOrThrow();
+    const before = (await polled()).last_activity_at;
+    stack.t.clock.advance(IDLE_TIMEOUT_MS - 60_000);
+    await page.waitForTimeout(6_000); // My Bets polls its open bets and offers every 5 s
+    assert.deepEqual((await polled()).last_activity_at, before, 'the polls did not count as activity');
+    const seen = (await events(page)).length;
+    stack.t.clock.advance(2 * 60_000);
+    assert.equal((await received(page, 'session_expired', seen)).payload.reason, 'expired');
+    await page.close();
+  });
+
   it('a launch token already used ends in error (its code) then session_expired, and the player browses anonymously', async () => {
     const { launchToken } = await playerLaunch();
     const first = await mount({ launchToken });

@@ -194,10 +194,14 @@ export class IntegrationService {
   }
 
   /**
-   * Any authenticated player call: the session must be alive, and the call counts as activity. Logout needs only
-   * a live session, so a restricted player can still end it.
+   * Any authenticated player call: the session must be alive, and the call counts as activity unless the app made
+   * it in the background (X-Player-Activity). Logout needs only a live session, so a restricted player can still
+   * end it.
    */
-  async authenticateSession(token: string, options: { forLogout?: boolean } = {}): Promise<SessionPrincipal> {
+  async authenticateSession(
+    token: string,
+    options: { forLogout?: boolean; background?: boolean } = {},
+  ): Promise<SessionPrincipal> {
     const now = this.#clock.now();
     const found = await store.findSessionByToken(this.#db, sha256Hex(token));
     if (!found) throw platformErrors.unauthorized(undefined, 'The session token is not valid.');
@@ -219,7 +223,7 @@ export class IntegrationService {
     }
     if (!options.forLogout) checkAvailable(tenant);
     if (!options.forLogout && found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
-    await store.touchSession(this.#db, found.sessionId, now);
+    if (!options.background) await store.touchSession(this.#db, found.sessionId, now);
     return {
       sessionId: found.sessionId,
       playerId: found.playerId,

@@ -163,6 +163,22 @@ describe('player sessions', () => {
     assert.equal((await me(token)).status, 401);
   });
 
+  it('a call the app makes in the background (X-Player-Activity: background) is checked but is not activity', async () => {
+    const { token } = await session(br);
+    t.clock.advance(20 * MINUTE);
+    const polled = await t.request('GET', '/api/v1/bets?status=open', {
+      token,
+      headers: { 'x-player-activity': 'background' },
+    });
+    assert.equal(polled.status, 200, polled.text);
+    t.clock.advance(10 * MINUTE);
+    const background = await t.request('GET', '/api/v1/wallet/balance', {
+      token,
+      headers: { 'x-player-activity': 'background' },
+    });
+    assert.deepEqual([background.status, background.body.error.code], [401, 'session_expired']);
+  });
+
   it('ends 12 hours after it opened, however active', async () => {
     const { token } = await session(row);
     for (let elapsed = 0; elapsed < 12 * 60 - 50; elapsed += 50) {

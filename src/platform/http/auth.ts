@@ -30,6 +30,13 @@ declare module 'fastify' {
 }
 
 /** Which roles hold each permission. Services and routes ask for a permission, never for a role. */
+
+/**
+ * `X-Player-Activity: background` marks a player call the app made on its own (a poll of open bets or offers),
+ * not for something the player did: the session is checked but its idle clock is not reset, so an open iframe
+ * left alone still times out.
+ */
+export const BACKGROUND_HEADER = 'x-player-activity';
 export const PERMISSIONS = {
   /** Aggregators, clients, any tenant, a tenant's wallet identity and status. */
   platform: ['platform_admin'],
@@ -78,7 +85,7 @@ export interface CredentialCheck<A extends unknown[], P> {
 
 export interface Authenticators {
   staff: CredentialCheck<[token: string], StaffPrincipal | null>;
-  player: CredentialCheck<[token: string, options: { forLogout: boolean }], SessionPrincipal>;
+  player: CredentialCheck<[token: string, options: { forLogout: boolean; background: boolean }], SessionPrincipal>;
   aggregator: CredentialCheck<[key: string], AggregatorPrincipal>;
   tenant: CredentialCheck<[tenantId: string | undefined, apiKey: string | undefined, ip: string], TenantPrincipal>;
 }
@@ -164,7 +171,10 @@ export class Auth {
         TOKEN_PREFIX.session,
         'A player session token is required (Authorization: Bearer).',
       );
-      request.session = await this.#checks.player.check(token, { forLogout: options.forLogout === true });
+      request.session = await this.#checks.player.check(token, {
+        forLogout: options.forLogout === true,
+        background: request.headers[BACKGROUND_HEADER] === 'background',
+      });
     });
   }
 
