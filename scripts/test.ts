@@ -29,7 +29,7 @@ results.push(
   run('build (the SDK and the iframe app, with their size budgets)', process.execPath, ['scripts/build.ts']),
 );
 if (files.length === 0) {
-  for (const project of ['.', 'web', 'sdk', 'e2e']) {
+  for (const project of ['.', 'web', 'sdk', 'e2e', 'demo']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
   }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));

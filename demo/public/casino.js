@@ -1,0 +1,445 @@
+// The demo casino's page: mounts the sportsbook with the SDK (/embed/v1.js, global `Bookmaker`), shows every event
+// it reports, keeps the header balance from balance_changed, and plays the casino's part: log-in, cashier, log-out.
+// Server calls go to the casino's own server (same origin); the integration key never reaches this page.
+/* global document, window, Bookmaker */
+'use strict';
+
+(() => {
+  const config = JSON.parse(document.getElementById('casino-config').textContent);
+  const state = {
+    player: config.player,
+    balance: config.balance,
+    currency: config.currency,
+    locale: config.locale,
+  };
+  const byId = (id) => document.getElementById(id);
+  /** @type {any} */
+  let handle = null;
+
+  // ---- money ----
+
+  const fractionDigits = (currency) =>
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const money = (minor, currency = state.currency) =>
+    new Intl.NumberFormat(state.locale, { style: 'currency', currency }).format(minor / 10 ** fractionDigits(currency));
+  const toMinor = (major, currency = state.currency) => Math.round(major * 10 ** fractionDigits(currency));
+
+  // ---- the casino's server ----
+
+  async function call(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+    const answer = response.status === 204 ? null : await response.json().catch(() => null);
+    if (!response.ok) throw new Error(answer?.error?.message ?? `${response.status} ${response.statusText}`);
+    return answer;
+  }
+  const post = (path, body = {}) => call('POST', path, body);
+
+  // ---- the event panel ----
+
+  const KINDS = {
+    ready: 'info',
+    route: 'info',
+    resize: 'info',
+    login_required: 'warn',
+    session_expired: 'warn',
+    balance_changed: 'money',
+    deposit_requested: 'money',
+    bet_placed: 'bet',
+    bet_settled: 'bet',
+    error: 'error',
+  };
+  const MAX_EVENTS = 200;
+  let eventCount = 0;
+  const time = (date) =>
+    `${date.toLocaleTimeString('en-GB', { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  /** Launch tokens are single use and already spent once shown, but they still do not belong on a screen. */
+  const redact = (payload) =>
+    payload && typeof payload.launchToken === 'string' ? { ...payload, launchToken: 'bm_launch_…' } : payload;
+
+  function logLine(direction, type, payload) {
+    const item = document.createElement('li');
+    item.className = `event ${direction === 'out' ? 'out' : `kind-${KINDS[type] ?? 'info'}`}`;
+    const head = document.createElement('div');
+    head.className = 'event-head';
+    const arrow = document.createElement('span');
+    arrow.className = direction === 'out' ? 'dir-out' : 'dir-in';
+    arrow.textContent = direction === 'out' ? '→' : '←';
+    arrow.title = direction === 'out' ? 'command sent to the sportsbook' : 'event from the sportsbook';
+    const name = document.createElement('span');
+    name.className = 'event-type';
+    name.textContent = type;
+    const at = document.createElement('time');
+    at.textContent = time(new Date());
+    head.append(arrow, name, at);
+    const body = document.createElement('code');
+    body.className = 'event-payload';
+    body.textContent = JSON.stringify(redact(payload) ?? {}, null, 1).replace(/\n\s*/g, ' ');
+    item.append(head, body);
+    const list = byId('events');
+    list.prepend(item);
+    while (list.children.length > MAX_EVENTS) list.lastElementChild.remove();
+    byId('event-count').textContent = String((eventCount += 1));
+  }
+  /** A command this page sends, logged before the SDK posts it. */
+  function command(type, payload = {}) {
+    logLine('out', type, payload);
+  }
+
+  // ---- the header ----
+
+  function setBalance(balance, currency) {
+    state.balance = balance;
+    if (currency) state.currency = currency;
+    const output = byId('balance');
+    output.textContent = typeof balance === 'number' ? money(balance) : '–';
+    output.classList.remove('flash');
+    void output.offsetWidth; // restart the animation
+    output.classList.add('flash');
+  }
+
+  function renderAccount() {
+    const signedIn = Boolean(state.player);
+    byId('signed-in').hidden = !signedIn;
+    byId('signed-out').hidden = signedIn;
+    if (signedIn) {
+      byId('player-name').textContent = state.player.name;
+      byId('avatar').textContent = state.player.name.slice(0, 1).toUpperCase();
+    }
+    byId('dev-actions').hidden = !signedIn;
+    setBalance(state.balance);
+  }
+
+  // ---- log-in ----
+
+  const LOGIN_REASONS = {
+    place_bet: 'Log in to place your bet: the sportsbook asked (login_required, place_bet).',
+    my_bets: 'Log in to see your bets: the sportsbook asked (login_required, my_bets).',
+    login_button: 'You pressed Log in inside the sportsbook (login_required, login_button).',
+    deposit: 'Log in to deposit.',
+    join: 'Pick any name: a new name is a new account with a welcome balance.',
+  };
+
+  function openLogin(reason) {
+    const text = LOGIN_REASONS[reason];
+    byId('login-reason').hidden = !text;
+    byId('login-reason').textContent = text ?? '';
+    byId('login-error').hidden = true;
+    const dialog = byId('login-dialog');
+    if (!dialog.open) dialog.showModal();
+    byId('login-name').focus();
+  }
+
+  async function logIn(name) {
+    const submit = byId('login-submit');
+    submit.disabled = true;
+    try {
+      const answer = await post('/login', { name });
+      state.player = answer.player;
+      state.balance = answer.balance;
+      renderAccount();
+      command('set_launch_token', { launchToken: answer.launchToken });
+      handle?.setLaunchToken(answer.launchToken);
+      byId('login-dialog').close();
+      void loadTrader();
+    } catch (error) {
+      byId('login-error').textContent = error.message;
+      byId('login-error').hidden = false;
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  async function logOut() {
+    command('logout');
+    handle?.logout();
+    await post('/logout').catch(() => undefined);
+    state.player = null;
+    state.balance = null;
+    renderAccount();
+    void loadTrader();
+  }
+
+  /** A fresh launch token from the casino's server, at most a few a minute (a failing launch must not loop). */
+  const refreshes = [];
+  async function freshLaunchToken() {
+    const now = Date.now();
+    while (refreshes.length > 0 && now - refreshes[0] > 60_000) refreshes.shift();
+    if (refreshes.length >= 3) return null;
+    refreshes.push(now);
+    const { launchToken } = await post('/launch-token');
+    if (launchToken) command('set_launch_token', { launchToken });
+    return launchToken;
+  }
+
+  async function onLoginRequired(reason) {
+    if (!state.player) return openLogin(reason);
+    // Logged in at the casino but not in the sportsbook (its session ended): a new session, no dialog.
+    const token = await post('/launch-token').then((answer) => answer.launchToken);
+    if (!token) return openLogin(reason);
+    command('set_launch_token', { launchToken: token });
+    handle?.setLaunchToken(token);
+  }
+
+  // ---- the cashier ----
+
+  const AMOUNTS = [50, 100, 250, 500];
+
+  function openCashier() {
+    if (!state.player) return openLogin('deposit');
+    const fieldset = byId('amounts');
+    fieldset.querySelectorAll('label').forEach((label) => label.remove());
+    AMOUNTS.forEach((amount, index) => {
+      const label = document.createElement('label');
+      label.className = 'amount';
+      const input = document.createElement('input');
+      input.type = 'radio';
+      input.name = 'amount';
+      input.value = String(toMinor(amount));
+      input.checked = index === 1;
+      const text = document.createElement('span');
+      text.textContent = money(toMinor(amount));
+      label.append(input, text);
+      fieldset.append(label);
+    });
+    byId('cashier-done').hidden = true;
+    byId('cashier-error').hidden = true;
+    byId('cashier-submit').disabled = false;
+    byId('cashier-dialog').showModal();
+  }
+
+  async function deposit() {
+    const chosen = byId('cashier-form').querySelector('input[name="amount"]:checked');
+    if (!chosen) return;
+    const amount = Number(chosen.value);
+    byId('cashier-submit').disabled = true;
+    try {
+      await post('/cashier/deposit', { amount });
+      byId('cashier-done').textContent = `${money(amount)} credited to your casino wallet.`;
+      byId('cashier-done').hidden = false;
+      command('refresh_balance');
+      handle?.refreshBalance();
+      window.setTimeout(() => byId('cashier-dialog').close(), 1200);
+    } catch (error) {
+      byId('cashier-error').textContent = error.message;
+      byId('cashier-error').hidden = false;
+      byId('cashier-submit').disabled = false;
+    }
+  }
+
+  // ---- the trader shortcut (development only) ----
+
+  const WINNER_LABELS = { home: 'Home wins', draw: 'Draw', away: 'Away wins' };
+  let traderTimer = 0;
+  let traderBusy = false;
+
+  const oneWinner = (market) => market.marketType === 'match_result' || market.marketType === 'moneyline';
+  function settleLabel(market, selection) {
+    return (oneWinner(market) && WINNER_LABELS[selection.outcome]) || selection.name;
+  }
+  /** Who won, in words: the team for home and away, else the selection. */
+  function winnerName(market, selection) {
+    if (oneWinner(market) && selection.outcome === 'home') return `${market.home} won`;
+    if (oneWinner(market) && selection.outcome === 'away') return `${market.away} won`;
+    if (oneWinner(market) && selection.outcome === 'draw') return 'Draw';
+    return `${selection.name} won`;
+  }
+  function selectionTitle(market, selection) {
+    const who = winnerName(market, selection);
+    return `${who}: ${selection.name} won, the other selections lost (odds ${selection.odds})`;
+  }
+
+  function renderTrader(markets) {
+    const root = byId('trader');
+    root.replaceChildren();
+    if (markets.length === 0) {
+      const empty = document.createElement('p');
+      empty.className = 'empty';
+      empty.textContent = state.player
+        ? 'No open bets yet: place one in the sportsbook and its market shows here.'
+        : 'Log in, place a bet in the sportsbook, and its market shows here.';
+      root.append(empty);
+      return;
+    }
+    for (const market of markets) {
+      const card = document.createElement('article');
+      card.className = 'market';
+      const head = document.createElement('div');
+      head.className = 'market-head';
+      if (market.eventStatus === 'live') {
+        const live = document.createElement('span');
+        live.className = 'badge live';
+        live.textContent = market.score ? `Live ${market.score.home}-${market.score.away}` : 'Live';
+        head.append(live);
+      }
+      const title = document.createElement('strong');
+      title.textContent = market.eventName;
+      head.append(title);
+      const sub = document.createElement('div');
+      sub.className = 'market-sub';
+      const bets = `${market.bets} open bet${market.bets === 1 ? '' : 's'}`;
+      sub.textContent = `${market.competition} · ${market.marketName} · ${bets}, ${money(market.stake)} · settle as:`;
+      const actions = document.createElement('div');
+      actions.className = 'settle';
+      actions.setAttribute('role', 'group');
+      actions.setAttribute('aria-label', `Settle ${market.eventName}, ${market.marketName}`);
+      const result = document.createElement('p');
+      result.className = 'settle-result';
+      result.hidden = true;
+      for (const selection of market.selections.slice(0, 12)) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'button small';
+        button.textContent = settleLabel(market, selection);
+        button.title = `${selectionTitle(market, selection)}; POST /api/v1/admin/trading/markets/${market.marketId}/settle`;
+        button.addEventListener('click', () => void settle(card, market, selection, result));
+        actions.append(button);
+      }
+      card.append(head, sub, actions, result);
+      root.append(card);
+    }
+  }
+
+  async function loadTrader() {
+    window.clearTimeout(traderTimer);
+    traderTimer = window.setTimeout(() => void loadTrader(), 10_000);
+    if (traderBusy || document.hidden) return;
+    try {
+      const { markets } = await call('GET', '/trader/markets');
+      if (!traderBusy) renderTrader(markets);
+    } catch {
+      // the next poll tries again
+    }
+  }
+
+  async function settle(card, market, selection, result) {
+    traderBusy = true;
+    card.querySelectorAll('button').forEach((button) => (button.disabled = true));
+    try {
+      const report = await post('/trader/settle', {
+        eventId: market.eventId,
+        marketId: market.marketId,
+        selectionId: selection.id,
+      });
+      const owed = report.owed.map((entry) => money(entry.credits, entry.currency)).join(', ') || money(0);
+      const settled = report.bets.settled;
+      const summary =
+        `${market.eventName}, ${market.marketName}: ${winnerName(market, selection)}. ` +
+        `${settled} bet${settled === 1 ? '' : 's'} settled, ${owed} owed to players.`;
+      result.textContent = 'Settled: the sportsbook reports bet_settled when it next reads the open bets (every 15 s).';
+      result.hidden = false;
+      byId('trader-note').textContent = `Last settlement: ${summary}`;
+      byId('trader-note').hidden = false;
+      card.classList.add('settled');
+      window.setTimeout(() => {
+        command('refresh_balance');
+        handle?.refreshBalance();
+      }, 1500);
+      window.setTimeout(() => {
+        traderBusy = false;
+        void loadTrader();
+      }, 6000);
+    } catch (error) {
+      result.textContent = error.message;
+      result.hidden = false;
+      card.querySelectorAll('button').forEach((button) => (button.disabled = false));
+      traderBusy = false;
+    }
+  }
+
+  /** Ends the sportsbook session behind the page's back; the next player call finds it ended (session_expired). */
+  async function endSession() {
+    const button = byId('end-session');
+    button.disabled = true;
+    try {
+      await post('/dev/end-session');
+      command('refresh_balance');
+      handle?.refreshBalance();
+    } catch (error) {
+      byId('trader-note').textContent = error.message;
+      byId('trader-note').hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // ---- the sportsbook ----
+
+  function mount() {
+    if (typeof Bookmaker === 'undefined') {
+      const stage = byId('sportsbook');
+      stage.classList.add('failed');
+      stage.textContent = `The SDK did not load from ${config.sportsbookUrl}/embed/v1.js: is the sportsbook running?`;
+      return;
+    }
+    const options = {
+      url: config.sportsbookUrl,
+      tenant: config.tenant,
+      locale: state.locale,
+      title: `${config.brand} sportsbook`,
+      onBalanceChanged: ({ balance, currency }) => setBalance(balance, currency),
+      onDepositRequested: () => openCashier(),
+      onLoginRequired: ({ reason }) => onLoginRequired(reason),
+      onSessionExpired: ({ reason }) => (reason === 'logout' || !state.player ? null : freshLaunchToken()),
+      onBetPlaced: () => void loadTrader(),
+      onBetSettled: () => void loadTrader(),
+      onEvent: (type, payload) => logLine('in', type, payload),
+    };
+    if (config.launchToken) options.launchToken = config.launchToken;
+    handle = Bookmaker.mount('#sportsbook', options);
+    window.sportsbook = handle; // for a developer's console
+  }
+
+  // ---- wiring ----
+
+  byId('login').addEventListener('click', () => openLogin(null));
+  byId('join').addEventListener('click', () => openLogin('join'));
+  byId('deposit').addEventListener('click', () => openCashier());
+  byId('logout').addEventListener('click', (event) => {
+    event.preventDefault();
+    void logOut();
+  });
+  byId('login-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = byId('login-name').value.trim();
+    if (name) void logIn(name);
+  });
+  byId('login-cancel').addEventListener('click', () => byId('login-dialog').close());
+  for (const chip of document.querySelectorAll('.chip')) {
+    chip.addEventListener('click', () => {
+      byId('login-name').value = chip.dataset.name;
+      void logIn(chip.dataset.name);
+    });
+  }
+  byId('cashier-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void deposit();
+  });
+  byId('cashier-cancel').addEventListener('click', () => byId('cashier-dialog').close());
+  byId('end-session').addEventListener('click', () => void endSession());
+  byId('clear-events').addEventListener('click', () => {
+    byId('events').replaceChildren();
+    eventCount = 0;
+    byId('event-count').textContent = '0';
+  });
+  byId('locale').addEventListener('change', (event) => {
+    const locale = event.target.value;
+    state.locale = locale;
+    document.documentElement.lang = locale;
+    command('set_locale', { locale });
+    handle?.setLocale(locale);
+    void post('/locale', { locale }).catch(() => undefined);
+    setBalance(state.balance);
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) void loadTrader();
+  });
+
+  renderAccount();
+  mount();
+  void loadTrader();
+})();

@@ -1,0 +1,313 @@
+/**
+ * The whole demo in one process: the Bookmaker service on the embedded database with the live odds simulator, the
+ * casino's two reference wallets, a seeded catalog, an aggregator-provisioned and activated client, and the demo
+ * casino on its own origin. `startDemo()` is what `npm run demo` runs; browser tests start it on random ports.
+ */
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { seedDemoCatalog } from '../src/catalog/demo.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { InstanceLockError, lockDataDir } from '../src/platform/db/instance-lock.ts';
+import { DOCS_PATH } from '../src/platform/http/openapi.ts';
+import { startServer, StartupError, type RunningServer } from '../src/server.ts';
+import { startCasino, type Casino, type Locale } from './casino.ts';
+import { DEMO_PLAYERS } from './page.ts';
+import { activateClient, authorizeAggregator, createClient, createStaff } from './provision.ts';
+import { startWallet, type DemoWallet } from './wallet.ts';
+
+export interface DemoPorts {
+  /** The Bookmaker service: API, iframe sportsbook, SDK (3000). */
+  sportsbook: number;
+  /** The demo casino site (3100). */
+  casino: number;
+  /** The casino's production wallet (4000). */
+  wallet: number;
+  /** The casino's sandbox wallet (4001). */
+  sandboxWallet: number;
+}
+
+export interface DemoOptions {
+  /** Each port, or 0 for every one on a random free port (tests). */
+  ports?: 0 | Partial<DemoPorts>;
+  /** The embedded database and logs; wiped at every start (default: the project's data/demo). */
+  dataDir?: string;
+  /** Progress lines (default: stdout). */
+  log?: (line: string) => void;
+  /** The live odds simulator (default on); tests that need still odds turn it off. */
+  live?: boolean;
+}
+
+export interface Demo {
+  /** The page to open: the demo casino, e.g. http://127.0.0.1:3100 */
+  casinoUrl: string;
+  /** The sportsbook as the browser reaches it (another origin), e.g. http://localhost:3000 */
+  sportsbookUrl: string;
+  apiReferenceUrl: string;
+  /** Where the service's log goes. */
+  logFile: string;
+  dataDir: string;
+  clientId: string;
+  /** The production tenant the casino integrates with, and its sandbox twin. */
+  tenantId: string;
+  sandboxTenantId: string;
+  currency: string;
+  /** Players the casino knows from the start, funded in the production wallet (the name is what to type). */
+  players: Array<{ name: string; externalPlayerId: string; balance: number }>;
+  /** Development credentials, for tests and curious developers: never print them in a real product. */
+  secrets: {
+    integrationApiKey: string;
+    aggregatorKey: string;
+    adminToken: string;
+    traderToken: string;
+    operatorToken: string;
+  };
+  wallets: { production: DemoWalletInfo; sandbox: DemoWalletInfo };
+  close(): Promise<void>;
+}
+
+export interface DemoWalletInfo {
+  url: string;
+  controlToken: string;
+}
+
+/** A start-up problem the person can fix, said in one line with what to do. */
+export class DemoError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DemoError';
+  }
+}
+
+export const DEFAULT_PORTS: DemoPorts = { sportsbook: 3000, casino: 3100, wallet: 4000, sandboxWallet: 4001 };
+/** The environment variable that sets each port in `npm run demo`. */
+export const PORT_VARIABLES: Record<keyof DemoPorts, string> = {
+  sportsbook: 'DEMO_SPORTSBOOK_PORT',
+  casino: 'DEMO_CASINO_PORT',
+  wallet: 'DEMO_WALLET_PORT',
+  sandboxWallet: 'DEMO_SANDBOX_WALLET_PORT',
+};
+export const DEFAULT_DATA_DIR = join(import.meta.dirname, '..', 'data', 'demo');
+
+const HOST = '127.0.0.1';
+const MARKER = '.bookmaker-demo';
+const CURRENCY = 'BRL';
+const LOCALE: Locale = 'en';
+const BRAND = 'Aurora';
+const VALIDATION_PLAYER = 'wallet-check';
+/** R$ 1,000.00 for the demo players and every new name; R$ 10.00 for the players activation checks. */
+const PLAYER_BALANCE = 100_000;
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const ports: DemoPorts =
+    options.ports === 0
+      ? { sportsbook: 0, casino: 0, wallet: 0, sandboxWallet: 0 }
+      : { ...DEFAULT_PORTS, ...options.ports };
+  const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  const closers: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+  };
+
+  try {
+    await ensurePortsFree(ports);
+    await freshDataDir(dataDir);
+    log(`demo: fresh embedded database in ${dataDir}`);
+
+    log('demo: starting the casino wallets (reference wallet, production and sandbox) ...');
+    const production = await startWallet(ports.wallet, HOST);
+    closers.push(() => production.close());
+    const sandbox = await startWallet(ports.sandboxWallet, HOST);
+    closers.push(() => sandbox.close());
+
+    const live = options.live ?? true;
+    log(`demo: starting the Bookmaker service (development, live odds simulator ${live ? 'on' : 'off'}) ...`);
+    const logFile = join(dataDir, 'service.log');
+    const logStream = createWriteStream(logFile, { flags: 'a' });
+    closers.push(async () => {
+      logStream.end();
+      await once(logStream, 'close').catch(() => undefined);
+    });
+    const config = loadConfig({
+      APP_ENV: 'development',
+      PORT: String(ports.sportsbook),
+      HOST,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      INTEGRATION_SANDBOXES: 'true',
+    });
+    let server: RunningServer;
+    try {
+      server = await startServer(config, { demoLive: live, logStream, clock: systemClock });
+    } catch (error) {
+      if (error instanceof StartupError) throw new DemoError(portProblem('sportsbook', ports.sportsbook));
+      throw error;
+    }
+    closers.push(() => server.stop());
+    const api = server.url;
+    const port = Number(new URL(api).port);
+    // The browser reaches the sportsbook by another host name than the casino: two origins, as in production.
+    const sportsbookUrl = `http://localhost:${port}`;
+
+    log('demo: creating the staff accounts (platform administrator, trader) and logging them in with TOTP ...');
+    const admin = await createStaff(server.app.services.staff, api, 'platform_admin');
+    const trader = await createStaff(server.app.services.staff, api, 'trader');
+
+    log('demo: seeding the demo catalog (three sports, seven leagues, thirty events) ...');
+    const seeded = await seedDemoCatalog(server.app.services.catalog, systemClock);
+    log(
+      `demo:   ${seeded.events} events, ${seeded.markets} markets${live ? '; the live simulator moves them every 3 s' : ''}`,
+    );
+
+    log('demo: starting the demo casino ...');
+    const casino: Casino = await startCasino(ports.casino, HOST);
+    closers.push(() => casino.close());
+
+    log('demo: the platform administrator registers and authorizes an aggregator ...');
+    const walletOrigins = [production.url, sandbox.url].map((url) => new URL(url).origin);
+    const aggregator = await authorizeAggregator(api, admin.token, {
+      currencies: [CURRENCY],
+      jurisdictions: ['BR'],
+      territories: ['BR'],
+      walletOrigins,
+    });
+
+    log('demo: provisioning the client through the aggregator API (CreateClient) ...');
+    const client = await createClient(aggregator, {
+      externalId: 'aurora-casino',
+      name: `${BRAND} Casino`,
+      legalName: `${BRAND} Entretenimento Ltda`,
+      brandName: BRAND,
+      currency: CURRENCY,
+      jurisdiction: 'BR',
+      locale: LOCALE,
+      territories: ['BR'],
+      embedOrigins: [casino.url],
+      productionWalletUrl: production.url,
+      sandboxWalletUrl: sandbox.url,
+    });
+
+    log('demo: installing the wallet secrets in both wallets and funding the demo players ...');
+    await production.installSecret(client.production.walletSecret);
+    await sandbox.installSecret(client.sandbox.walletSecret);
+    await production.setPlayer(VALIDATION_PLAYER, 1_000, CURRENCY);
+    await sandbox.setPlayer(VALIDATION_PLAYER, 1_000, CURRENCY);
+    const players = DEMO_PLAYERS.map((name) => ({
+      name,
+      externalPlayerId: `casino-${name.toLowerCase()}`,
+      balance: PLAYER_BALANCE,
+    }));
+    for (const player of players) await production.setPlayer(player.externalPlayerId, player.balance, CURRENCY);
+
+    log('demo: activating the client (the service checks both wallets, then issues the integration keys) ...');
+    const keys = await activateClient(aggregator, client.id, {
+      production: VALIDATION_PLAYER,
+      sandbox: VALIDATION_PLAYER,
+    });
+    const operator = await createStaff(server.app.services.staff, api, 'operator', {
+      tenantId: client.production.tenantId,
+    });
+
+    casino.configure({
+      sportsbookUrl,
+      apiUrl: api,
+      tenantId: keys.production.tenantId,
+      integrationKey: keys.production.integrationApiKey,
+      currency: CURRENCY,
+      locale: LOCALE,
+      brand: BRAND,
+      wallet: production,
+      traderToken: trader.token,
+      operatorToken: operator.token,
+      welcomeBalance: PLAYER_BALANCE,
+    });
+
+    return {
+      casinoUrl: casino.url,
+      sportsbookUrl,
+      apiReferenceUrl: `${sportsbookUrl}${DOCS_PATH}`,
+      logFile,
+      dataDir,
+      clientId: client.id,
+      tenantId: keys.production.tenantId,
+      sandboxTenantId: keys.sandbox.tenantId,
+      currency: CURRENCY,
+      players,
+      secrets: {
+        integrationApiKey: keys.production.integrationApiKey,
+        aggregatorKey: aggregator.key,
+        adminToken: admin.token,
+        traderToken: trader.token,
+        operatorToken: operator.token,
+      },
+      wallets: {
+        production: walletInfo(production),
+        sandbox: walletInfo(sandbox),
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+const walletInfo = (wallet: DemoWallet): DemoWalletInfo => ({ url: wallet.url, controlToken: wallet.controlToken });
+
+function portProblem(name: keyof DemoPorts, port: number): string {
+  const variable = PORT_VARIABLES[name];
+  return (
+    `port ${port} (the ${name === 'sandboxWallet' ? 'sandbox wallet' : name}) is already in use on ${HOST}: ` +
+    `stop the program using it (another demo?), or choose another port with ${variable}=<port> npm run demo`
+  );
+}
+
+/** Every fixed port is checked before anything starts, so a busy one is said with the variable that moves it. */
+async function ensurePortsFree(ports: DemoPorts): Promise<void> {
+  const fixed = Object.entries(ports).filter(([, port]) => port !== 0) as Array<[keyof DemoPorts, number]>;
+  const seen = new Map<number, keyof DemoPorts>();
+  for (const [name, port] of fixed) {
+    const other = seen.get(port);
+    if (other) {
+      throw new DemoError(`${PORT_VARIABLES[name]} and ${PORT_VARIABLES[other]} are both ${port}: give each its own`);
+    }
+    seen.set(port, name);
+    const free = await new Promise<boolean>((done) => {
+      const probe = createServer();
+      probe.once('error', () => done(false));
+      probe.listen({ port, host: HOST, exclusive: true }, () => probe.close(() => done(true)));
+    });
+    if (!free) throw new DemoError(portProblem(name, port));
+  }
+}
+
+/**
+ * The demo starts from scratch every time: its data directory is emptied first. Only a directory the demo made (it
+ * holds a marker file) or an empty one is emptied, and never while a running server holds it.
+ */
+async function freshDataDir(dataDir: string): Promise<void> {
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    if (!existsSync(join(dataDir, MARKER))) {
+      throw new DemoError(
+        `${dataDir} is not empty and was not made by the demo: the demo empties its data directory at every start, ` +
+          'so point DEMO_DATA_DIR at a new or empty directory',
+      );
+    }
+    try {
+      const lock = await lockDataDir(dataDir, () => undefined);
+      await lock.release();
+    } catch (error) {
+      if (!(error instanceof InstanceLockError)) throw error;
+      throw new DemoError(
+        `another demo (or Bookmaker server) is using ${dataDir}: stop it first, or give this one its own ` +
+          'DEMO_DATA_DIR and ports',
+      );
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, MARKER), 'Made by `npm run demo`, which empties this directory at every start.\n');
+}
