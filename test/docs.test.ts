@@ -5,12 +5,17 @@ import { describe, it } from 'node:test';
 
 /** The project's documentation stands alone: every relative link points at a file (and heading) of this repository. */
 const ROOT = join(import.meta.dirname, '..');
-const PAGES = ['README.md', 'ARCHITECTURE.md', 'reference-wallet/README.md', ...docs()];
+const PAGES = [
+  'README.md',
+  'ARCHITECTURE.md',
+  ...['reference-wallet', 'sdk', 'web', 'demo'].map((folder) => `${folder}/README.md`),
+  ...docs(),
+];
 
 function docs(): string[] {
   return ['api-conventions', 'staff-authentication', 'aggregator-api', 'integration-api', 'tenant-administration']
     .concat(['catalog-and-trading', 'betting', 'wallet-contract', 'wallet-client', 'benchmarks'])
-    .concat(['ledger', 'settlement'])
+    .concat(['ledger', 'settlement', 'embedding'])
     .map((name) => `docs/${name}.md`);
 }
 
