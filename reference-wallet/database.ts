@@ -25,12 +25,17 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   };
 }
 
+function parserOf(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === BIGINT) return Number;
+  return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
+}
+
 /** A PostgreSQL server: real concurrency, so the ledger's row locks and unique keys do the work. */
 export function openPostgres(connectionString: string): SqlDatabase {
   const pool = new pg.Pool({
     connectionString,
     max: 16,
-    types: { getTypeParser: (oid, format) => (oid === BIGINT ? Number : pg.types.getTypeParser(oid, format)) },
+    types: { getTypeParser: parserOf as typeof pg.types.getTypeParser },
   });
   // An idle connection that breaks (a server restart) must not stop the wallet.
   pool.on('error', () => undefined);
