@@ -253,13 +253,15 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
 
   it('height auto grows the iframe to its content; fill keeps it to the container', async () => {
     const auto = await mount({ height: 'auto' }, DESKTOP, 'height: auto');
-    const resize = await received(auto.page, 'resize');
-    const height = Number(resize.payload.height);
-    assert.ok(height > 200, `content height ${height}`);
-    await auto.page.waitForFunction(
-      (expected) => document.querySelector('#sportsbook iframe')!.getBoundingClientRect().height === expected,
-      height,
-    );
+    await received(auto.page, 'resize');
+    // The content may grow in steps (each reported): the iframe ends at the height of the last report.
+    const height = await auto.page.waitForFunction(() => {
+      const resizes = (window as unknown as { events: HostEvent[] }).events.filter((event) => event.type === 'resize');
+      const last = Number(resizes.at(-1)?.payload.height);
+      const shown = document.querySelector('#sportsbook iframe')!.getBoundingClientRect().height;
+      return shown === last ? last : false;
+    });
+    assert.ok(Number(await height.jsonValue()) > 200, 'the iframe grew to its content');
     await auto.page.screenshot({ path: join(SCREENSHOTS, 'embed-auto-1280.png'), fullPage: true });
     await auto.page.close();
 

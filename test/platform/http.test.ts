@@ -117,6 +117,7 @@ describe('GET /', () => {
         'Bookmaker API': '/api/v1/openapi.json',
         'Bookmaker aggregator API': '/api/v1/aggregator/openapi.json',
       },
+      sdk: '/embed/v1.js',
       health: '/healthz',
       readiness: '/readyz',
     });
@@ -128,13 +129,6 @@ describe('GET /', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^text\/html/);
     assert.match(response.text, /<a href="\/docs">API reference<\/a>/);
-  });
-
-  it('answers a launch URL with 404 until the sportsbook app exists, without leaking its token in a Referer', async () => {
-    const response = await t.request('GET', '/?tenant=tn_1&launch=bm_launch_x&path=%2F&locale=en');
-    assert.equal(response.status, 404);
-    assert.equal(response.body.error.code, 'not_found');
-    assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
   });
 });
 
