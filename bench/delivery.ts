@@ -8,10 +8,7 @@
 //   3. delivering as many more with the wallet answering each call after 50 ms (target: at least 500 credits/s).
 // The bets are written straight into the database (what placement would have left); settling and delivering go
 // through the real services, HTTP and signatures included.
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { buildApp } from '../src/app.ts';
@@ -21,74 +18,11 @@ import type { StaffCall } from '../src/platform/http/principals.ts';
 import { movementBody } from '../src/wallet/movement.ts';
 import { testConfig } from '../test/helpers/app.ts';
 import { createPostgresDatabase, createTestDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
+import { pgbenchTps, startWallet } from './support.ts';
 
 const BETS = Number(process.env.BENCH_SETTLED_BETS ?? 10_000);
 const PLAYERS = 200;
 const SLOW_WALLET_MS = 50;
-const ROOT = join(import.meta.dirname, '..');
-
-interface ReferenceWallet {
-  url: string;
-  control(method: string, path: string, body?: unknown): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** The reference wallet in its own process, as a partner would run it. */
-async function startWallet(databaseUrl: string | undefined): Promise<ReferenceWallet> {
-  const controlToken = randomBytes(16).toString('hex');
-  const child = spawn(process.execPath, [join(ROOT, 'reference-wallet', 'main.ts')], {
-    env: {
-      ...process.env,
-      WALLET_PORT: '0',
-      WALLET_CONTROL_TOKEN: controlToken,
-      ...(databaseUrl ? { WALLET_DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { wallet: string }).wallet));
-    child.once('exit', () => reject(new Error('the reference wallet exited')));
-  });
-  return {
-    url,
-    control: async (method, path, body) => {
-      const response = await fetch(`${url}/_control${path}`, {
-        method,
-        headers: { 'x-control-token': controlToken, 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? {}),
-      });
-      if (!response.ok) throw new Error(`wallet control ${path}: ${response.status}`);
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** TPC-B transactions per second on the same server: the yardstick for database-bound work. */
-async function pgbenchTps(baseUrl: string): Promise<number | null> {
-  const versions = (() => {
-    try {
-      return readdirSync('/usr/lib/postgresql');
-    } catch {
-      return [];
-    }
-  })();
-  const binary = versions.map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`).at(-1) ?? 'pgbench';
-  const url = await createPostgresDatabase(baseUrl);
-  try {
-    process.stdout.write('baseline: pgbench TPC-B, scale 10, 8 clients, 10 s ...\n');
-    const init = spawnSync(binary, ['-i', '-q', '-s', '10', url], { encoding: 'utf8' });
-    if (init.status !== 0) return null;
-    const run = spawnSync(binary, ['-c', '8', '-j', '2', '-T', '10', '-n', url], { encoding: 'utf8' });
-    const match = /tps = ([0-9.]+)/.exec(run.stdout);
-    return match ? Number(match[1]) : null;
-  } finally {
-    await dropPostgresDatabase(url);
-  }
-}
 
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 const database = await createTestDatabase();

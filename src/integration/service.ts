@@ -44,6 +44,9 @@ export const TENANT_KEY_ERRORS: readonly ErrorFactory[] = [
 ];
 
 /** Contract section b: player sessions opened by the casino's server, launch tokens exchanged by the iframe. */
+/** Activity is recorded at most this often per session. */
+export const ACTIVITY_GRANULARITY_MS = 10_000;
+
 export class IntegrationService {
   readonly #db: Db;
   readonly #clock: Clock;
@@ -223,16 +226,29 @@ export class IntegrationService {
     }
     if (!options.forLogout) checkAvailable(tenant);
     if (!options.forLogout && found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
-    if (!options.background) await store.touchSession(this.#db, found.sessionId, now);
+    const activityAt = await this.#recordActivity(found, now, options.background === true);
     return {
       sessionId: found.sessionId,
       playerId: found.playerId,
       externalPlayerId: found.externalPlayerId,
       tenantId: found.tenantId,
       expiresAt: found.expiresAt,
-      idleExpiresAt: new Date(now.getTime() + idle),
+      idleExpiresAt: new Date(activityAt.getTime() + idle),
       idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction),
     };
+  }
+
+  /**
+   * The session's last activity after this call. A background call is not activity; a call within
+   * ACTIVITY_GRANULARITY_MS of the last recorded activity is not written again (the idle timeout, 30 or 60 min, is
+   * precise to those seconds, and a player's every click does not cost a database write).
+   */
+  async #recordActivity(found: { sessionId: string; lastActivityAt: Date }, now: Date, background: boolean) {
+    if (background || now.getTime() - found.lastActivityAt.getTime() < ACTIVITY_GRANULARITY_MS) {
+      return found.lastActivityAt;
+    }
+    await store.touchSession(this.#db, found.sessionId, now);
+    return now;
   }
 
   /** Records why a session that is over ended (idle or absolute expiry), the first time anyone notices. */

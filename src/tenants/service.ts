@@ -61,6 +61,8 @@ export class TenantService {
   readonly #audit: AuditLog;
   readonly #originRules: OriginRules;
   readonly #suspensionListeners: SuspensionListener[] = [];
+  /** Tenants whose first money movement is already recorded (see markFinancialUse). */
+  readonly #financiallyUsed = new Set<string>();
 
   constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; originRules: OriginRules }) {
     this.#db = deps.db;
@@ -164,7 +166,10 @@ export class TenantService {
 
   /** Marks the tenant's first money movement; from then on its wallet identity is locked. */
   async markFinancialUse(tenantId: string): Promise<void> {
+    // Once set, first_financial_at never changes: one statement per tenant and process is enough.
+    if (this.#financiallyUsed.has(tenantId)) return;
     await store.markFinancialUse(this.#db, tenantId, this.#clock.now());
+    this.#financiallyUsed.add(tenantId);
   }
 
   // ---- administration (operator staff of the tenant, or a platform administrator naming it) ----

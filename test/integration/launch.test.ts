@@ -179,6 +179,21 @@ describe('player sessions', () => {
     assert.deepEqual([background.status, background.body.error.code], [401, 'session_expired']);
   });
 
+  it('records activity at most every 10 s, and says when the session will end without more', async () => {
+    const { token } = await session(br);
+    const activity = async () =>
+      (await t.db.selectFrom('player_sessions').select('last_activity_at').executeTakeFirstOrThrow()).last_activity_at;
+    const opened = await activity();
+    t.clock.advance(9_000);
+    const soon = await me(token);
+    assert.equal(soon.body.session.idleExpiresAt, new Date(opened.getTime() + 30 * MINUTE).toISOString());
+    assert.deepEqual(await activity(), opened, 'not written again within 10 s');
+    t.clock.advance(2_000);
+    const later = await me(token);
+    assert.equal(later.body.session.idleExpiresAt, new Date(t.clock.now().getTime() + 30 * MINUTE).toISOString());
+    assert.deepEqual(await activity(), t.clock.now());
+  });
+
   it('ends 12 hours after it opened, however active', async () => {
     const { token } = await session(row);
     for (let elapsed = 0; elapsed < 12 * 60 - 50; elapsed += 50) {

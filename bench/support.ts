@@ -1,0 +1,110 @@
+// What the benchmarks share: the reference wallet in its own process, the pgbench baseline, and a load driver.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+
+export interface ReferenceWallet {
+  url: string;
+  control(method: string, path: string, body?: unknown): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The reference wallet in its own process, as a partner would run it. */
+export async function startWallet(databaseUrl: string | undefined): Promise<ReferenceWallet> {
+  const controlToken = randomBytes(16).toString('hex');
+  const child = spawn(process.execPath, [join(ROOT, 'reference-wallet', 'main.ts')], {
+    env: {
+      ...process.env,
+      WALLET_PORT: '0',
+      WALLET_CONTROL_TOKEN: controlToken,
+      ...(databaseUrl ? { WALLET_DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { wallet: string }).wallet));
+    child.once('exit', () => reject(new Error('the reference wallet exited')));
+  });
+  return {
+    url,
+    control: async (method, path, body) => {
+      const response = await fetch(`${url}/_control${path}`, {
+        method,
+        headers: { 'x-control-token': controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      });
+      if (!response.ok) throw new Error(`wallet control ${path}: ${response.status}`);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** TPC-B transactions per second on the same server: the yardstick for database-bound work. */
+export async function pgbenchTps(baseUrl: string): Promise<number | null> {
+  const versions = (() => {
+    try {
+      return readdirSync('/usr/lib/postgresql');
+    } catch {
+      return [];
+    }
+  })();
+  const binary = versions.map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`).at(-1) ?? 'pgbench';
+  const url = await createPostgresDatabase(baseUrl);
+  try {
+    process.stdout.write('baseline: pgbench TPC-B, scale 10, 8 clients, 10 s ...\n');
+    const init = spawnSync(binary, ['-i', '-q', '-s', '10', url], { encoding: 'utf8' });
+    if (init.status !== 0) return null;
+    const run = spawnSync(binary, ['-c', '8', '-j', '2', '-T', '10', '-n', url], { encoding: 'utf8' });
+    const match = /tps = ([0-9.]+)/.exec(run.stdout);
+    return match ? Number(match[1]) : null;
+  } finally {
+    await dropPostgresDatabase(url);
+  }
+}
+
+/** What a workload achieved: operations per second and latency percentiles (ms). */
+export interface LoadResult {
+  operations: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Runs `work` from `clients` concurrent loops until `durationMs` has passed (each loop finishes its operation in
+ * flight), timing every operation.
+ */
+export async function drive(
+  clients: number,
+  durationMs: number,
+  work: (client: number, round: number) => Promise<void>,
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + durationMs;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let round = 0; performance.now() < deadline; round++) {
+        const begun = performance.now();
+        await work(client, round);
+        latencies.push(performance.now() - begun);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  latencies.sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? 0;
+  return { operations: latencies.length, perSecond: latencies.length / (elapsed / 1000), p50: at(0.5), p99: at(0.99) };
+}
+
+export const databaseName = () => (process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite');
