@@ -137,7 +137,10 @@ export class BetViews {
   }
 }
 
-/** Applied or done by an operator: it happened. Sending, owed or held: still owed. Anything else: it did not. */
+/**
+ * Applied or done by an operator: it happened. Sending, owed or held: still owed (but an obsolete hold, see below).
+ * Anything else: it did not.
+ */
 const PLAYER_STATUS: Record<ObligationState, MovementStatus> = {
   applied: 'applied',
   resolved: 'applied',
@@ -149,13 +152,16 @@ const PLAYER_STATUS: Record<ObligationState, MovementStatus> = {
   cancelled: 'not_applied',
 };
 
+/** Superseded by a later resettlement: the correction that replaced it is what the player is owed. */
+const OBSOLETE = new Set<string | null>(['obsolete_credit_requires_review', 'obsolete_debit_requires_review']);
+
 function movementView(row: WalletObligation) {
   return {
     txId: row.tx_id,
     kind: row.kind,
     direction: row.endpoint === 'debit' ? ('debit' as const) : ('credit' as const),
     amount: row.amount,
-    status: PLAYER_STATUS[row.status],
+    status: row.status === 'held' && OBSOLETE.has(row.hold_reason) ? 'not_applied' : PLAYER_STATUS[row.status],
   };
 }
 

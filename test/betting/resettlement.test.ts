@@ -134,6 +134,16 @@ describe('resettling a market', () => {
       [`resettle:${betId}:2:1`, 'credit', 10_00, 'pending', null],
     ]);
     assert.equal(await wallet.balanceOf(player), 90_00, 'the correction waits behind the held payout');
+    const seen = await t.request('GET', `/api/v1/bets/${betId}`, { token });
+    assert.deepEqual(
+      seen.body.bet.movements.map((m: { txId: string; status: string }) => [m.txId, m.status]),
+      [
+        [`bet:${betId}`, 'applied'],
+        [`payout:${betId}:1`, 'not_applied'],
+        [`resettle:${betId}:2:1`, 'owed'],
+      ],
+      'the player is owed the correction, not the superseded payout',
+    );
     const retry = await review('retry', `payout:${betId}:1`);
     assert.deepEqual([retry.status, retry.body.error.code], [409, 'retry_not_allowed']);
     const cancelled = await review('cancel', `payout:${betId}:1`, 'the wallet never applied it');
