@@ -15,7 +15,7 @@ const PAGES = [
 function docs(): string[] {
   return ['api-conventions', 'staff-authentication', 'aggregator-api', 'integration-api', 'tenant-administration']
     .concat(['catalog-and-trading', 'betting', 'wallet-contract', 'wallet-client', 'benchmarks'])
-    .concat(['ledger', 'settlement', 'embedding'])
+    .concat(['ledger', 'settlement', 'embedding', 'scaling'])
     .map((name) => `docs/${name}.md`);
 }
 
