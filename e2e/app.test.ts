@@ -318,7 +318,15 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     await page.locator('.row-odds .odds:not([disabled])').first().click();
     await openSlip(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-slip.png'), animations: 'disabled' });
+    // the sheet is modal: Tab cycles inside it, Escape closes it and gives focus back to the slip button
+    const inSheet = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      assert.ok(await inSheet(), `focus left the sheet after ${i + 1} presses`);
+    }
     await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'slip-toggle');
     await page.close();
 
     const desktop = await open({ locale: 'en' }, DESKTOP);

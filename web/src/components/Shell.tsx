@@ -144,13 +144,36 @@ export function BottomNav({ placement }: { placement: 'bottom' | 'top' }) {
   );
 }
 
-/** Phones in `fill` height: the bet slip as a sheet over the page, closed with Escape or the backdrop. */
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex="0"]';
+
+/** Keeps Tab and Shift+Tab inside a modal element: from its last control back to its first, and the other way. */
+function trapTab(event: KeyboardEvent, within: HTMLElement | null): void {
+  if (event.key !== 'Tab' || !within) return;
+  const controls = [...within.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === within)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * Phones in `fill` height: the bet slip as a modal sheet over the page: focus moves into it and stays there (Tab
+ * cycles), Escape or the backdrop closes it, and focus returns to the slip button.
+ */
 export function SlipSheet() {
   const sheet = useRef<HTMLDivElement>(null);
   useEffect(() => {
     sheet.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') slipOpen.set(false);
+      trapTab(event, sheet.current);
     };
     document.addEventListener('keydown', onKey);
     return () => {
