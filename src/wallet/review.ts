@@ -160,6 +160,11 @@ export class ObligationReview {
       rows.map((row) => row.id),
       CALLS_SHOWN,
     );
+    // A retry goes only to the wallet a movement was recorded for: offered only while the tenant still points there.
+    const heldTenants = [...new Set(rows.filter((row) => row.status === 'held').map((row) => row.tenant_id))];
+    const walletUrls = new Map(
+      await Promise.all(heldTenants.map(async (id) => [id, (await this.#tenants.get(id)).wallet_url] as const)),
+    );
     return rows.map((row) => {
       const movement = JSON.parse(row.body) as Movement;
       return {
@@ -183,7 +188,7 @@ export class ObligationReview {
         createdAt: row.created_at.toISOString(),
         resolvedAt: row.resolved_at?.toISOString() ?? null,
         review: row.reviewed_by ? { by: row.reviewed_by, reason: row.review_reason } : null,
-        actions: actionsFor(row),
+        actions: actionsFor(row, walletUrls.get(row.tenant_id)),
         calls: calls
           .filter((call) => call.obligation_id === row.id)
           .map((call) => ({
@@ -199,8 +204,11 @@ export class ObligationReview {
   }
 }
 
-function actionsFor(row: WalletObligation): ReviewAction[] {
+function actionsFor(row: WalletObligation, tenantWalletUrl: string | undefined): ReviewAction[] {
   if (row.status !== 'held') return [];
-  const retryHelps = !isObsolete(row.hold_reason) && row.hold_reason !== 'correction_insufficient_funds';
+  const retryHelps =
+    !isObsolete(row.hold_reason) &&
+    row.hold_reason !== 'correction_insufficient_funds' &&
+    tenantWalletUrl === row.wallet_url;
   return retryHelps ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
 }

@@ -171,8 +171,14 @@ describe('decisions on a held movement', () => {
   });
 
   it('retry is refused while the tenant points at another wallet: a movement never goes elsewhere', async () => {
-    const { id } = await heldPayout();
+    const { id, betId } = await heldPayout();
     await t.db.updateTable('tenants').set({ wallet_url: 'http://127.0.0.1:9' }).execute();
+    const listed = await list(`?bet=${betId}&state=held`);
+    assert.deepEqual(
+      listed.body.obligations.map((o: { actions: string[] }) => o.actions),
+      [['resolve', 'cancel']],
+      'retry is not offered',
+    );
     const response = await act(id, 'retry', { reason: 'try again' });
     assert.deepEqual(
       [response.status, response.body.error.code, response.body.error.details],
