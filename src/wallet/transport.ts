@@ -52,6 +52,12 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Connections kept per pinned destination; more wait for a free one (the delivery engine bounds calls anyway). */
 const MAX_SOCKETS_PER_DESTINATION = 64;
+/**
+ * An idle kept-alive connection is closed by us after this long, before common servers close theirs (Apache 5 s,
+ * Node 5 s + 1 s, nginx 75 s): a call never starts on a connection the wallet is closing at that moment, which would
+ * make its outcome unknown (for a stake debit: a refused bet and a rollback).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
 
 export class WalletTransport {
   readonly #policy: TransportPolicy;
@@ -162,7 +168,13 @@ export class WalletTransport {
     const key = `${url.protocol}//${url.host}@${address}`;
     let agent = this.#agents.get(key);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_DESTINATION, scheduling: 'lifo' as const };
+      const options = {
+        keepAlive: true,
+        maxSockets: MAX_SOCKETS_PER_DESTINATION,
+        scheduling: 'lifo' as const,
+        // Node's agent closes a free connection whose socket times out; a connection in use is left to our deadline.
+        timeout: IDLE_CONNECTION_MS,
+      };
       agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
       this.#agents.set(key, agent);
     }

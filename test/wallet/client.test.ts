@@ -8,6 +8,7 @@ import { WalletClient } from '../../src/wallet/client.ts';
 import { movementBody } from '../../src/wallet/movement.ts';
 import { classifyAnswer } from '../../src/wallet/outcome.ts';
 import {
+  IDLE_CONNECTION_MS,
   TransportRefused,
   TransportTimeout,
   WalletTransport,
@@ -330,6 +331,21 @@ describe('wallet transport: kept-alive connections', () => {
     for (let i = 0; i < 3; i++) await transport.post(`http://127.0.0.1:${listener.port}/balance`, '{}', {});
     assert.equal(listener.connections() - before, 1);
     transport.close();
+  });
+
+  it('closes an idle connection itself, before the wallet would', async () => {
+    const server = createServer((_req, res) => res.end('{}'));
+    server.keepAliveTimeout = 30_000;
+    let closedAfter: number | undefined;
+    server.on('connection', (socket) => socket.on('close', () => (closedAfter = Date.now() - answeredAt)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = new WalletTransport(DEVELOPMENT);
+    await transport.post(`http://127.0.0.1:${(server.address() as AddressInfo).port}/balance`, '{}', {});
+    const answeredAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_CONNECTION_MS + 500));
+    assert.ok(closedAfter !== undefined && closedAfter < IDLE_CONNECTION_MS + 500, `closed after ${closedAfter} ms`);
+    transport.close();
+    await new Promise((resolve) => server.close(resolve));
   });
 
   it('never shares a connection between two hosts, even at the same address', async () => {
