@@ -8,7 +8,7 @@ import { bettingErrors } from './errors.ts';
 
 export const MAX_LEGS = 20;
 /** How a player sees a movement: done, still owed (being delivered, or under review), or never done. */
-export const MOVEMENT_STATUSES = ['applied', 'owed', 'not_applied'] as const;
+export const MOVEMENT_STATUSES = ['applied', 'owed', 'not_applied', 'in_review'] as const;
 /** exposure.scope and bet_exposure.scope: liability is reserved per selection and per event. */
 export const EXPOSURE_SCOPES = ['selection', 'event'] as const;
 export const MY_BETS_PAGE = 20;
@@ -58,7 +58,8 @@ export const MovementView = Type.Object({
   direction: Type.Enum(['debit', 'credit']),
   amount: Type.Integer(),
   status: Type.Enum(MOVEMENT_STATUSES, {
-    description: 'applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen',
+    description:
+      'applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen; in_review: replaced by a resettlement before it was confirmed, an operator decides',
   }),
 });
 

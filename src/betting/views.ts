@@ -152,7 +152,10 @@ const PLAYER_STATUS: Record<ObligationState, MovementStatus> = {
   cancelled: 'not_applied',
 };
 
-/** Superseded by a later resettlement: the correction that replaced it is what the player is owed. */
+/**
+ * Superseded by a later resettlement while still unresolved: the correction that replaced it is what the player is
+ * owed, and an operator decides whether this one happened (the wallet may have applied it).
+ */
 const OBSOLETE = new Set<string | null>(['obsolete_credit_requires_review', 'obsolete_debit_requires_review']);
 
 function movementView(row: WalletObligation) {
@@ -161,7 +164,7 @@ function movementView(row: WalletObligation) {
     kind: row.kind,
     direction: row.endpoint === 'debit' ? ('debit' as const) : ('credit' as const),
     amount: row.amount,
-    status: row.status === 'held' && OBSOLETE.has(row.hold_reason) ? 'not_applied' : PLAYER_STATUS[row.status],
+    status: row.status === 'held' && OBSOLETE.has(row.hold_reason) ? 'in_review' : PLAYER_STATUS[row.status],
   };
 }
 

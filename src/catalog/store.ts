@@ -185,7 +185,8 @@ export function pricesOf(q: Queryable, selectionIds: string[], lock: boolean) {
     ])
     .where('selections.id', 'in', selectionIds)
     .orderBy('selections.id');
-  return (lock ? query.forShare('selections') : query).execute();
+  // Locked: a selection's price, its market's status and its event's status cannot change until the caller commits.
+  return (lock ? query.forShare(['selections', 'markets', 'events']) : query).execute();
 }
 
 export function findSelection(q: Queryable, id: string) {

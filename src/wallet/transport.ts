@@ -50,8 +50,6 @@ export interface TransportResponse {
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** Connections kept per pinned destination; more wait for a free one (the delivery engine bounds calls anyway). */
-const MAX_SOCKETS_PER_DESTINATION = 64;
 /**
  * An idle kept-alive connection is closed by us after this long, before common servers close theirs (Apache 5 s,
  * Node 5 s + 1 s, nginx 75 s): a call never starts on a connection the wallet is closing at that moment, which would
@@ -170,7 +168,8 @@ export class WalletTransport {
     if (!agent) {
       const options = {
         keepAlive: true,
-        maxSockets: MAX_SOCKETS_PER_DESTINATION,
+        // No cap on connections: the delivery engine bounds its own calls, and a stake debit must never wait in a
+        // queue behind a settlement's credits (its 5 s deadline runs while it waits).
         scheduling: 'lifo' as const,
         // Node's agent closes a free connection whose socket times out; a connection in use is left to our deadline.
         timeout: IDLE_CONNECTION_MS,
@@ -181,10 +180,14 @@ export class WalletTransport {
     return agent;
   }
 
-  /** Closes every pooled connection (at shutdown, so the process does not wait for idle sockets). */
+  /**
+   * Closes the idle pooled connections (at shutdown). Calls in flight keep theirs: the delivery engine may still be
+   * finishing its last attempts, and a broken connection would make their outcome unknown.
+   */
   close(): void {
-    for (const agent of this.#agents.values()) agent.destroy();
-    this.#agents.clear();
+    for (const agent of this.#agents.values()) {
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    }
   }
 }
 

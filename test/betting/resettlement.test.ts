@@ -139,7 +139,7 @@ describe('resettling a market', () => {
       seen.body.bet.movements.map((m: { txId: string; status: string }) => [m.txId, m.status]),
       [
         [`bet:${betId}`, 'applied'],
-        [`payout:${betId}:1`, 'not_applied'],
+        [`payout:${betId}:1`, 'in_review'],
         [`resettle:${betId}:2:1`, 'owed'],
       ],
       'the player is owed the correction, not the superseded payout',

@@ -118,7 +118,7 @@ export interface Movement {
   kind: string;
   direction: 'debit' | 'credit';
   amount: number;
-  status: 'applied' | 'owed' | 'not_applied';
+  status: 'applied' | 'owed' | 'not_applied' | 'in_review';
 }
 
 export interface Bet {
