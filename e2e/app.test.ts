@@ -326,7 +326,7 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     }
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'slip-toggle');
+    await page.waitForFunction(() => document.activeElement?.id === 'slip-toggle', undefined, { timeout: 5_000 });
     await page.close();
 
     const desktop = await open({ locale: 'en' }, DESKTOP);

@@ -178,7 +178,12 @@ export function SlipSheet() {
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      document.getElementById('slip-toggle')?.focus();
+      const toggle = document.getElementById('slip-toggle');
+      toggle?.focus();
+      // The sheet leaves the page in this same render: if focus fell to the body meanwhile, give it back.
+      requestAnimationFrame(() => {
+        if (document.activeElement === document.body) toggle?.focus();
+      });
     };
   }, []);
   return (
