@@ -166,10 +166,13 @@ async function countPlacementCost(
 ) {
   const PLACEMENTS = 100;
   let statements = 0;
+  let traced: string[] = [];
   const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = client.query;
   const counting = function (this: unknown, ...args: unknown[]) {
     statements += 1;
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+    traced.push(String(text).replace(/\s+/g, ' ').slice(0, 160));
     return original.apply(this, args);
   };
   const xactCommit = async () => {
@@ -187,7 +190,10 @@ async function countPlacementCost(
   const before = await xactCommit();
   client.query = counting;
   try {
-    for (let i = 0; i < PLACEMENTS; i++) await placeAt(token, i, 0);
+    for (let i = 0; i < PLACEMENTS; i++) {
+      traced = [];
+      await placeAt(token, i, 0);
+    }
   } finally {
     client.query = original;
   }
@@ -196,4 +202,5 @@ async function countPlacementCost(
     `one placement: ${(statements / PLACEMENTS).toFixed(1)} statements, ` +
       `${((after - before) / PLACEMENTS).toFixed(1)} commits (PostgreSQL, ${PLACEMENTS} placements one by one)`,
   );
+  if (process.env.BENCH_TRACE) console.log(`the last placement's statements:\n  ${traced.join('\n  ')}`);
 }

@@ -14,24 +14,19 @@ export async function reserveExposure(
   liability: number,
   legs: Array<{ id: string; event_id: string }>,
 ): Promise<void> {
+  const limits = { selection: tenant.max_selection_liability, event: tenant.max_event_liability };
   // Always the same order, so two bets on the same rows never lock them in opposite orders.
   const reservations = [
-    ...legs.map((leg) => ({ scope: 'selection' as const, refId: leg.id, limit: tenant.max_selection_liability })),
-    ...legs.map((leg) => ({ scope: 'event' as const, refId: leg.event_id, limit: tenant.max_event_liability })),
+    ...legs.map((leg) => ({ scope: 'selection' as const, refId: leg.id })),
+    ...legs.map((leg) => ({ scope: 'event' as const, refId: leg.event_id })),
   ].sort((a, b) => (a.scope + a.refId < b.scope + b.refId ? -1 : 1));
-  for (const reservation of reservations) {
-    const reserved = await store.reserveExposure(tx, { tenantId: tenant.id, ...reservation, amount: liability });
-    if (!reserved) throw bettingErrors.exposure_limit({ scope: reservation.scope, id: reservation.refId });
-  }
-  await store.recordBetExposure(
-    tx,
-    reservations.map((reservation) => ({
-      betId,
-      scope: reservation.scope,
-      refId: reservation.refId,
-      amount: liability,
-    })),
+  const tooLarge = reservations.find((reservation) => liability > limits[reservation.scope]);
+  if (tooLarge) throw bettingErrors.exposure_limit({ scope: tooLarge.scope, id: tooLarge.refId });
+  const reserved = await store.reserveExposure(tx, { id: betId, tenantId: tenant.id, liability }, limits, reservations);
+  const full = reservations.find(
+    (reservation) => !reserved.some((row) => row.scope === reservation.scope && row.refId === reservation.refId),
   );
+  if (full) throw bettingErrors.exposure_limit({ scope: full.scope, id: full.refId });
 }
 
 /** Given back when the stake is refused or rolled back, when the bet is settled, or when it is fully cashed out. */

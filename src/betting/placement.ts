@@ -19,7 +19,7 @@ import { storedRefusal, toError } from './refusals.ts';
 import type { BetView, PlaceBetBody } from './schemas.ts';
 import type { BetRef, StakeOutcomes } from './stake-outcome.ts';
 import * as store from './store.ts';
-import type { BetViews } from './views.ts';
+import { betView, type BetViews } from './views.ts';
 
 const newBetId = () => `bt_${randomBytes(8).toString('hex')}`;
 /** How long a repeated request waits for the first one to decide before answering "in progress". */
@@ -86,10 +86,16 @@ export class Placement {
       attempt = await this.#delivery.attempt(placed.stake);
       const outcome = await this.#outcomes.decide(placed.bet, placed.stake, attempt);
       if (outcome.refusal) throw toError(outcome.refusal);
-      return { bet: await this.#views.view(placed.bet.id), balance: outcome.balance, replayed: false };
+      // Built from the rows as written, as a read would show them: nothing is read again.
+      const accepted = { ...placed.bet, status: 'accepted' as const, decided_at: outcome.decidedAt };
+      const postings = [outcome.stake];
+      const bet = betView(accepted, { legs: placed.legs, cashouts: [], postings, names: placed.names });
+      return { bet, balance: outcome.balance, replayed: false };
     } catch (error) {
       if (isAnswer(error)) throw error;
       this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
+      // The call's log line goes with its outcome, which was not recorded (or its acknowledgement was lost).
+      if (attempt) await this.#delivery.logAttempt(placed.stake, attempt);
       return this.#answerFromState(placed.bet, placed.stake, attempt);
     }
   }
@@ -123,12 +129,9 @@ export class Placement {
   }
 
   async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
-    // The wallet identity locks before the first stake is even recorded, in its own statement: marking it inside
-    // the placement would upgrade the shared tenant lock below, and concurrent first bets would deadlock.
-    await this.#tenants.markFinancialUse(player.tenantId);
+    // The wallet identity locks before the first stake is even recorded: the stake goes to the locked identity.
+    const tenant = await this.#tenants.forMoneyMovement(player.tenantId);
     return inTransaction(this.#db, async (tx) => {
-      // FOR SHARE: the wallet identity cannot change between this read and the first stake locking it.
-      const tenant = await this.#tenants.getForShare(tx, player.tenantId);
       if (await store.findBetByRequest(tx, player.playerId, body.requestId)) return { kind: 'repeat' as const };
 
       const legs = await this.#pricedLegs(tx, body);
@@ -144,7 +147,7 @@ export class Placement {
         });
       }
       const payout = Number(exactPayout);
-      const bet = {
+      const pending = {
         id: newBetId(),
         tenant_id: tenant.id,
         player_id: player.playerId,
@@ -160,8 +163,9 @@ export class Placement {
         decided_at: null,
       };
       // A concurrent twin with the same request id loses here, before anything else is written.
-      if (!(await store.insertBet(tx, bet))) return { kind: 'repeat' as const };
-      await store.insertLegs(
+      const bet = await store.insertBet(tx, pending);
+      if (!bet) return { kind: 'repeat' as const };
+      const betLegs = await store.insertLegs(
         tx,
         legs.map((leg, position) => ({
           bet_id: bet.id,
@@ -183,7 +187,8 @@ export class Placement {
         externalPlayerId: player.externalPlayerId,
         amount: body.stake,
       });
-      return { kind: 'placed' as const, bet, stake };
+      const names = legs.map((leg) => ({ ...leg, selection_id: leg.id }));
+      return { kind: 'placed' as const, bet, legs: betLegs, names, stake };
     });
   }
 

@@ -14,6 +14,9 @@ export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;
 export interface Decision {
   refusal?: Refusal;
   balance?: { balance: number; currency: string };
+  /** The stake debit as now recorded, and when the bet was decided. */
+  stake: WalletObligation;
+  decidedAt: Date;
 }
 
 /**
@@ -35,25 +38,27 @@ export class StakeOutcomes {
   }
 
   /**
-   * Records what the stake debit proved, in one transaction, and says what the player is told. Throws when another
+   * Records what the stake debit proved, with its wallet call log line, in one transaction, and says what the
+   * player is told. Throws when another
    * writer decided the bet first (BetRaceError, LostRaceError): the caller then answers from the bet's state.
    */
   async decide(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<Decision> {
     const now = this.#clock.now();
     if (attempt.outcome === 'applied') {
-      await inTransaction(this.#db, async (tx) => {
-        await this.#ledger.recordStakeOutcome(tx, stake, attempt);
+      const recorded = await inTransaction(this.#db, async (tx) => {
+        const applied = await this.#ledger.recordStakeOutcome(tx, stake, attempt);
         await moveBet(tx, { id: bet.id, status: 'pending' }, 'accepted', { decided_at: now });
+        return applied;
       });
-      return { balance: { balance: attempt.balance, currency: attempt.currency } };
+      return { balance: { balance: attempt.balance, currency: attempt.currency }, stake: recorded, decidedAt: now };
     }
     const refusal = stakeRefusal(attempt);
-    const rollbackId = await inTransaction(this.#db, async (tx) => {
-      await this.#ledger.recordStakeOutcome(tx, stake, attempt);
-      return this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown');
+    const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
+      const recorded = await this.#ledger.recordStakeOutcome(tx, stake, attempt);
+      return { recorded, rollbackId: await this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown') };
     });
     if (rollbackId) this.#delivery.wake();
-    return { refusal };
+    return { refusal, stake: recorded, decidedAt: now };
   }
 
   /**

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type {
   Bet,
+  BetLeg,
   BetLegsTable,
   BetStatus,
   BetsTable,
@@ -24,18 +25,18 @@ export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
 }
 
 /** Inserts the pending bet unless this player already used the request id; returns whether it was inserted. */
-export async function insertBet(q: Queryable, bet: Insertable<BetsTable>): Promise<boolean> {
-  const row = await q
+/** The bet as stored, or undefined when the player already has a bet with this request id. */
+export function insertBet(q: Queryable, bet: Insertable<BetsTable>): Promise<Bet | undefined> {
+  return q
     .insertInto('bets')
     .values(bet)
     .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
-    .returning('id')
+    .returningAll()
     .executeTakeFirst();
-  return row !== undefined;
 }
 
-export async function insertLegs(q: Queryable, legs: Insertable<BetLegsTable>[]): Promise<void> {
-  await q.insertInto('bet_legs').values(legs).execute();
+export function insertLegs(q: Queryable, legs: Insertable<BetLegsTable>[]): Promise<BetLeg[]> {
+  return q.insertInto('bet_legs').values(legs).returningAll().execute();
 }
 
 /** Moves a bet only if it is still in the state the caller saw; returns whether it moved. */
@@ -158,35 +159,59 @@ export function pendingBets(q: Queryable, before?: Date) {
  * Reserves liability against a limit in one statement: the row only grows while it stays within the limit, so
  * concurrent placements can never push it past.
  */
-export async function reserveExposure(
-  q: Queryable,
-  reservation: { tenantId: string; scope: 'selection' | 'event'; refId: string; amount: number; limit: number },
-): Promise<boolean> {
-  await q
-    .insertInto('exposure')
-    .values({ tenant_id: reservation.tenantId, scope: reservation.scope, ref_id: reservation.refId, reserved: 0 })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-  const row = await q
-    .updateTable('exposure')
-    .set((eb) => ({ reserved: eb('reserved', '+', reservation.amount) }))
-    .where('tenant_id', '=', reservation.tenantId)
-    .where('scope', '=', reservation.scope)
-    .where('ref_id', '=', reservation.refId)
-    .where((eb) => eb(eb('reserved', '+', reservation.amount), '<=', reservation.limit))
-    .returning('reserved')
-    .executeTakeFirst();
-  return row !== undefined;
+export interface Reservation {
+  scope: 'selection' | 'event';
+  refId: string;
 }
 
-export async function recordBetExposure(
+/**
+ * Adds the bet's liability to each row's reserved total and records what the bet reserved, in one statement. A row
+ * whose total would pass its limit is left as it was and not recorded: the answer lists what was reserved, and the
+ * caller refuses the bet (rolling back the others) unless that is all of them. A new row starts at the liability,
+ * so the caller checks the liability alone against the limits first.
+ */
+export async function reserveExposure(
   q: Queryable,
-  rows: Array<{ betId: string; scope: 'selection' | 'event'; refId: string; amount: number }>,
-) {
-  await q
+  bet: { id: string; tenantId: string; liability: number },
+  limits: Record<Reservation['scope'], number>,
+  reservations: Reservation[],
+): Promise<Reservation[]> {
+  const limit = sql<number>`case exposure.scope when 'selection' then ${limits.selection}::bigint else ${limits.event}::bigint end`;
+  const rows = await q
+    .with('reserved', (db) =>
+      db
+        .insertInto('exposure')
+        .values(
+          reservations.map((reservation) => ({
+            tenant_id: bet.tenantId,
+            scope: reservation.scope,
+            ref_id: reservation.refId,
+            reserved: bet.liability,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['tenant_id', 'scope', 'ref_id'])
+            .doUpdateSet({ reserved: sql`exposure.reserved + excluded.reserved` })
+            .where(sql<boolean>`exposure.reserved + excluded.reserved <= ${limit}`),
+        )
+        .returning(['scope', 'ref_id']),
+    )
     .insertInto('bet_exposure')
-    .values(rows.map((row) => ({ bet_id: row.betId, scope: row.scope, ref_id: row.refId, amount: row.amount })))
+    .columns(['bet_id', 'scope', 'ref_id', 'amount'])
+    .expression((eb) =>
+      eb
+        .selectFrom('reserved')
+        .select([
+          sql<string>`${bet.id}::text`.as('bet_id'),
+          'reserved.scope',
+          'reserved.ref_id',
+          sql<number>`${bet.liability}::bigint`.as('amount'),
+        ]),
+    )
+    .returning(['scope', 'ref_id'])
     .execute();
+  return rows.map((row) => ({ scope: row.scope, refId: row.ref_id }));
 }
 
 /** Gives back exactly what the bets reserved, once: per selection and event, one update for all of them. */

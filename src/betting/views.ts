@@ -1,8 +1,8 @@
 import { formatMilli } from '../catalog/odds.ts';
-import type { CatalogService } from '../catalog/service.ts';
+import type { CatalogService, SelectionName } from '../catalog/service.ts';
 import type { IntegrationService } from '../integration/service.ts';
 import type { Db } from '../platform/db/database.ts';
-import type { Bet, WalletObligation } from '../platform/db/schema.ts';
+import type { Bet, BetLeg, Cashout, WalletObligation } from '../platform/db/schema.ts';
 import { notFound } from '../platform/errors.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
@@ -90,51 +90,57 @@ export class BetViews {
     const legs = await store.legsOfBets(this.#db, ids);
     const cashouts = await store.cashoutsOfBets(this.#db, ids);
     const postings = known ?? (await this.#ledger.postingsOfBets(this.#db, ids));
-    const names = new Map(
-      (await this.#catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))])).map((row) => [
-        row.selection_id,
-        row,
-      ]),
-    );
-    return bets.map((bet) => {
-      const refusal = bet.refusal ? storedRefusal(bet) : null;
-      return {
-        id: bet.id,
-        requestId: bet.request_id,
-        status: bet.status,
-        refusal: refusal ? { code: refusal.code, message: bettingErrors[refusal.code].message } : null,
-        stake: bet.stake,
-        remainingStake: bet.stake - bet.cashed_out_stake,
-        currency: bet.currency,
-        odds: formatMilli(bet.odds_milli),
-        potentialPayout: bet.potential_payout,
-        settledReturn: bet.settled_return,
-        placedAt: bet.placed_at.toISOString(),
-        decidedAt: bet.decided_at?.toISOString() ?? null,
-        settledAt: bet.settled_at?.toISOString() ?? null,
-        legs: legs
-          .filter((leg) => leg.bet_id === bet.id)
-          .map((leg) => {
-            const name = names.get(leg.selection_id)!;
-            return {
-              selectionId: leg.selection_id,
-              selectionName: name.selection_name,
-              marketId: leg.market_id,
-              marketName: name.market_name,
-              eventId: leg.event_id,
-              eventName: `${name.home} vs ${name.away}`,
-              eventStartsAt: name.starts_at.toISOString(),
-              odds: formatMilli(leg.odds_milli),
-              result: leg.result,
-            };
-          }),
-        cashOuts: cashouts
-          .filter((cashout) => cashout.bet_id === bet.id)
-          .map((cashout) => ({ stake: cashout.stake, amount: cashout.amount, at: cashout.created_at.toISOString() })),
-        movements: postings.filter((row) => row.bet_id === bet.id).map(movementView),
-      };
-    });
+    const names = await this.#catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))]);
+    return bets.map((bet) => betView(bet, { legs, cashouts, postings, names }));
   }
+}
+
+/**
+ * A bet as the player sees it, from its rows (theirs among `related`, which may hold other bets' rows too). The
+ * placement builds its answer from the rows it has just written, the same way as a read later.
+ */
+export function betView(
+  bet: Bet,
+  related: { legs: BetLeg[]; cashouts: Cashout[]; postings: WalletObligation[]; names: SelectionName[] },
+): BetView {
+  const names = new Map(related.names.map((row) => [row.selection_id, row]));
+  const { legs, cashouts, postings } = related;
+  const refusal = bet.refusal ? storedRefusal(bet) : null;
+  return {
+    id: bet.id,
+    requestId: bet.request_id,
+    status: bet.status,
+    refusal: refusal ? { code: refusal.code, message: bettingErrors[refusal.code].message } : null,
+    stake: bet.stake,
+    remainingStake: bet.stake - bet.cashed_out_stake,
+    currency: bet.currency,
+    odds: formatMilli(bet.odds_milli),
+    potentialPayout: bet.potential_payout,
+    settledReturn: bet.settled_return,
+    placedAt: bet.placed_at.toISOString(),
+    decidedAt: bet.decided_at?.toISOString() ?? null,
+    settledAt: bet.settled_at?.toISOString() ?? null,
+    legs: legs
+      .filter((leg) => leg.bet_id === bet.id)
+      .map((leg) => {
+        const name = names.get(leg.selection_id)!;
+        return {
+          selectionId: leg.selection_id,
+          selectionName: name.selection_name,
+          marketId: leg.market_id,
+          marketName: name.market_name,
+          eventId: leg.event_id,
+          eventName: `${name.home} vs ${name.away}`,
+          eventStartsAt: name.starts_at.toISOString(),
+          odds: formatMilli(leg.odds_milli),
+          result: leg.result,
+        };
+      }),
+    cashOuts: cashouts
+      .filter((cashout) => cashout.bet_id === bet.id)
+      .map((cashout) => ({ stake: cashout.stake, amount: cashout.amount, at: cashout.created_at.toISOString() })),
+    movements: postings.filter((row) => row.bet_id === bet.id).map(movementView),
+  };
 }
 
 /**

@@ -10,6 +10,8 @@ import type { CreateMarketBody, EventDetail, EventSummary } from './schemas.ts';
 import * as store from './store.ts';
 import type { EventHeaderRow } from './store.ts';
 
+export type { SelectionName } from './store.ts';
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 /** Who changed the catalog: a trader through the API, or the feed (demo simulator, a future odds feed). */

@@ -251,10 +251,18 @@ export function selectionsForBet(q: Queryable, selectionIds: string[]) {
       'events.id as event_id',
       'events.status as event_status',
       'events.starts_at',
+      // Names too: the placement answers with them, without reading them again.
+      'selections.name as selection_name',
+      'markets.name as market_name',
+      'events.home',
+      'events.away',
     ])
     .forUpdate('selections')
     .execute();
 }
+
+/** A selection's names (with its market's and event's), as bet views show them. */
+export type SelectionName = Awaited<ReturnType<typeof selectionNames>>[number];
 
 /** Names of selections with their market and event, for bet slips and My Bets. */
 export function selectionNames(q: Queryable, selectionIds: string[]) {
@@ -270,6 +278,5 @@ export function selectionNames(q: Queryable, selectionIds: string[]) {
       'events.away',
       'events.starts_at',
     ])
-
     .execute();
 }

@@ -88,7 +88,7 @@ export class IntegrationService {
 
   async #tenant(tenantId: string | undefined, q?: Tx): Promise<Tenant> {
     if (!tenantId) throw validationError('x-tenant-id', 'Name the tenant with the X-Tenant-ID header.');
-    return this.#tenants.get(tenantId, q);
+    return q ? this.#tenants.get(tenantId, q) : this.#tenants.current(tenantId);
   }
 
   /** Each call opens a new session; earlier sessions of the player stay valid until they end. */
@@ -208,7 +208,7 @@ export class IntegrationService {
     const now = this.#clock.now();
     const found = await store.findSessionByToken(this.#db, sha256Hex(token));
     if (!found) throw platformErrors.unauthorized(undefined, 'The session token is not valid.');
-    const tenant = await this.#tenants.get(found.tenantId);
+    const tenant = await this.#tenants.current(found.tenantId);
     const idle = idleMs(tenant.jurisdiction);
     const idleCutoff = new Date(now.getTime() - idle);
     if (found.endedAt || found.expiresAt <= now || found.lastActivityAt <= idleCutoff) {

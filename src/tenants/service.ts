@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
-import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import { inTransaction, onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import type { Tenant } from '../platform/db/schema.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { allows } from '../platform/http/auth.ts';
@@ -49,6 +49,18 @@ export type SuspensionListener = (tx: Tx, tenantIds: string[]) => Promise<void>;
 export const newTenantId = (): string => `tn_${randomBytes(8).toString('hex')}`;
 const newIntegrationKeyId = (): string => `ik_${randomBytes(8).toString('hex')}`;
 const walletSecretContext = (tenantId: string) => `tenants.wallet_secret:${tenantId}`;
+/**
+ * How long a tenant read from memory is trusted at most. Every change through this service drops the cached rows
+ * (and again when its transaction ends), so this bound only matters for a change made by hand in the database.
+ */
+const CACHED_TENANT_MS = 5_000;
+
+interface CachedTenant {
+  tenant: Tenant;
+  /** Decrypted on first use. */
+  walletSecret?: string;
+  until: number;
+}
 
 /**
  * Tenants (one per client environment) and their credentials: the integration key and the wallet secret. The
@@ -61,8 +73,10 @@ export class TenantService {
   readonly #audit: AuditLog;
   readonly #originRules: OriginRules;
   readonly #suspensionListeners: SuspensionListener[] = [];
-  /** Tenants whose first money movement is already recorded (see markFinancialUse). */
-  readonly #financiallyUsed = new Set<string>();
+  /** Tenants as last committed, for the paths every request takes (session checks, placement, wallet calls). */
+  readonly #cached = new Map<string, CachedTenant>();
+  /** Bumped by every change: a read that began before a change must not fill the cache with the old row. */
+  #generation = 0;
 
   constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; originRules: OriginRules }) {
     this.#db = deps.db;
@@ -84,11 +98,31 @@ export class TenantService {
     return tenant;
   }
 
-  /** Read inside a transaction and kept unchanged (wallet identity included) until it ends. */
-  async getForShare(tx: Tx, tenantId: string): Promise<Tenant> {
-    const tenant = await store.findTenant(tx, tenantId, { lock: 'share' });
-    if (!tenant) throw notFound('Tenant');
-    return tenant;
+  /**
+   * The tenant as last committed, from memory when this process read it recently. Not for a transaction that
+   * must see its own writes or lock the row: use get(tenantId, tx) there.
+   */
+  async current(tenantId: string): Promise<Tenant> {
+    return (await this.#entry(tenantId)).tenant;
+  }
+
+  async #entry(tenantId: string): Promise<CachedTenant> {
+    const hit = this.#cached.get(tenantId);
+    if (hit && hit.until > Date.now()) return hit;
+    const generation = this.#generation;
+    const entry = { tenant: await this.get(tenantId), until: Date.now() + CACHED_TENANT_MS };
+    if (generation === this.#generation) this.#cached.set(tenantId, entry);
+    return entry;
+  }
+
+  /** Drops every cached tenant now and when the transaction of `q` ends, when others can first see the change. */
+  #changed(q: Queryable): void {
+    const forget = () => {
+      this.#generation += 1;
+      this.#cached.clear();
+    };
+    forget();
+    onTransactionEnd(q, forget);
   }
 
   environmentsOfClient(clientId: string, q: Queryable = this.#db): Promise<Tenant[]> {
@@ -104,13 +138,21 @@ export class TenantService {
     return this.#secrets.decrypt(tenant.wallet_secret_enc, walletSecretContext(tenant.id));
   }
 
-  async walletTarget(tenantId: string): Promise<TenantWallet> {
-    const tenant = await this.get(tenantId);
+  /**
+   * Where the tenant's wallet calls go. `fromCache` for calls made at once on a player's request (a stake, a
+   * balance): they go to the URL just recorded from the same cached row. The delivery engine reads the row, so an
+   * obligation whose tenant changed wallet URL even by hand in the database is held, not sent.
+   */
+  async walletTarget(tenantId: string, options: { fromCache?: boolean } = {}): Promise<TenantWallet> {
+    const entry: Omit<CachedTenant, 'until'> = options.fromCache
+      ? await this.#entry(tenantId)
+      : { tenant: await this.get(tenantId) };
+    const secret = (entry.walletSecret ??= this.walletSecret(entry.tenant));
     return {
       tenantId,
-      walletUrl: tenant.wallet_url,
-      secret: this.walletSecret(tenant),
-      currency: tenant.currency,
+      walletUrl: entry.tenant.wallet_url,
+      secret,
+      currency: entry.tenant.currency,
     };
   }
 
@@ -137,6 +179,7 @@ export class TenantService {
   /** Both environments of a client change status together; a suspension ends their open sessions. */
   async setClientEnvironmentsStatus(tx: Tx, clientId: string, status: Tenant['status']): Promise<void> {
     const tenantIds = await store.setTenantStatusForClient(tx, clientId, status);
+    this.#changed(tx);
     if (status === 'suspended') await this.#suspended(tx, tenantIds);
   }
 
@@ -164,12 +207,17 @@ export class TenantService {
     return store.revokeIntegrationKeys(q, tenantIds, this.#clock.now());
   }
 
-  /** Marks the tenant's first money movement; from then on its wallet identity is locked. */
-  async markFinancialUse(tenantId: string): Promise<void> {
-    // Once set, first_financial_at never changes: one statement per tenant and process is enough.
-    if (this.#financiallyUsed.has(tenantId)) return;
+  /**
+   * The tenant for a money movement, its wallet identity (URL, mode, currency) locked for good: the first one marks
+   * it, in its own statement, which waits for any identity change in progress; the row is then read again, so the
+   * movement goes to the identity that is now locked. Once marked, the cached row's identity can no longer change.
+   */
+  async forMoneyMovement(tenantId: string): Promise<Tenant> {
+    const tenant = await this.current(tenantId);
+    if (tenant.first_financial_at) return tenant;
     await store.markFinancialUse(this.#db, tenantId, this.#clock.now());
-    this.#financiallyUsed.add(tenantId);
+    this.#changed(this.#db);
+    return this.current(tenantId);
   }
 
   // ---- administration (operator staff of the tenant, or a platform administrator naming it) ----
@@ -225,6 +273,7 @@ export class TenantService {
         );
       }
       await store.updateTenant(tx, tenantId, changes);
+      this.#changed(tx);
       if (body.status === 'suspended') await this.#suspended(tx, [tenantId]);
       const platformChanges = Object.fromEntries(
         platformOnly.map((field) => [
@@ -271,6 +320,7 @@ export class TenantService {
       await this.#locked(tx, tenantId);
       const sealed = this.#secrets.encrypt(walletSecret, walletSecretContext(tenantId));
       await store.updateTenant(tx, tenantId, { wallet_secret_enc: sealed });
+      this.#changed(tx);
       await this.#record(tx, call, 'tenant.wallet_secret.rotate', tenantId, {});
     });
     return { tenantId, walletSecret };

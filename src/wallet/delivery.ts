@@ -92,15 +92,19 @@ export class DeliveryEngine {
     this.#claimMs = options.claimMs ?? CLAIM_MS;
   }
 
-  /** The stake debit's one attempt (the placement's), logged; the caller decides what the outcome means. */
+  /**
+   * The stake debit's one attempt (the placement's). The caller decides what the outcome means and logs the call
+   * with it (Ledger.recordStakeOutcome), or alone if that cannot be recorded (logAttempt).
+   */
   async attempt(obligation: WalletObligation): Promise<WalletAttempt> {
-    const target = await this.#tenants.walletTarget(obligation.tenant_id);
-    const attempt = await this.#send(obligation, target);
-    // What the wallet said matters more than the log line: a log that cannot be written must not lose the answer.
+    return this.#send(obligation, await this.#tenants.walletTarget(obligation.tenant_id, { fromCache: true }));
+  }
+
+  /** Logs an attempt whose outcome could not be recorded with it; a log that cannot be written is only logged. */
+  async logAttempt(obligation: WalletObligation, attempt: WalletAttempt): Promise<void> {
     await store
-      .logWalletCalls(this.#db, [callOf(obligation, attempt, this.#clock.now())])
+      .logWalletCalls(this.#db, [store.callOfObligation(obligation, attempt, this.#clock.now())])
       .catch((err: unknown) => this.#log.error({ err, txId: obligation.tx_id }, 'wallet call not logged'));
-    return attempt;
   }
 
   /** Starts the engine: claims left by a previous process are released (this one holds the instance lock). */
@@ -291,7 +295,7 @@ export class DeliveryEngine {
         const moved = await inTransaction(this.#db, async (tx) => {
           await store.logWalletCalls(
             tx,
-            batch.map(({ delivery }) => callOf(delivery.obligation, delivery.attempt, at)),
+            batch.map(({ delivery }) => store.callOfObligation(delivery.obligation, delivery.attempt, at)),
           );
           return this.#ledger.recordDeliveries(
             tx,
@@ -317,16 +321,4 @@ export class DeliveryEngine {
     }
     this.#recording = false;
   }
-}
-
-function callOf(obligation: WalletObligation, attempt: WalletAttempt, at: Date): store.WalletCall {
-  return {
-    tenantId: obligation.tenant_id,
-    obligationId: obligation.id,
-    txId: obligation.tx_id,
-    endpoint: obligation.endpoint,
-    kind: obligation.kind,
-    at,
-    attempt,
-  };
 }

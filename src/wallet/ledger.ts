@@ -221,14 +221,14 @@ export class Ledger {
    * What the one attempt of a stake debit proved. A stake the transport never sent is refused like one the wallet
    * refused: nothing moved, so nothing is rolled back.
    */
-  async recordStakeOutcome(tx: Tx, stake: WalletObligation, attempt: WalletAttempt): Promise<void> {
+  async recordStakeOutcome(tx: Tx, stake: WalletObligation, attempt: WalletAttempt): Promise<WalletObligation> {
     const now = this.#clock.now();
+    await store.logWalletCalls(tx, [store.callOfObligation(stake, attempt, now)]);
     if (attempt.outcome === 'applied') {
-      await this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now });
-      return;
+      return this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now });
     }
     const to = attempt.outcome === 'unknown' ? 'unknown' : 'refused';
-    await this.#move(tx, stake, to, {
+    return this.#move(tx, stake, to, {
       ...attempted(stake, attempt.outcome === 'refused' ? 'refused' : attempt.reason),
       operator_code: attempt.outcome === 'refused' ? attempt.code : null,
       resolved_at: now,
@@ -325,11 +325,13 @@ export class Ledger {
     obligation: WalletObligation,
     to: ObligationState,
     changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
-  ): Promise<void> {
+  ): Promise<WalletObligation> {
     checkTransition(obligation.status, to);
     if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }))) {
       throw new LostRaceError(obligation.id, obligation.status);
     }
+    // The guarded update wrote exactly these changes over the row as read.
+    return { ...obligation, ...changes, status: to } as WalletObligation;
   }
 
   #rowsForBets(

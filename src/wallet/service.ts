@@ -27,7 +27,7 @@ export class WalletService {
    * failed, transport reasons included, stays in the wallet call log for operators.
    */
   async balance(player: SessionPrincipal): Promise<{ balance: number; currency: string }> {
-    const target = await this.#tenants.walletTarget(player.tenantId);
+    const target = await this.#tenants.walletTarget(player.tenantId, { fromCache: true });
     const txId = `balance:${randomUUID()}`;
     const { currency } = target;
     const body = movementBody({ txId, playerId: player.externalPlayerId, amount: 0, currency, kind: 'balance' });

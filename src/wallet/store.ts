@@ -236,6 +236,19 @@ export interface WalletCall {
   attempt: WalletAttempt;
 }
 
+/** The log line of one attempt to deliver an obligation. */
+export function callOfObligation(obligation: WalletObligation, attempt: WalletAttempt, at: Date): WalletCall {
+  return {
+    tenantId: obligation.tenant_id,
+    obligationId: obligation.id,
+    txId: obligation.tx_id,
+    endpoint: obligation.endpoint,
+    kind: obligation.kind,
+    at,
+    attempt,
+  };
+}
+
 /** The wallet call log: one row per attempt, whatever its outcome. */
 export async function logWalletCalls(q: Queryable, calls: WalletCall[]): Promise<void> {
   for (const part of chunks(calls, 1_000)) {

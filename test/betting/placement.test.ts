@@ -75,6 +75,21 @@ describe('placing a bet', () => {
     );
   });
 
+  it('answers with the bet exactly as reading it back shows it (the answer is built without reading again)', async () => {
+    const [first, second] = book.events;
+    const response = await place({
+      stake: 5_00,
+      legs: [
+        { selectionId: first!.home, odds: '2.10' },
+        { selectionId: second!.draw, odds: '3.25' },
+      ],
+    });
+    assert.equal(response.status, 201, response.text);
+    const read = await t.request('GET', `/api/v1/bets/${response.body.bet.id}`, { token });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(response.body.bet, read.body.bet);
+  });
+
   it('accepts an accumulator at the product of its odds, payout floored once', async () => {
     const [first, second] = book.events;
     const response = await place({

@@ -120,7 +120,7 @@ describe('PUT /api/v1/admin/tenant', () => {
 
   it('409 wallet_identity_locked for wallet URL, mode or currency after the first money movement', async () => {
     // The betting tests lock it through a real stake debit; here the lock itself is under test.
-    await t.app.services.tenants.markFinancialUse(tenant.tenantId);
+    await t.app.services.tenants.forMoneyMovement(tenant.tenantId);
     for (const body of [{ walletUrl: 'https://wallet2.sol.example' }, { currency: 'USD' }]) {
       const response = await put(admin, body, `?tenantId=${tenant.tenantId}`);
       assert.equal(response.status, 409);

@@ -77,13 +77,41 @@ const TRANSACTION_ATTEMPTS = 3;
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let current: Tx | undefined;
     try {
-      return await db.transaction().execute(work);
+      return await db.transaction().execute((tx) => {
+        current = tx;
+        return work(tx);
+      });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (attempt >= TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+    } finally {
+      if (current) runTransactionEndHooks(current);
     }
   }
+}
+
+const transactionEndHooks = new WeakMap<Tx, Array<() => void>>();
+
+/**
+ * Runs `hook` once the transaction `q` has ended, committed or not (at once when `q` is not a transaction: its
+ * statement has ended). For caches of rows: what a transaction wrote is visible to others only after its commit.
+ */
+export function onTransactionEnd(q: Queryable, hook: () => void): void {
+  if (!q.isTransaction) {
+    hook();
+    return;
+  }
+  const hooks = transactionEndHooks.get(q as Tx) ?? [];
+  hooks.push(hook);
+  transactionEndHooks.set(q as Tx, hooks);
+}
+
+function runTransactionEndHooks(tx: Tx): void {
+  const hooks = transactionEndHooks.get(tx) ?? [];
+  transactionEndHooks.delete(tx);
+  for (const hook of hooks) hook();
 }
 
 export function migrator(db: Db): Migrator {
