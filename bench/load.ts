@@ -1,20 +1,25 @@
 // npm run bench (first part): what the one API instance carries, side by side with pgbench TPC-B on the same
 // PostgreSQL in the same run (the baseline for database-bound work; ratios travel between machines, absolute figures
-// do not). Over real HTTP on loopback, against the reference wallet in its own process (its ledger in a database of
-// its own on the PostgreSQL run), each workload for BENCH_SECONDS (8) with concurrent clients:
+// do not). Over real HTTP on loopback, from a load client in a process of its own (bench/client.ts), against the
+// reference wallet in its own process (its ledger in a database of its own on the PostgreSQL run), each workload
+// for BENCH_SECONDS (8) with concurrent clients:
 //   - bet placement, 1 player back to back, and 16 players over 8 events and 24 selections;
+//   - the same 16 players at half the rate they reached, for the latency at a steady load;
 //   - session creation (POST /api/v1/integration/sessions) and launch exchange, 8 clients;
 //   - balance reads (one signed wallet call each), 16 players;
-// then the statements and commits one placement costs, counted at the PostgreSQL client and server.
-import { randomBytes } from 'node:crypto';
+// then the API process's memory over BENCH_MEMORY_PLACEMENTS (100,000) placements, and the statements and commits
+// one placement costs, counted at the PostgreSQL client and server.
+import { sql } from 'kysely';
 import pg from 'pg';
-import { loginAsStaff, request, startTestApp } from '../test/helpers/app.ts';
+import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import { createTenant, exchange, openSession, type TestTenant } from '../test/helpers/tenant.ts';
-import { databaseName, drive, pgbenchTps, startWallet, type LoadResult } from './support.ts';
+import { databaseName, pgbenchTps, runClient, startWallet, type LoadJob, type LoadResult } from './support.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 8) * 1000;
+const MEMORY_PLACEMENTS = Number(process.env.BENCH_MEMORY_PLACEMENTS ?? 100_000);
 const EVENTS = 8;
+const PLAYERS = 16;
 
 const tps = process.env.DATABASE_URL ? await pgbenchTps(process.env.DATABASE_URL) : null;
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
@@ -24,70 +29,57 @@ const t = await startTestApp({ LOG_LEVEL: 'silent' });
 // The service's clock follows real time (the reference wallet checks signatures against its own clock).
 const ticking = setInterval(() => t.clock.set(new Date()), 50);
 const rows: Array<[string, LoadResult]> = [];
-const rssBefore = process.memoryUsage().rss;
 
 try {
-  process.stdout.write(`load: setting up a tenant, ${EVENTS} events and the players ...\n`);
+  process.stdout.write(`load: setting up a tenant, ${EVENTS} events and ${PLAYERS} players ...\n`);
   const admin = (await loginAsStaff(t, 'platform_admin')).token;
   const trader = (await loginAsStaff(t, 'trader')).token;
   const tenant = await createTenant(t, admin, { walletUrl: wallet.url });
   await wallet.control('PUT', '/secret', { secret: tenant.walletSecret });
   await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, {
     token: admin,
-    body: { limits: { maxStake: 1_000_000, maxSelectionLiability: 1e12, maxEventLiability: 1e12 } },
+    body: { limits: { maxStake: 1_000_000, maxSelectionLiability: 1e15, maxEventLiability: 1e15 } },
   });
   const selections = await seedEvents(trader);
   const players = await Promise.all(
-    Array.from({ length: 16 }, (_, i) => playerSession(tenant, `load-player-${i}`, 1_000_000_000)),
+    Array.from({ length: PLAYERS }, (_, i) => playerSession(tenant, `load-player-${i}`, 1_000_000_000_000)),
   );
+  const placing = { kind: 'place' as const, selections };
 
-  // Odds: the selection's current price is accepted as placed (the bench reads it once).
-  const priced = await prices(selections);
-  const placeAt = (token: string, round: number, client: number) => {
-    const selectionId = selections[(round + client) % selections.length]!;
-    return fetch(`${t.url}/api/v1/bets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        requestId: `load-${randomBytes(8).toString('hex')}`,
-        stake: 100,
-        legs: [{ selectionId, odds: priced.get(selectionId) }],
-      }),
-    }).then(async (response) => {
-      if (response.status !== 201) throw new Error(`placement: ${response.status} ${await response.text()}`);
-    });
-  };
+  await measure('placement, 1 player back to back', { ...placing, clients: 1, tokens: [players[0]!] });
+  const singleWalletTime = await walletTime();
+  const full = await measure('placement, 16 players', { ...placing, clients: PLAYERS, tokens: players });
+  const half = Math.round(full.perSecond / 2);
+  await measure(`placement, 16 players at ${half}/s (half)`, {
+    ...placing,
+    clients: PLAYERS,
+    tokens: players,
+    perSecond: half,
+  });
+  const integration = { tenantId: tenant.tenantId };
+  await measure('session creation, 8 clients', { kind: 'session', clients: 8, ...integration, apiKey: tenant.apiKey });
+  const launch = async (seconds: number) => ({
+    kind: 'launch' as const,
+    clients: 8,
+    ...integration,
+    launchTokens: await launchTokenPool(tenant, 8, seconds),
+  });
+  await measure('launch exchange, 8 clients', await launch(DURATION_MS / 1000), await launch(1));
+  await measure('balance, 16 players', { kind: 'balance', clients: PLAYERS, tokens: players });
 
-  await measure('placement, 1 player back to back', 1, (client, round) => placeAt(players[0]!, round, client));
-  await measure('placement, 16 players', 16, (client, round) => placeAt(players[client]!, round, client));
-  await measure('session creation, 8 clients', 8, async (client, round) => {
-    const response = await openSession(t, tenant, { externalPlayerId: `load-session-${client}-${round % 100}` });
-    if (response.status !== 200) throw new Error(`session: ${response.text}`);
-  });
-  const launchTokens = await launchTokenPool(tenant, 8);
-  await measure('launch exchange, 8 clients', 8, async (client) => {
-    const launchToken = launchTokens[client]!.pop();
-    if (!launchToken) return;
-    const response = await exchange(t, tenant.tenantId, launchToken);
-    if (response.status !== 200) throw new Error(`launch: ${response.text}`);
-  });
-  await measure('balance, 16 players', 16, async (client) => {
-    const response = await request(t.url, 'GET', '/api/v1/wallet/balance', { token: players[client]! });
-    if (response.status !== 200) throw new Error(`balance: ${response.text}`);
-  });
+  const memory = await memoryOver({ ...placing, clients: PLAYERS, tokens: players });
 
   console.log(`\nload, ${DURATION_MS / 1000} s per workload, database: ${databaseName()}`);
-  if (tps) console.log(`${'pgbench TPC-B, 8 clients, scale 10 (baseline)'.padEnd(44)} ${tps.toFixed(0).padStart(7)}/s`);
+  if (tps) console.log(`${'pgbench TPC-B, 8 clients, scale 10 (baseline)'.padEnd(46)} ${tps.toFixed(0).padStart(7)}/s`);
   for (const [name, result] of rows) {
     console.log(
-      `${name.padEnd(44)} ${result.perSecond.toFixed(0).padStart(7)}/s   p50 ${result.p50.toFixed(1).padStart(6)} ms` +
+      `${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(7)}/s   p50 ${result.p50.toFixed(1).padStart(6)} ms` +
         `   p99 ${result.p99.toFixed(1).padStart(6)} ms${tps ? `   x${(result.perSecond / tps).toFixed(3)} TPC-B` : ''}`,
     );
   }
-  console.log(
-    `API process memory: ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB after (the bench's own client included)`,
-  );
-  if (process.env.DATABASE_URL) await countPlacementCost(players[0]!, placeAt);
+  console.log(singleWalletTime);
+  console.log(memory);
+  if (process.env.DATABASE_URL) await countPlacementCost(players[0]!);
 } finally {
   clearInterval(ticking);
   await t.close();
@@ -95,14 +87,47 @@ try {
   if (walletDatabase) await dropPostgresDatabase(walletDatabase);
 }
 
-async function measure(name: string, clients: number, work: (client: number, round: number) => Promise<void>) {
+type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | 'until'> : never) : never;
+
+/** A warm-up second, then the timed run, each from a load client of its own. */
+async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
   process.stdout.write(`load: ${name} ...\n`);
-  await drive(clients, 1_000, work); // warm-up
-  rows.push([name, await drive(clients, DURATION_MS, work)]);
+  await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } } as LoadJob);
+  const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } } as LoadJob);
+  rows.push([name, result]);
+  return result;
+}
+
+/** The API process's memory before and after many placements, each taken after a full garbage collection. */
+async function memoryOver(workload: Workload): Promise<string> {
+  const settled = () => {
+    globalThis.gc?.();
+    return process.memoryUsage();
+  };
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  const before = settled();
+  process.stdout.write(`load: ${MEMORY_PLACEMENTS} placements for the memory check ...\n`);
+  const result = await runClient({ ...workload, url: t.url, until: { operations: MEMORY_PLACEMENTS } } as LoadJob);
+  const after = settled();
+  return (
+    `API process memory over ${result.operations} placements (${result.perSecond.toFixed(0)}/s): ` +
+    `RSS ${mib(before.rss)} before, ${mib(after.rss)} after; JS heap ${mib(before.heapUsed)} before, ` +
+    `${mib(after.heapUsed)} after${globalThis.gc ? '' : ' (run node with --expose-gc for settled figures)'}`
+  );
+}
+
+/** The wallet's own share of a placement so far: how long its stake debits took, as the service timed them. */
+async function walletTime(): Promise<string> {
+  const { rows: found } = await sql<{ p50: number; p99: number }>`
+    select percentile_cont(0.5) within group (order by duration_ms) as p50,
+           percentile_cont(0.99) within group (order by duration_ms) as p99
+    from wallet_calls where endpoint = 'debit'`.execute(t.db);
+  const { p50, p99 } = found[0]!;
+  return `the wallet's own time per stake debit in those runs (as the service timed it): p50 ${Number(p50).toFixed(1)} ms, p99 ${Number(p99).toFixed(1)} ms`;
 }
 
 /** EVENTS events of one competition, each with a 1X2 market: 3 selections each, starting tomorrow. */
-async function seedEvents(trader: string): Promise<string[]> {
+async function seedEvents(trader: string): Promise<Array<{ id: string; odds: string }>> {
   const trade = async (method: string, path: string, body: unknown) => {
     const response = await t.request(method, `/api/v1/admin/trading${path}`, { token: trader, body });
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.text}`);
@@ -110,7 +135,7 @@ async function seedEvents(trader: string): Promise<string[]> {
   };
   await trade('POST', '/sports', { id: 'soccer', name: 'Soccer' });
   const { competition } = await trade('POST', '/competitions', { sportId: 'soccer', name: 'Load', country: 'BR' });
-  const ids: string[] = [];
+  const selections: Array<{ id: string; odds: string }> = [];
   for (let i = 0; i < EVENTS; i++) {
     const { event } = await trade('POST', '/events', {
       competitionId: competition.id,
@@ -126,14 +151,10 @@ async function seedEvents(trader: string): Promise<string[]> {
         { name: `Away ${i}`, outcome: 'away', odds: '3.60' },
       ],
     });
-    ids.push(...market.selections.map((selection: { id: string }) => selection.id));
+    // Placed at the current price, as the market shows it.
+    selections.push(...market.selections.map((selection: { id: string; odds: string }) => selection));
   }
-  return ids;
-}
-
-async function prices(ids: string[]): Promise<Map<string, string>> {
-  const rows = await t.db.selectFrom('selections').select(['id', 'odds_milli']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, (Number(row.odds_milli) / 1000).toFixed(2)]));
+  return selections.map(({ id, odds }) => ({ id, odds }));
 }
 
 async function playerSession(tenant: TestTenant, externalId: string, balance: number): Promise<string> {
@@ -142,10 +163,11 @@ async function playerSession(tenant: TestTenant, externalId: string, balance: nu
   return (await exchange(t, tenant.tenantId, session.body.launchToken)).body.token;
 }
 
-/** Enough launch tokens for the launch workload, one pool per client (made before it is timed). */
-async function launchTokenPool(tenant: TestTenant, clients: number): Promise<string[][]> {
-  process.stdout.write('load: opening sessions for the launch workload ...\n');
-  const perClient = Math.ceil((DURATION_MS / 1000 + 1) * 150);
+/** Launch tokens for `seconds` of the launch workload, one pool per client, made before it is timed. */
+async function launchTokenPool(tenant: TestTenant, clients: number, seconds: number): Promise<string[][]> {
+  // Room for 3,000 exchanges a second, above what one instance is expected to reach on a development machine.
+  const perClient = Math.ceil((seconds * 3_000) / clients);
+  process.stdout.write(`load: opening ${perClient * clients} sessions for the launch workload ...\n`);
   return Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       const tokens: string[] = [];
@@ -160,10 +182,7 @@ async function launchTokenPool(tenant: TestTenant, clients: number): Promise<str
 }
 
 /** Statements (counted at the pg client) and commits (PostgreSQL's own counter) of 100 placements, one by one. */
-async function countPlacementCost(
-  token: string,
-  placeAt: (token: string, round: number, client: number) => Promise<void>,
-) {
+async function countPlacementCost(token: string) {
   const PLACEMENTS = 100;
   let statements = 0;
   let traced: string[] = [];
@@ -172,7 +191,7 @@ async function countPlacementCost(
   const counting = function (this: unknown, ...args: unknown[]) {
     statements += 1;
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
-    traced.push(String(text).replace(/\s+/g, ' ').slice(0, 160));
+    traced.push(String(text).replace(/\s+/g, ' ').slice(0, 150));
     return original.apply(this, args);
   };
   const xactCommit = async () => {
@@ -187,12 +206,19 @@ async function countPlacementCost(
     await reader.end();
     return Number(found[0]?.xact_commit ?? 0);
   };
+  const [selection] = await t.db.selectFrom('selections').select(['id', 'odds_milli']).limit(1).execute();
+  const body = (i: number) => ({
+    requestId: `count-${i}-${Date.now()}`,
+    stake: 100,
+    legs: [{ selectionId: selection!.id, odds: (selection!.odds_milli / 1000).toFixed(2) }],
+  });
   const before = await xactCommit();
   client.query = counting;
   try {
     for (let i = 0; i < PLACEMENTS; i++) {
       traced = [];
-      await placeAt(token, i, 0);
+      const response = await t.request('POST', '/api/v1/bets', { token, body: body(i) });
+      if (response.status !== 201) throw new Error(`placement: ${response.text}`);
     }
   } finally {
     client.query = original;
@@ -200,7 +226,7 @@ async function countPlacementCost(
   const after = await xactCommit();
   console.log(
     `one placement: ${(statements / PLACEMENTS).toFixed(1)} statements, ` +
-      `${((after - before) / PLACEMENTS).toFixed(1)} commits (PostgreSQL, ${PLACEMENTS} placements one by one)`,
+      `${((after - before) / PLACEMENTS).toFixed(1)} commits (PostgreSQL, ${PLACEMENTS} placements one by one); ` +
+      `the last one's statements:\n  ${traced.join('\n  ')}`,
   );
-  if (process.env.BENCH_TRACE) console.log(`the last placement's statements:\n  ${traced.join('\n  ')}`);
 }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -79,24 +80,51 @@ export interface LoadResult {
   p99: number;
 }
 
+/** How long a workload runs: for a time, or until it has made so many operations in all. */
+export type Until = { ms: number } | { operations: number };
+
+/** One workload for bench/client.ts: what to call, with how many concurrent clients, for how long. */
+export type LoadJob = { url: string; clients: number; until: Until; perSecond?: number } & (
+  | { kind: 'place'; tokens: string[]; selections: Array<{ id: string; odds: string }> }
+  | { kind: 'session'; tenantId: string; apiKey: string }
+  | { kind: 'launch'; tenantId: string; launchTokens: string[][] }
+  | { kind: 'balance'; tokens: string[] }
+);
+
+/** Runs a workload from bench/client.ts in a process of its own. */
+export async function runClient(job: LoadJob): Promise<LoadResult> {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'client.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify(job));
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the load client (${job.kind}) failed; its error is above`);
+  return JSON.parse(output) as LoadResult;
+}
+
 /**
- * Runs `work` from `clients` concurrent loops until `durationMs` has passed (each loop finishes its operation in
- * flight), timing every operation.
+ * Runs `work` from `clients` concurrent loops until `until` (each loop finishes its operation in flight), timing
+ * every operation. With `perSecond`, operations start at that fixed rate: operation k is due k / rate after the
+ * start, and its latency counts from then (a wait for a free client included, so a stall is not hidden).
  */
 export async function drive(
   clients: number,
-  durationMs: number,
+  until: Until,
   work: (client: number, round: number) => Promise<void>,
+  perSecond?: number,
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   const started = performance.now();
-  const deadline = started + durationMs;
+  let next = 0;
+  const more = () => ('ms' in until ? performance.now() < started + until.ms : next < until.operations);
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
-      for (let round = 0; performance.now() < deadline; round++) {
-        const begun = performance.now();
+      for (let round = 0; more(); round++) {
+        const sequence = next++;
+        const due = perSecond ? started + (sequence * 1000) / perSecond : performance.now();
+        if (due > performance.now()) await sleep(due - performance.now());
         await work(client, round);
-        latencies.push(performance.now() - begun);
+        latencies.push(performance.now() - due);
       }
     }),
   );

@@ -331,7 +331,7 @@ export class Ledger {
       throw new LostRaceError(obligation.id, obligation.status);
     }
     // The guarded update wrote exactly these changes over the row as read.
-    return { ...obligation, ...changes, status: to } as WalletObligation;
+    return { ...obligation, ...changes, status: to };
   }
 
   #rowsForBets(
