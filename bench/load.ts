@@ -92,8 +92,8 @@ type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | '
 /** A warm-up second, then the timed run, each from a load client of its own. */
 async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
   process.stdout.write(`load: ${name} ...\n`);
-  await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } } as LoadJob);
-  const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } } as LoadJob);
+  await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } });
+  const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } });
   rows.push([name, result]);
   return result;
 }
@@ -107,7 +107,7 @@ async function memoryOver(workload: Workload): Promise<string> {
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   const before = settled();
   process.stdout.write(`load: ${MEMORY_PLACEMENTS} placements for the memory check ...\n`);
-  const result = await runClient({ ...workload, url: t.url, until: { operations: MEMORY_PLACEMENTS } } as LoadJob);
+  const result = await runClient({ ...workload, url: t.url, until: { operations: MEMORY_PLACEMENTS } });
   const after = settled();
   return (
     `API process memory over ${result.operations} placements (${result.perSecond.toFixed(0)}/s): ` +
