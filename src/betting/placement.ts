@@ -131,9 +131,20 @@ export class Placement {
   async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
     // The wallet identity locks before the first stake is even recorded: the stake goes to the locked identity.
     const tenant = await this.#tenants.forMoneyMovement(player.tenantId);
-    return inTransaction(this.#db, async (tx) => {
-      if (await store.findBetByRequest(tx, player.playerId, body.requestId)) return { kind: 'repeat' as const };
+    try {
+      return await this.#recordIn(tenant, player, body, requestHash);
+    } catch (error) {
+      // A repeated request id is told the first request's result, not a refusal of the slip as it stands now.
+      if (isAnswer(error) && (await store.findBetByRequest(this.#db, player.playerId, body.requestId))) {
+        return { kind: 'repeat' as const };
+      }
+      throw error;
+    }
+  }
 
+  /** The transaction of step 1. A repeated request id is found by the bet's unique key, or after a refusal. */
+  #recordIn(tenant: Tenant, player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
+    return inTransaction(this.#db, async (tx) => {
       const legs = await this.#pricedLegs(tx, body);
       checkStake(tenant, body.stake);
       const exactPayout = potentialPayout(

@@ -223,16 +223,17 @@ export class Ledger {
    */
   async recordStakeOutcome(tx: Tx, stake: WalletObligation, attempt: WalletAttempt): Promise<WalletObligation> {
     const now = this.#clock.now();
-    await store.logWalletCalls(tx, [store.callOfObligation(stake, attempt, now)]);
+    const call = store.callOfObligation(stake, attempt, now);
     if (attempt.outcome === 'applied') {
-      return this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now });
+      return this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now }, call);
     }
     const to = attempt.outcome === 'unknown' ? 'unknown' : 'refused';
-    return this.#move(tx, stake, to, {
+    const changes = {
       ...attempted(stake, attempt.outcome === 'refused' ? 'refused' : attempt.reason),
       operator_code: attempt.outcome === 'refused' ? attempt.code : null,
       resolved_at: now,
-    });
+    };
+    return this.#move(tx, stake, to, changes, call);
   }
 
   /** A stake whose attempt was interrupted (crash, lost database) has an unknown outcome. */
@@ -325,9 +326,10 @@ export class Ledger {
     obligation: WalletObligation,
     to: ObligationState,
     changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
+    call?: store.WalletCall,
   ): Promise<WalletObligation> {
     checkTransition(obligation.status, to);
-    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }))) {
+    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }, call))) {
       throw new LostRaceError(obligation.id, obligation.status);
     }
     // The guarded update wrote exactly these changes over the row as read.

@@ -4,6 +4,7 @@ import type {
   Adjustment,
   AdjustmentsTable,
   ObligationStatus,
+  WalletCallsTable,
   WalletObligation,
   WalletObligationsTable,
 } from '../platform/db/schema.ts';
@@ -175,8 +176,13 @@ export async function moveObligation(
   id: string,
   seen: { status: ObligationStatus; attempts: number },
   changes: Updateable<WalletObligationsTable>,
+  /** The call that moved it, logged in the same statement (one round trip less on the placement's path). */
+  call?: WalletCall,
 ): Promise<boolean> {
-  const result = await q
+  const source: Pick<Queryable, 'updateTable'> = call
+    ? q.with('logged', (db) => db.insertInto('wallet_calls').values(callRow(call)))
+    : q;
+  const result = await source
     .updateTable('wallet_obligations')
     .set(changes)
     .where('id', '=', id)
@@ -252,25 +258,24 @@ export function callOfObligation(obligation: WalletObligation, attempt: WalletAt
 /** The wallet call log: one row per attempt, whatever its outcome. */
 export async function logWalletCalls(q: Queryable, calls: WalletCall[]): Promise<void> {
   for (const part of chunks(calls, 1_000)) {
-    await q
-      .insertInto('wallet_calls')
-      .values(
-        part.map(({ attempt, ...call }) => ({
-          tenant_id: call.tenantId,
-          obligation_id: call.obligationId,
-          tx_id: call.txId,
-          endpoint: call.endpoint,
-          kind: call.kind,
-          http_status: attempt.status,
-          outcome: attempt.outcome,
-          reason: attempt.outcome === 'unknown' || attempt.outcome === 'not_sent' ? attempt.reason : null,
-          operator_code: attempt.outcome === 'refused' ? attempt.code : null,
-          duration_ms: attempt.durationMs,
-          attempted_at: call.at,
-        })),
-      )
-      .execute();
+    await q.insertInto('wallet_calls').values(part.map(callRow)).execute();
   }
+}
+
+function callRow({ attempt, ...call }: WalletCall): Insertable<WalletCallsTable> {
+  return {
+    tenant_id: call.tenantId,
+    obligation_id: call.obligationId,
+    tx_id: call.txId,
+    endpoint: call.endpoint,
+    kind: call.kind,
+    http_status: attempt.status,
+    outcome: attempt.outcome,
+    reason: attempt.outcome === 'unknown' || attempt.outcome === 'not_sent' ? attempt.reason : null,
+    operator_code: attempt.outcome === 'refused' ? attempt.code : null,
+    duration_ms: attempt.durationMs,
+    attempted_at: call.at,
+  };
 }
 
 /** Calls of obligations, newest first, at most `perObligation` each. */

@@ -573,6 +573,22 @@ describe('double submission', () => {
     assert.deepEqual([again.status, again.body.bet.id], [200, first.body.bet.id]);
   });
 
+  it("a request id repeated after the market was suspended gets the first request's bet, not a refusal", async () => {
+    const body = {
+      requestId: newRequestId(),
+      stake: 10_00,
+      legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }],
+    };
+    const first = await t.request('POST', '/api/v1/bets', { token, body });
+    await t.request('PATCH', `/api/v1/admin/trading/markets/${book.events[0]!.marketId}`, {
+      token: book.trader,
+      body: { status: 'suspended' },
+    });
+    const again = await t.request('POST', '/api/v1/bets', { token, body });
+    assert.deepEqual([again.status, again.body.bet.id], [200, first.body.bet.id]);
+    assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
+  });
+
   it('a repeated refused slip gets the same refusal, and another slip with the same id is refused', async () => {
     const requestId = newRequestId();
     const legs = [{ selectionId: book.events[0]!.home, odds: '2.10' }];
