@@ -101,34 +101,25 @@ export class IntegrationService {
     const launchToken = newToken('launch');
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
-    const player = await inTransaction(this.#db, async (tx) => {
-      const player = await store.upsertPlayer(tx, {
+    const player = await store.openSession(
+      this.#db,
+      {
         id: newPlayerId(),
         tenantId: tenant.id,
         externalId: body.externalPlayerId,
         displayName: body.displayName,
         now,
-      });
-      checkPlayerMayPlay(player);
-      const sessionId = newSessionId();
-      await store.insertSession(tx, {
-        id: sessionId,
-        tenant_id: tenant.id,
-        player_id: player.id,
-        created_at: now,
-        expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
-        last_activity_at: now,
-      });
-      await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'server', now });
-      await store.insertLaunchToken(tx, {
-        tokenHash: sha256Hex(launchToken),
-        tenantId: tenant.id,
-        sessionId,
+      },
+      {
+        id: newSessionId(),
         createdAt: now,
-        expiresAt: launchExpiresAt,
-      });
-      return player;
-    });
+        expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+        tokenHash: sha256Hex(token),
+        launchTokenHash: sha256Hex(launchToken),
+        launchExpiresAt,
+      },
+    );
+    checkPlayerMayPlay(player);
     return {
       launchToken,
       launchExpiresAt: launchExpiresAt.toISOString(),
@@ -154,14 +145,12 @@ export class IntegrationService {
     const tokenHash = sha256Hex(launchToken);
     const idleCutoff = new Date(now.getTime() - idleMs(tenant.jurisdiction));
     const token = newToken('session');
-    // Consuming the launch token and issuing the session token commit together: never one without the other.
-    const player = await inTransaction(this.#db, async (tx) => {
-      const sessionId = await store.consumeLaunchToken(tx, { tokenHash, tenantId: tenant.id, now, idleCutoff });
-      if (!sessionId) return undefined;
-      await store.insertSessionToken(tx, { tokenHash: sha256Hex(token), sessionId, issuedTo: 'iframe', now });
-      await store.touchSession(tx, sessionId, now);
-      const session = (await store.findSession(tx, sessionId))!;
-      return (await store.findPlayer(tx, session.player_id))!;
+    const player = await store.exchangeLaunchToken(this.#db, {
+      tokenHash,
+      tenantId: tenant.id,
+      now,
+      idleCutoff,
+      sessionTokenHash: sha256Hex(token),
     });
     if (!player) throw await this.#launchRefusal(tenant, tokenHash, now, idleCutoff, ip);
     return { token, player: playerRecord(player, tenant) };

@@ -1,12 +1,92 @@
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { Player, PlayerSession, PlayerStatus, SessionEndReason } from '../platform/db/schema.ts';
+import type { Database, Player, PlayerStatus, SessionEndReason } from '../platform/db/schema.ts';
+
+export interface NewPlayer {
+  id: string;
+  tenantId: string;
+  externalId: string;
+  displayName: string | undefined;
+  now: Date;
+}
+
+export interface NewSession {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  tokenHash: string;
+  launchTokenHash: string;
+  launchExpiresAt: Date;
+}
+
+/**
+ * Finds or creates the player and, if the player may play, opens the session with its server token and launch
+ * token: one statement, so it is one round trip and all or nothing. The player's row stays locked by the upsert
+ * until the statement ends, so a concurrent block waits and then ends the new session with the others. Returns the
+ * player; no session was opened unless its status is active.
+ */
+export async function openSession(q: Queryable, player: NewPlayer, session: NewSession): Promise<Player> {
+  const text = (value: string) => sql<string>`${value}::text`;
+  const time = (value: Date) => sql<Date>`${value}::timestamptz`;
+  return q
+    .with('player', (db) => upsertPlayer(db, player))
+    .with('session', (db) =>
+      db
+        .insertInto('player_sessions')
+        .columns(['id', 'tenant_id', 'player_id', 'created_at', 'expires_at', 'last_activity_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('player')
+            .select([
+              text(session.id).as('id'),
+              'player.tenant_id',
+              'player.id',
+              time(session.createdAt).as('created_at'),
+              time(session.expiresAt).as('expires_at'),
+              time(session.createdAt).as('last_activity_at'),
+            ])
+            .where('player.status', '=', 'active'),
+        )
+        .returning(['id', 'tenant_id']),
+    )
+    .with('server_token', (db) =>
+      db
+        .insertInto('session_tokens')
+        .columns(['token_hash', 'session_id', 'issued_to', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('session')
+            .select([
+              text(session.tokenHash).as('token_hash'),
+              'session.id',
+              sql<'server'>`'server'`.as('issued_to'),
+              time(session.createdAt).as('created_at'),
+            ]),
+        ),
+    )
+    .with('launch_token', (db) =>
+      db
+        .insertInto('launch_tokens')
+        .columns(['token_hash', 'tenant_id', 'session_id', 'created_at', 'expires_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('session')
+            .select([
+              text(session.launchTokenHash).as('token_hash'),
+              'session.tenant_id',
+              'session.id',
+              time(session.createdAt).as('created_at'),
+              time(session.launchExpiresAt).as('expires_at'),
+            ]),
+        ),
+    )
+    .selectFrom('player')
+    .selectAll()
+    .executeTakeFirstOrThrow();
+}
 
 /** Finds or creates the player in one statement, so concurrent first sessions of one id make one player. */
-export function upsertPlayer(
-  q: Queryable,
-  row: { id: string; tenantId: string; externalId: string; displayName: string | undefined; now: Date },
-): Promise<Player> {
+function upsertPlayer(q: QueryCreator<Database>, row: NewPlayer) {
   return q
     .insertInto('players')
     .values({
@@ -28,72 +108,67 @@ export function upsertPlayer(
             },
       ),
     )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .returningAll();
 }
 
 export function findPlayer(q: Queryable, id: string) {
   return q.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertSession(
-  q: Queryable,
-  session: Omit<PlayerSession, 'ended_at' | 'end_reason'>,
-): Promise<void> {
-  await q.insertInto('player_sessions').values(session).execute();
-}
-
-export async function insertSessionToken(
-  q: Queryable,
-  row: { tokenHash: string; sessionId: string; issuedTo: 'server' | 'iframe'; now: Date },
-) {
-  await q
-    .insertInto('session_tokens')
-    .values({ token_hash: row.tokenHash, session_id: row.sessionId, issued_to: row.issuedTo, created_at: row.now })
-    .execute();
-}
-
-export async function insertLaunchToken(
-  q: Queryable,
-  row: { tokenHash: string; tenantId: string; sessionId: string; createdAt: Date; expiresAt: Date },
-) {
-  await q
-    .insertInto('launch_tokens')
-    .values({
-      token_hash: row.tokenHash,
-      tenant_id: row.tenantId,
-      session_id: row.sessionId,
-      created_at: row.createdAt,
-      expires_at: row.expiresAt,
-    })
-    .execute();
-}
-
 /**
- * The launch exchange: the token is checked (tenant, unused, unexpired, session alive) and marked used by this
- * one statement, so of any number of concurrent exchanges exactly one gets a row back.
+ * The launch exchange, in one statement: the token is checked (tenant, unused, unexpired, session alive) and marked
+ * used, the iframe's session token is issued, and the session's activity recorded, so of any number of concurrent
+ * exchanges exactly one gets the player back, and a token is never used without a session token to show for it.
  */
-export async function consumeLaunchToken(
+export async function exchangeLaunchToken(
   q: Queryable,
-  check: { tokenHash: string; tenantId: string; now: Date; idleCutoff: Date },
-): Promise<string | undefined> {
-  const row = await q
-    .updateTable('launch_tokens')
-    .from(['player_sessions', 'players'])
-    .set({ used_at: check.now })
-    .whereRef('player_sessions.id', '=', 'launch_tokens.session_id')
-    .whereRef('players.id', '=', 'player_sessions.player_id')
-    .where('players.status', '=', 'active')
-    .where('launch_tokens.token_hash', '=', check.tokenHash)
-    .where('launch_tokens.tenant_id', '=', check.tenantId)
-    .where('launch_tokens.used_at', 'is', null)
-    .where('launch_tokens.expires_at', '>=', check.now)
-    .where('player_sessions.ended_at', 'is', null)
-    .where('player_sessions.expires_at', '>', check.now)
-    .where('player_sessions.last_activity_at', '>', check.idleCutoff)
-    .returning('launch_tokens.session_id')
+  exchange: { tokenHash: string; tenantId: string; now: Date; idleCutoff: Date; sessionTokenHash: string },
+): Promise<Player | undefined> {
+  const now = sql<Date>`${exchange.now}::timestamptz`;
+  return q
+    .with('claimed', (db) =>
+      db
+        .updateTable('launch_tokens')
+        .from(['player_sessions', 'players'])
+        .set({ used_at: exchange.now })
+        .whereRef('player_sessions.id', '=', 'launch_tokens.session_id')
+        .whereRef('players.id', '=', 'player_sessions.player_id')
+        .where('players.status', '=', 'active')
+        .where('launch_tokens.token_hash', '=', exchange.tokenHash)
+        .where('launch_tokens.tenant_id', '=', exchange.tenantId)
+        .where('launch_tokens.used_at', 'is', null)
+        .where('launch_tokens.expires_at', '>=', exchange.now)
+        .where('player_sessions.ended_at', 'is', null)
+        .where('player_sessions.expires_at', '>', exchange.now)
+        .where('player_sessions.last_activity_at', '>', exchange.idleCutoff)
+        .returning(['launch_tokens.session_id', 'players.id as player_id']),
+    )
+    .with('issued', (db) =>
+      db
+        .insertInto('session_tokens')
+        .columns(['token_hash', 'session_id', 'issued_to', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('claimed')
+            .select([
+              sql<string>`${exchange.sessionTokenHash}::text`.as('token_hash'),
+              'claimed.session_id',
+              sql<'iframe'>`'iframe'`.as('issued_to'),
+              now.as('created_at'),
+            ]),
+        ),
+    )
+    .with('touched', (db) =>
+      db
+        .updateTable('player_sessions')
+        .from('claimed')
+        .set({ last_activity_at: exchange.now })
+        .whereRef('player_sessions.id', '=', 'claimed.session_id'),
+    )
+    .selectFrom('players')
+    .innerJoin('claimed', 'claimed.player_id', 'players.id')
+    .selectAll('players')
     .executeTakeFirst();
-  return row?.session_id;
 }
 
 export function findLaunchToken(q: Queryable, tokenHash: string) {

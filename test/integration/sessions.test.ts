@@ -283,6 +283,13 @@ describe('session request errors', () => {
       assert.equal(refused.status, 403, status);
       assert.equal(refused.body.error.code, code);
     }
+    const sessions = await t.db
+      .selectFrom('player_sessions')
+      .select('id')
+      .where('player_id', '=', body.player.id)
+      .execute();
+    assert.equal(sessions.length, 1, 'a refused opening leaves no session, token or launch token behind');
+    assert.equal((await t.db.selectFrom('launch_tokens').select('token_hash').execute()).length, 1);
     await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
       token: admin,
       body: { status: 'active' },
