@@ -47,6 +47,12 @@ const work = (): ((client: number, round: number) => Promise<void>) => {
         if (!launchToken) throw new Error('launch: the pool of launch tokens ran out; make it larger');
         await post('/api/v1/integration/launch', { 'x-tenant-id': job.tenantId }, { launchToken }, 200);
       };
+    case 'alive':
+      return async () => {
+        const response = await fetch(`${job.url}/healthz`);
+        await response.text();
+        if (response.status !== 200) throw new Error(`healthz: ${response.status}`);
+      };
     case 'balance':
       return async (client) => {
         const response = await fetch(`${job.url}/api/v1/wallet/balance`, {

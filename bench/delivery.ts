@@ -18,7 +18,7 @@ import type { StaffCall } from '../src/platform/http/principals.ts';
 import { movementBody } from '../src/wallet/movement.ts';
 import { testConfig } from '../test/helpers/app.ts';
 import { createPostgresDatabase, createTestDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
-import { pgbenchTps, startWallet } from './support.ts';
+import { baselineUrl, pgbenchTps, startWallet } from './support.ts';
 
 const BETS = Number(process.env.BENCH_SETTLED_BETS ?? 10_000);
 const PLAYERS = 200;
@@ -32,7 +32,7 @@ const app = await buildApp({ config, db: database.db, clock: systemClock, logStr
 // database of its own on the same server; on the embedded run, in its own PGlite.
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
 const wallet = await startWallet(walletDatabase);
-const tps = process.env.DATABASE_URL ? await pgbenchTps(process.env.DATABASE_URL) : null;
+const tps = baselineUrl() ? await pgbenchTps(baselineUrl()!) : null;
 
 try {
   const staff: StaffCall = {

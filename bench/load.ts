@@ -5,6 +5,7 @@
 // for BENCH_SECONDS (8) with concurrent clients:
 //   - bet placement, 1 player back to back, and 16 players over 8 events and 24 selections;
 //   - the same 16 players at half the rate they reached, for the latency at a steady load, and 64 players;
+//   - the HTTP floor (GET /healthz: the same client and server, no database), 8 clients;
 //   - session creation (POST /api/v1/integration/sessions) and launch exchange, 8 clients;
 //   - balance reads (one signed wallet call each), 16 players;
 // then the API process's memory over BENCH_MEMORY_PLACEMENTS (100,000) placements, and the statements and commits
@@ -14,16 +15,26 @@ import pg from 'pg';
 import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import { createTenant, exchange, openSession, type TestTenant } from '../test/helpers/tenant.ts';
-import { databaseName, pgbenchTps, runClient, startWallet, type LoadJob, type LoadResult } from './support.ts';
+import {
+  baselineUrl,
+  databaseName,
+  pgbenchTps,
+  runClient,
+  startWallet,
+  type LoadJob,
+  type LoadResult,
+} from './support.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 8) * 1000;
 const MEMORY_PLACEMENTS = Number(process.env.BENCH_MEMORY_PLACEMENTS ?? 100_000);
+/** Only the workloads whose names match (a regular expression), to profile one of them. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const EVENTS = 8;
 const PLAYERS = 16;
 /** More players than the goal's 16: whether more placements at once raise the rate (latency-bound) or not (saturated). */
 const MANY_PLAYERS = 64;
 
-const tps = process.env.DATABASE_URL ? await pgbenchTps(process.env.DATABASE_URL) : null;
+const tps = baselineUrl() ? await pgbenchTps(baselineUrl()!) : null;
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
 const wallet = await startWallet(walletDatabase);
 // No delivery loop: nothing here is owed after the stake, and its polls would count as statements below.
@@ -63,6 +74,8 @@ try {
     perSecond: half,
   });
   await measure('placement, 64 players', { ...placing, clients: MANY_PLAYERS, tokens: players });
+  // The floor of any call: the same client and HTTP server, no database.
+  await measure('HTTP floor: GET /healthz, 8 clients', { kind: 'alive', clients: 8 });
   const integration = { tenantId: tenant.tenantId };
   await measure('session creation, 8 clients', { kind: 'session', clients: 8, ...integration, apiKey: tenant.apiKey });
   const launch = async (seconds: number) => ({
@@ -71,21 +84,23 @@ try {
     ...integration,
     launchTokens: await launchTokenPool(tenant, 8, seconds),
   });
-  await measure('launch exchange, 8 clients', await launch(DURATION_MS / 1000), await launch(1));
+  const launchName = 'launch exchange, 8 clients';
+  if (!ONLY || ONLY.test(launchName)) await measure(launchName, await launch(DURATION_MS / 1000), await launch(1));
   await measure('balance, 16 players', { kind: 'balance', clients: PLAYERS, tokens: players.slice(0, PLAYERS) });
 
-  const memory = await memoryOver({ ...placing, clients: PLAYERS, tokens: players.slice(0, PLAYERS) });
+  const memory =
+    MEMORY_PLACEMENTS > 0 ? await memoryOver({ ...placing, clients: PLAYERS, tokens: players.slice(0, PLAYERS) }) : '';
 
   console.log(`\nload, ${DURATION_MS / 1000} s per workload, database: ${databaseName()}`);
   if (tps) console.log(`${'pgbench TPC-B, 8 clients, scale 10 (baseline)'.padEnd(46)} ${tps.toFixed(0).padStart(7)}/s`);
-  for (const [name, result] of rows) {
+  for (const [name, result] of rows.filter(([, row]) => row.operations > 0)) {
     console.log(
       `${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(7)}/s   p50 ${result.p50.toFixed(1).padStart(6)} ms` +
         `   p99 ${result.p99.toFixed(1).padStart(6)} ms${tps ? `   x${(result.perSecond / tps).toFixed(3)} TPC-B` : ''}`,
     );
   }
   console.log(singleWalletTime);
-  console.log(memory);
+  if (memory) console.log(memory);
   if (process.env.DATABASE_URL) await countPlacementCost(players[0]!);
 } finally {
   clearInterval(ticking);
@@ -98,6 +113,7 @@ type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | '
 
 /** A warm-up second, then the timed run, each from a load client of its own. */
 async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
+  if (ONLY && !ONLY.test(name)) return { operations: 0, perSecond: 0, p50: 0, p99: 0 };
   process.stdout.write(`load: ${name} ...\n`);
   await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } });
   const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } });

@@ -49,6 +49,12 @@ export async function startWallet(databaseUrl: string | undefined): Promise<Refe
   };
 }
 
+/**
+ * The PostgreSQL server for the pgbench baseline: the service's own on a PostgreSQL run; on a PGlite run, the one
+ * BENCH_BASELINE_URL names (so the embedded figures have the same yardstick), or none.
+ */
+export const baselineUrl = (): string | undefined => process.env.DATABASE_URL ?? process.env.BENCH_BASELINE_URL;
+
 /** TPC-B transactions per second on the same server: the yardstick for database-bound work. */
 export async function pgbenchTps(baseUrl: string): Promise<number | null> {
   const versions = (() => {
@@ -89,6 +95,7 @@ export type LoadJob = { url: string; clients: number; until: Until; perSecond?: 
   | { kind: 'session'; tenantId: string; apiKey: string }
   | { kind: 'launch'; tenantId: string; launchTokens: string[][] }
   | { kind: 'balance'; tokens: string[] }
+  | { kind: 'alive' }
 );
 
 /** Runs a workload from bench/client.ts in a process of its own. */
