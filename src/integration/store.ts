@@ -163,7 +163,8 @@ export async function exchangeLaunchToken(
         .updateTable('player_sessions')
         .from('claimed')
         .set({ last_activity_at: exchange.now })
-        .whereRef('player_sessions.id', '=', 'claimed.session_id'),
+        .whereRef('player_sessions.id', '=', 'claimed.session_id')
+        .where('player_sessions.ended_at', 'is', null),
     )
     .selectFrom('players')
     .innerJoin('claimed', 'claimed.player_id', 'players.id')

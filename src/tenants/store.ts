@@ -6,15 +6,10 @@ export async function insertTenant(q: Queryable, tenant: Insertable<TenantsTable
   await q.insertInto('tenants').values(tenant).execute();
 }
 
-/** `lock`: 'update' before changing the row, 'share' to keep it unchanged until the transaction ends. */
-export function findTenant(
-  q: Queryable,
-  id: string,
-  options: { lock?: 'update' | 'share' } = {},
-): Promise<Tenant | undefined> {
+/** `lock`: 'update' before changing the row. */
+export function findTenant(q: Queryable, id: string, options: { lock?: 'update' } = {}): Promise<Tenant | undefined> {
   const query = q.selectFrom('tenants').selectAll().where('id', '=', id);
   if (options.lock === 'update') return query.forUpdate().executeTakeFirst();
-  if (options.lock === 'share') return query.forShare().executeTakeFirst();
   return query.executeTakeFirst();
 }
 

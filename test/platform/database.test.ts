@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { inTransaction, migrateToLatest, migrator } from '../../src/platform/db/database.ts';
+import { inTransaction, migrateToLatest, migrator, onTransactionEnd } from '../../src/platform/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;
@@ -61,6 +61,45 @@ describe('inTransaction', () => {
       }),
     );
     assert.equal(runs, 1);
+  });
+});
+
+describe('onTransactionEnd', () => {
+  it('runs a hook once the transaction has committed, when others can see what it wrote', async () => {
+    const seen: number[] = [];
+    await inTransaction(database.db, async (tx) => {
+      await sql`insert into sports (id, name) values ('golf', 'Golf')`.execute(tx);
+      onTransactionEnd(tx, () => seen.push(1));
+      assert.deepEqual(seen, [], 'not before the commit');
+    });
+    assert.deepEqual(seen, [1]);
+  });
+
+  it('runs it after a rollback too, and a failing hook does not change the transaction outcome', async () => {
+    const seen: string[] = [];
+    await assert.rejects(
+      inTransaction(database.db, async (tx) => {
+        onTransactionEnd(tx, () => seen.push('rolled back'));
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    const result = await inTransaction(database.db, async (tx) => {
+      onTransactionEnd(tx, () => {
+        throw new Error('hook failed');
+      });
+      return 'committed';
+    });
+    assert.deepEqual([seen, result], [['rolled back'], 'committed']);
+  });
+
+  it('runs at once outside a transaction, and refuses a transaction inTransaction did not open', async () => {
+    let ran = false;
+    onTransactionEnd(database.db, () => (ran = true));
+    assert.equal(ran, true);
+    await database.db.transaction().execute(async (tx) => {
+      assert.throws(() => onTransactionEnd(tx, () => undefined), /inTransaction/);
+    });
   });
 });
 

@@ -81,6 +81,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
     try {
       return await db.transaction().execute((tx) => {
         current = tx;
+        transactionEndHooks.set(tx, []);
         return work(tx);
       });
     } catch (error) {
@@ -97,21 +98,29 @@ const transactionEndHooks = new WeakMap<Tx, Array<() => void>>();
 /**
  * Runs `hook` once the transaction `q` has ended, committed or not (at once when `q` is not a transaction: its
  * statement has ended). For caches of rows: what a transaction wrote is visible to others only after its commit.
+ * Only transactions of inTransaction are known: another one would never run its hooks, so it is refused.
  */
 export function onTransactionEnd(q: Queryable, hook: () => void): void {
   if (!q.isTransaction) {
     hook();
     return;
   }
-  const hooks = transactionEndHooks.get(q as Tx) ?? [];
+  const hooks = transactionEndHooks.get(q as Tx);
+  if (!hooks) throw new Error('onTransactionEnd needs a transaction opened by inTransaction');
   hooks.push(hook);
-  transactionEndHooks.set(q as Tx, hooks);
 }
 
 function runTransactionEndHooks(tx: Tx): void {
   const hooks = transactionEndHooks.get(tx) ?? [];
   transactionEndHooks.delete(tx);
-  for (const hook of hooks) hook();
+  // The transaction has ended: a failing hook must not turn its outcome into an error.
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch (error) {
+      process.stderr.write(`a transaction-end hook failed: ${String(error)}\n`);
+    }
+  }
 }
 
 export function migrator(db: Db): Migrator {
