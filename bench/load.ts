@@ -115,6 +115,9 @@ type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | '
 async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
   if (ONLY && !ONLY.test(name)) return { operations: 0, perSecond: 0, p50: 0, p99: 0 };
   process.stdout.write(`load: ${name} ...\n`);
+  // Statistics as autovacuum keeps them within a minute: plans kept for prepared statements must not be the ones
+  // made when the tables just seeded were empty (docs/benchmarks.md, "Prepared statements").
+  await sql`analyze`.execute(t.db);
   await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } });
   const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } });
   rows.push([name, result]);

@@ -26,7 +26,7 @@ const ROOT = join(import.meta.dirname, '..');
 const TABLE_USE =
   /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)/g;
 const FROM_LIST = /\.from\(\[([^\]]+)\]/g;
-const WITH_NAME = /\.with\(\s*'([a-z_]+)'/g;
+const WITH_NAME = /\.with\(\s*(?:\(\w+\)\s*=>\s*\w+\()?'([a-z_]+)'/g;
 
 function storeFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -42,8 +42,8 @@ function tablesUsedBy(file: string): string[] {
   const listed = [...text.matchAll(FROM_LIST)].flatMap((match) =>
     [...match[1]!.matchAll(/'([a-z_]+)/g)].map((m) => m[1]!),
   );
-  // A common table expression the store names itself (`.with('claimed', ...)`) is not a table, unless it takes a
-  // table's name.
+  // A common table expression the store names itself (`.with('claimed', …)` or `.with((cte) => cte('token')…, …)`)
+  // is not a table, unless it takes a table's name.
   const tables = new Set(Object.values(OWNERS).flat());
   const named = new Set([...text.matchAll(WITH_NAME)].map((match) => match[1]!).filter((name) => !tables.has(name)));
   return [...new Set([...direct, ...listed])].filter((table) => !named.has(table));

@@ -125,17 +125,27 @@ export async function exchangeLaunchToken(
   exchange: { tokenHash: string; tenantId: string; now: Date; idleCutoff: Date; sessionTokenHash: string },
 ): Promise<Player | undefined> {
   const now = sql<Date>`${exchange.now}::timestamptz`;
+  // The token is found by its unique key first, whatever the planner's statistics say: a plan kept for the prepared
+  // statement must never start from the sessions (after a burst of new ones it once scanned them all every time).
   return q
+    .with(
+      (cte) => cte('token').materialized(),
+      (db) =>
+        db
+          .selectFrom('launch_tokens')
+          .select(['token_hash', 'session_id'])
+          .where('token_hash', '=', exchange.tokenHash)
+          .where('tenant_id', '=', exchange.tenantId),
+    )
     .with('claimed', (db) =>
       db
         .updateTable('launch_tokens')
-        .from(['player_sessions', 'players'])
+        .from(['token', 'player_sessions', 'players'])
         .set({ used_at: exchange.now })
-        .whereRef('player_sessions.id', '=', 'launch_tokens.session_id')
+        .whereRef('launch_tokens.token_hash', '=', 'token.token_hash')
+        .whereRef('player_sessions.id', '=', 'token.session_id')
         .whereRef('players.id', '=', 'player_sessions.player_id')
         .where('players.status', '=', 'active')
-        .where('launch_tokens.token_hash', '=', exchange.tokenHash)
-        .where('launch_tokens.tenant_id', '=', exchange.tenantId)
         .where('launch_tokens.used_at', 'is', null)
         .where('launch_tokens.expires_at', '>=', exchange.now)
         .where('player_sessions.ended_at', 'is', null)
