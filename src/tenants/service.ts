@@ -59,6 +59,8 @@ interface CachedTenant {
   tenant: Tenant;
   /** Decrypted on first use. */
   walletSecret?: string;
+  /** The hash of the integration key last found live for the tenant: a session opening need not look it up. */
+  liveKeyHash?: string;
   until: number;
 }
 
@@ -186,7 +188,7 @@ export class TenantService {
   /** One key at a time: every earlier key of the tenant is revoked in the same transaction. */
   async issueIntegrationKey(tx: Tx, tenantId: string): Promise<IssuedIntegrationKey> {
     const now = this.#clock.now();
-    await store.revokeIntegrationKeys(tx, [tenantId], now);
+    await this.revokeIntegrationKeys(tx, [tenantId]);
     const keyId = newIntegrationKeyId();
     const integrationApiKey = newToken('integrationKey');
     await store.insertIntegrationKey(tx, {
@@ -198,12 +200,24 @@ export class TenantService {
     return { keyId, integrationApiKey };
   }
 
-  /** The tenant, when `key` is its one live integration key; compared by hash, never in plaintext. */
+  /**
+   * The tenant, when `key` is its one live integration key; compared by hash, never in plaintext. A key found live is remembered with the cached tenant, so
+   * it is forgotten with it: at once when a key is issued or revoked here, within CACHED_TENANT_MS of a hand edit.
+   */
   async authenticateIntegrationKey(tenantId: string, key: string): Promise<Tenant | undefined> {
-    return store.findTenantByLiveKey(this.#db, tenantId, sha256Hex(key));
+    const keyHash = sha256Hex(key);
+    const hit = this.#cached.get(tenantId);
+    if (hit && hit.until > Date.now() && hit.liveKeyHash === keyHash) return hit.tenant;
+    const generation = this.#generation;
+    const tenant = await store.findTenantByLiveKey(this.#db, tenantId, keyHash);
+    if (tenant && generation === this.#generation) {
+      this.#cached.set(tenantId, { tenant, liveKeyHash: keyHash, until: Date.now() + CACHED_TENANT_MS });
+    }
+    return tenant;
   }
 
   revokeIntegrationKeys(q: Queryable, tenantIds: string[]): Promise<number> {
+    this.#changed(q);
     return store.revokeIntegrationKeys(q, tenantIds, this.#clock.now());
   }
 

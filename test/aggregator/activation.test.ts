@@ -360,6 +360,8 @@ describe('ActivateClient', () => {
 describe('RotateCredentials', () => {
   it('replaces the key of one environment: the new key works, the old one does not, the other environment is untouched', async () => {
     const activated = (await activate()).body;
+    // Used a moment before: a key remembered as live must stop at once all the same.
+    assert.ok(await keyWorks(client.production.tenantId, activated.production.integrationApiKey));
     const response = await rotate('production');
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, {
@@ -449,6 +451,7 @@ describe('RotateCredentials', () => {
 describe('platform revocation of integration credentials', () => {
   it("revokes both environments' keys and is audited; wallet secrets stay", async () => {
     const activated = (await activate()).body;
+    assert.ok(await keyWorks(client.sandbox.tenantId, activated.sandbox.integrationApiKey));
     const response = await t.request('POST', `/api/v1/admin/clients/${client.id}/revoke-credentials`, {
       token: agg.adminToken,
       body: { reason: 'leak' },

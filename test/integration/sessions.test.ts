@@ -177,6 +177,7 @@ describe('session request errors', () => {
   it("401 for another tenant's key, and for a tenant whose key was revoked", async () => {
     const other = await createTenant(t, admin, { name: 'Luna Casino' });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' }, { 'x-api-key': other.apiKey })).status, 401);
+    assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' })).status, 200);
     await t.request('POST', `/api/v1/admin/integration/api-key?tenantId=${tenant.tenantId}`, { token: admin });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p' })).status, 401);
   });
