@@ -188,7 +188,6 @@ export class Placement {
           odds_version: leg.odds_version,
         })),
       );
-      await reserveExposure(tx, tenant, bet.id, payout - body.stake, legs);
       const stake = await this.#ledger.oweStake(tx, {
         tenantId: tenant.id,
         betId: bet.id,
@@ -198,6 +197,9 @@ export class Placement {
         externalPlayerId: player.externalPlayerId,
         amount: body.stake,
       });
+      // Last before the commit: the exposure rows are what concurrent bets on the same selection or event queue
+      // on, so they are held for one statement and the commit only.
+      await reserveExposure(tx, tenant, bet.id, payout - body.stake, legs);
       const names = legs.map((leg) => ({ ...leg, selection_id: leg.id }));
       return { kind: 'placed' as const, bet, legs: betLegs, names, stake };
     });

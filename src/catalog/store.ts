@@ -257,7 +257,8 @@ export function selectionsForBet(q: Queryable, selectionIds: string[]) {
       'events.home',
       'events.away',
     ])
-    .forUpdate('selections')
+    // Shared: an odds change waits for the bets in flight on the selection, and they do not wait for each other.
+    .forShare('selections')
     .execute();
 }
 
