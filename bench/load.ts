@@ -9,7 +9,7 @@
 //   - session creation (POST /api/v1/integration/sessions) and launch exchange, 8 clients;
 //   - balance reads (one signed wallet call each), 16 players;
 // then the API process's memory over BENCH_MEMORY_PLACEMENTS (100,000) placements, and the statements and commits
-// one placement costs, counted at the PostgreSQL client.
+// a placement, a session opening and a launch exchange cost, counted at the PostgreSQL client.
 import { sql } from 'kysely';
 import pg from 'pg';
 import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
@@ -101,7 +101,7 @@ try {
   }
   console.log(singleWalletTime);
   if (memory) console.log(memory);
-  if (process.env.DATABASE_URL) await countPlacementCost(players[0]!);
+  if (process.env.DATABASE_URL) await countCosts(tenant, players[0]!);
 } finally {
   clearInterval(ticking);
   await t.close();
@@ -208,11 +208,11 @@ async function launchTokenPool(tenant: TestTenant, clients: number, seconds: num
 }
 
 /**
- * The statements of 100 placements, one by one, counted at the pg client: in all, the commits of the transactions
- * among them, and those run on their own (outside a transaction, each its own implicit one).
+ * The statements of 100 calls one by one, counted at the pg client: in all, the commits of the transactions among
+ * them, and those run on their own (outside a transaction, each its own implicit one); the last call's are listed.
  */
-async function countPlacementCost(token: string) {
-  const PLACEMENTS = 100;
+async function countStatements(name: string, call: (i: number) => Promise<{ status: number; text: string }>) {
+  const CALLS = 100;
   const counts = { statements: 0, commits: 0, alone: 0 };
   let traced: string[] = [];
   const inTransaction = new WeakSet<object>();
@@ -229,26 +229,44 @@ async function countPlacementCost(token: string) {
     traced.push(text.replace(/\s+/g, ' ').slice(0, 150));
     return original.apply(this, args);
   };
-  const [selection] = await t.db.selectFrom('selections').select(['id', 'odds_milli']).limit(1).execute();
-  const body = (i: number) => ({
-    requestId: `count-${i}-${Date.now()}`,
-    stake: 100,
-    legs: [{ selectionId: selection!.id, odds: (selection!.odds_milli / 1000).toFixed(2) }],
-  });
   client.query = counting;
   try {
-    for (let i = 0; i < PLACEMENTS; i++) {
+    for (let i = 0; i < CALLS; i++) {
       traced = [];
-      const response = await t.request('POST', '/api/v1/bets', { token, body: body(i) });
-      if (response.status !== 201) throw new Error(`placement: ${response.text}`);
+      const response = await call(i);
+      if (response.status >= 300) throw new Error(`${name}: ${response.text}`);
     }
   } finally {
     client.query = original;
   }
-  const per = (count: number) => (count / PLACEMENTS).toFixed(1);
+  const per = (count: number) => (count / CALLS).toFixed(1);
   console.log(
-    `one placement (PostgreSQL, ${PLACEMENTS} placements one by one): ${per(counts.statements)} statements, ` +
+    `one ${name} (PostgreSQL, ${CALLS} one by one): ${per(counts.statements)} statements, ` +
       `${per(counts.commits)} transactions committed, ${per(counts.alone)} statements on their own; the last one's:` +
       `\n  ${traced.join('\n  ')}`,
   );
+}
+
+/** The statements of a placement, a session opening and a launch exchange. */
+async function countCosts(tenant: TestTenant, token: string) {
+  const [selection] = await t.db.selectFrom('selections').select(['id', 'odds_milli']).limit(1).execute();
+  await countStatements('placement', (i) =>
+    t.request('POST', '/api/v1/bets', {
+      token,
+      body: {
+        requestId: `count-${i}-${Date.now()}`,
+        stake: 100,
+        legs: [{ selectionId: selection!.id, odds: (selection!.odds_milli / 1000).toFixed(2) }],
+      },
+    }),
+  );
+  await countStatements('session opening', (i) => openSession(t, tenant, { externalPlayerId: `count-${i}` }));
+  const launchTokens = await Promise.all(
+    Array.from(
+      { length: 100 },
+      async (_, i) =>
+        (await openSession(t, tenant, { externalPlayerId: `count-launch-${i}` })).body.launchToken as string,
+    ),
+  );
+  await countStatements('launch exchange', (i) => exchange(t, tenant.tenantId, launchTokens[i]!));
 }
