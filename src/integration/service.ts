@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { Player, PlayerStatus, Tenant } from '../platform/db/schema.ts';
+import { inTransaction, onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import type { Player, PlayerStatus, SessionEndReason, Tenant } from '../platform/db/schema.ts';
 import { notFound, platformErrors, validationError, type ErrorFactory } from '../platform/errors.ts';
 import { tenantScope } from '../platform/http/auth.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
@@ -43,16 +44,30 @@ export const TENANT_KEY_ERRORS: readonly ErrorFactory[] = [
   integrationErrors.unavailable,
 ];
 
-/** Contract section b: player sessions opened by the casino's server, launch tokens exchanged by the iframe. */
 /** Activity is recorded at most this often per session. */
 export const ACTIVITY_GRANULARITY_MS = 10_000;
+/**
+ * How long a session found live is trusted from memory at most. Every change that ends a session or restricts a
+ * player goes through this service, which forgets the remembered sessions at once, so this bound only matters for
+ * a change made by hand in the database.
+ */
+const REMEMBERED_SESSION_MS = 5_000;
+/** Sessions remembered at most (the least recently used go first): a few MiB. */
+const REMEMBERED_SESSIONS = 20_000;
 
+type FoundSession = NonNullable<Awaited<ReturnType<typeof store.findSessionByToken>>>;
+
+/** Contract section b: player sessions opened by the casino's server, launch tokens exchanged by the iframe. */
 export class IntegrationService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #audit: AuditLog;
   readonly #tenants: TenantService;
   readonly #sportsbookUrl: string | undefined;
+  /** Live sessions by token hash, so a player's call need not read its session: only a live answer is trusted. */
+  readonly #remembered = new LRUCache<string, FoundSession>({ max: REMEMBERED_SESSIONS, ttl: REMEMBERED_SESSION_MS });
+  /** Bumped by every change: a read that began before a change must not be remembered. */
+  #generation = 0;
 
   constructor(deps: {
     db: Db;
@@ -195,12 +210,13 @@ export class IntegrationService {
     options: { forLogout?: boolean; background?: boolean } = {},
   ): Promise<SessionPrincipal> {
     const now = this.#clock.now();
-    const found = await store.findSessionByToken(this.#db, sha256Hex(token));
+    const tokenHash = sha256Hex(token);
+    const found = await this.#session(tokenHash, now);
     if (!found) throw platformErrors.unauthorized(undefined, 'The session token is not valid.');
     const tenant = await this.#tenants.current(found.tenantId);
     const idle = idleMs(tenant.jurisdiction);
     const idleCutoff = new Date(now.getTime() - idle);
-    if (found.endedAt || found.expiresAt <= now || found.lastActivityAt <= idleCutoff) {
+    if (isOver(found, now, idleCutoff)) {
       await this.#endIfOver(
         {
           id: found.sessionId,
@@ -215,7 +231,7 @@ export class IntegrationService {
     }
     if (!options.forLogout) checkAvailable(tenant);
     if (!options.forLogout && found.playerStatus !== 'active') throw playerRefusal(found.playerStatus);
-    const activityAt = await this.#recordActivity(found, now, options.background === true);
+    const activityAt = await this.#recordActivity(tokenHash, found, now, options.background === true);
     return {
       sessionId: found.sessionId,
       playerId: found.playerId,
@@ -232,12 +248,40 @@ export class IntegrationService {
    * ACTIVITY_GRANULARITY_MS of the last recorded activity is not written again (the idle timeout, 30 or 60 min, is
    * precise to those seconds, and a player's every click does not cost a database write).
    */
-  async #recordActivity(found: { sessionId: string; lastActivityAt: Date }, now: Date, background: boolean) {
+  async #recordActivity(tokenHash: string, found: FoundSession, now: Date, background: boolean) {
     if (background || now.getTime() - found.lastActivityAt.getTime() < ACTIVITY_GRANULARITY_MS) {
       return found.lastActivityAt;
     }
     await store.touchSession(this.#db, found.sessionId, now);
+    if (this.#remembered.has(tokenHash)) this.#remembered.set(tokenHash, { ...found, lastActivityAt: now });
     return now;
+  }
+
+  /**
+   * The session of a token: from memory when it was found live a moment ago and still looks live; read otherwise.
+   * A remembered session can look over when it is not (another token of it was active since), so only a live
+   * answer is taken from memory; anything else is read again before a session is ended or a call refused.
+   */
+  async #session(tokenHash: string, now: Date): Promise<FoundSession | undefined> {
+    const remembered = this.#remembered.get(tokenHash);
+    if (remembered) {
+      const tenant = await this.#tenants.current(remembered.tenantId);
+      if (!isOver(remembered, now, new Date(now.getTime() - idleMs(tenant.jurisdiction)))) return remembered;
+    }
+    const generation = this.#generation;
+    const found = await store.findSessionByToken(this.#db, tokenHash);
+    if (found && !found.endedAt && generation === this.#generation) this.#remembered.set(tokenHash, found);
+    return found;
+  }
+
+  /** Forgets every remembered session now and when the transaction of `q` ends, when others can see the change. */
+  #sessionsChanged(q: Queryable): void {
+    const forget = () => {
+      this.#generation += 1;
+      this.#remembered.clear();
+    };
+    forget();
+    onTransactionEnd(q, forget);
   }
 
   /** Records why a session that is over ended (idle or absolute expiry), the first time anyone notices. */
@@ -247,8 +291,13 @@ export class IntegrationService {
     idleCutoff: Date,
   ): Promise<void> {
     if (session.ended_at) return;
-    if (session.expires_at <= now) await store.endSession(this.#db, session.id, now, 'expired');
-    else if (session.last_activity_at <= idleCutoff) await store.endSession(this.#db, session.id, now, 'idle');
+    if (session.expires_at <= now) await this.#endSession(session.id, now, 'expired');
+    else if (session.last_activity_at <= idleCutoff) await this.#endSession(session.id, now, 'idle');
+  }
+
+  async #endSession(sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
+    await store.endSession(this.#db, sessionId, now, reason);
+    this.#sessionsChanged(this.#db);
   }
 
   async sessionInfo(principal: SessionPrincipal) {
@@ -265,7 +314,7 @@ export class IntegrationService {
   }
 
   async logout(principal: SessionPrincipal): Promise<void> {
-    await store.endSession(this.#db, principal.sessionId, this.#clock.now(), 'logout');
+    await this.#endSession(principal.sessionId, this.#clock.now(), 'logout');
   }
 
   async publicConfig(tenantId: string | undefined): Promise<Static<typeof PublicConfig>> {
@@ -293,6 +342,7 @@ export class IntegrationService {
   async setPlayerStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
     return inTransaction(this.#db, async (tx) => {
       const player = await this.#visiblePlayer(call, playerId, tx);
+      this.#sessionsChanged(tx);
       const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
       if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#clock.now(), 'restricted');
       await this.#audit.record(tx, {
@@ -322,12 +372,18 @@ export class IntegrationService {
 
   /** Ends every open session of the tenants, inside the transaction that suspends them. */
   async endSessionsOfTenants(tx: Tx, tenantIds: string[]): Promise<void> {
+    this.#sessionsChanged(tx);
     await store.endOpenSessions(tx, { tenantIds }, this.#clock.now(), 'suspended');
   }
 
   async purgeLaunchRecords(): Promise<number> {
     return store.deleteOldLaunchTokens(this.#db, new Date(this.#clock.now().getTime() - LAUNCH_RETENTION_MS));
   }
+}
+
+/** Ended, past its absolute expiry, or idle since before the cutoff. */
+function isOver(found: FoundSession, now: Date, idleCutoff: Date): boolean {
+  return found.endedAt !== null || found.expiresAt <= now || found.lastActivityAt <= idleCutoff;
 }
 
 function checkAvailable(tenant: Tenant): Tenant {

@@ -194,6 +194,19 @@ describe('player sessions', () => {
     assert.deepEqual(await activity(), t.clock.now());
   });
 
+  it('activity through one token of a session keeps it alive for its other tokens', async () => {
+    const opened = await session(br);
+    const iframe = (await exchange(t, br.tenantId, opened.launchToken)).body.token;
+    assert.equal((await me(opened.token)).status, 200);
+    t.clock.advance(20 * MINUTE);
+    assert.equal((await me(iframe)).status, 200);
+    t.clock.advance(20 * MINUTE);
+    // 40 minutes after the server token's last call, 20 after the session's last activity: alive (30 min idle).
+    assert.equal((await me(opened.token)).status, 200);
+    const stored = await t.db.selectFrom('player_sessions').select('ended_at').executeTakeFirstOrThrow();
+    assert.equal(stored.ended_at, null);
+  });
+
   it('ends 12 hours after it opened, however active', async () => {
     const { token } = await session(row);
     for (let elapsed = 0; elapsed < 12 * 60 - 50; elapsed += 50) {
@@ -212,6 +225,8 @@ describe('player sessions', () => {
   it('logout ends the session for every token of it, with one code', async () => {
     const opened = await session();
     const iframe = (await exchange(t, br.tenantId, opened.launchToken)).body.token;
+    // Both used a moment before: a session remembered as live must end at once all the same.
+    assert.deepEqual([(await me(iframe)).status, (await me(opened.token)).status], [200, 200]);
     assert.equal((await t.request('POST', '/api/v1/session/logout', { token: iframe })).status, 204);
     for (const token of [iframe, opened.token]) {
       const response = await me(token);

@@ -300,6 +300,8 @@ describe('session request errors', () => {
 
   it("a restriction ends the player's open sessions for good: lifting it does not bring them back", async () => {
     const opened = (await openSession(t, tenant, { externalPlayerId: 'p-b' })).body;
+    // Used a moment before: a session remembered as live must end at once all the same.
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).status, 200);
     await t.request('PUT', `/api/v1/admin/players/${opened.player.id}/status`, {
       token: admin,
       body: { status: 'blocked' },
@@ -331,6 +333,7 @@ describe('session request errors', () => {
 
   it('suspending the tenant answers 503 to new sessions and launches and ends open sessions', async () => {
     const opened = (await openSession(t, tenant, { externalPlayerId: 'p-s' })).body;
+    assert.equal((await t.request('GET', '/api/v1/session', { token: opened.token })).status, 200);
     await t.request('PUT', `/api/v1/admin/tenant?tenantId=${tenant.tenantId}`, {
       token: admin,
       body: { status: 'suspended' },
