@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { inTransaction, type Db } from '../../src/platform/db/database.ts';
 import { preparingPool } from '../../src/platform/db/prepared-statements.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../helpers/database.ts';
 
@@ -23,10 +24,10 @@ after(async () => {
 });
 
 /** The statements prepared on the connection (read by a statement without parameters, itself never prepared). */
-async function prepared(): Promise<string[]> {
+async function prepared(on: Kysely<object> = db): Promise<string[]> {
   const { rows } = await sql<{
     statement: string;
-  }>`select statement from pg_prepared_statements order by prepare_time`.execute(db);
+  }>`select statement from pg_prepared_statements order by prepare_time`.execute(on);
   return rows.map((row) => row.statement);
 }
 
@@ -62,3 +63,46 @@ describe('prepared statements', { skip: !server && 'PostgreSQL only (set DATABAS
     assert.ok(!(await prepared()).includes('select $1::int as c'));
   });
 });
+
+describe(
+  'prepared statements a migration made stale',
+  { skip: !server && 'PostgreSQL only (set DATABASE_URL)' },
+  () => {
+    // A pool of its own: the one above has filled its bound of prepared statements.
+    let fresh: Kysely<object>;
+    const addColumn = (column: string) => sql`alter table stale add column ${sql.raw(column)} int`.execute(fresh);
+    const readAll = (q: Kysely<object> = fresh) => sql`select * from stale where a = ${1}`.execute(q);
+    const preparedReads = async () => (await prepared(fresh)).filter((text) => text.includes('from stale')).length;
+
+    before(async () => {
+      if (!server) return;
+      fresh = new Kysely({
+        dialect: new PostgresDialect({ pool: preparingPool(new pg.Pool({ connectionString: url, max: 1 })) }),
+      });
+      await sql`create table stale (a int)`.execute(fresh);
+      await sql`insert into stale values (1)`.execute(fresh);
+    });
+    after(() => fresh?.destroy());
+
+    it('outside a transaction: run again unprepared, with the new columns, on a connection then replaced', async () => {
+      assert.deepEqual((await readAll()).rows, [{ a: 1 }]);
+      assert.equal(await preparedReads(), 1);
+      await addColumn('b');
+      assert.deepEqual((await readAll()).rows, [{ a: 1, b: null }]);
+      assert.equal(await preparedReads(), 0, 'a new connection, with nothing prepared yet');
+    });
+
+    it('inside one: the transaction fails, its connection is replaced, and inTransaction runs it again', async () => {
+      assert.deepEqual((await readAll()).rows, [{ a: 1, b: null }]);
+      await addColumn('c');
+      await assert.rejects(
+        fresh.transaction().execute((tx) => readAll(tx)),
+        (error: { code?: string }) => error.code === '0A000',
+      );
+      assert.deepEqual((await readAll()).rows, [{ a: 1, b: null, c: null }]);
+      await addColumn('d');
+      const rows = await inTransaction(fresh as unknown as Db, async (tx) => (await readAll(tx as never)).rows);
+      assert.deepEqual(rows, [{ a: 1, b: null, c: null, d: null }]);
+    });
+  },
+);

@@ -4,7 +4,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-import { preparingPool } from './prepared-statements.ts';
+import { preparingPool, STALE_PREPARED_STATEMENT } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -67,14 +67,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   };
 }
 
-/** PostgreSQL's "try again" answers: a deadlock victim or a serialization failure committed nothing. */
-const RETRYABLE = new Set(['40P01', '40001']);
+/**
+ * PostgreSQL's "try again" answers: a deadlock victim or a serialization failure committed nothing; nor did a
+ * prepared statement a migration made stale (its connection is closed on release, so the next run gets another).
+ */
+const RETRYABLE = new Set(['40P01', '40001', ...STALE_PREPARED_STATEMENT]);
 const TRANSACTION_ATTEMPTS = 3;
 
 /**
  * The one transaction helper: every multi-statement change goes through it. Never call the network inside.
- * A transaction PostgreSQL aborted as a deadlock victim or for serialization is run again (it committed nothing,
- * and the work inside only touches the database), at most three times in all.
+ * A transaction PostgreSQL aborted as a deadlock victim, for serialization or on a stale prepared statement is run
+ * again (it committed nothing, and the work inside only touches the database), at most three times in all.
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

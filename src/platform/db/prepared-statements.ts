@@ -37,8 +37,19 @@ export function preparingPool(pool: pg.Pool, limits: PreparedStatementLimits = D
   };
 }
 
+/**
+ * What a prepared statement answers once the connection's copy can no longer be trusted: 0A000 ("cached plan must
+ * not change result type": a migration changed the columns a `select *` returns) or 26000 (pg thinks it prepared a
+ * statement the server does not have). A named statement that fails in the client before reaching the server is
+ * not trusted either.
+ */
+export const STALE_PREPARED_STATEMENT = new Set(['0A000', '26000']);
+
 function preparingClient(client: pg.PoolClient, limits: PreparedStatementLimits): PostgresPoolClient {
   const prepared = new Set<string>();
+  let inTransaction = false;
+  /** Set once a prepared statement went stale: the connection is closed when released, never reused. */
+  let stale = false;
   const nameFor = (text: string, parameters: readonly unknown[]): string | undefined => {
     if (parameters.length === 0 || parameters.length > limits.parameters) return undefined;
     const name = `k${createHash('sha1').update(text).digest('base64url')}`;
@@ -54,9 +65,29 @@ function preparingClient(client: pg.PoolClient, limits: PreparedStatementLimits)
     parameters: readonly unknown[] = [],
   ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof statement !== 'string') return client.query(statement as unknown as pg.Submittable) as never;
-    const name = nameFor(statement, parameters);
-    const values = [...parameters];
-    return client.query(name ? { name, text: statement, values } : { text: statement, values }) as never;
+    if (statement === 'begin') inTransaction = true;
+    else if (statement === 'commit' || statement === 'rollback') inTransaction = false;
+    return run<R>(statement, [...parameters]) as never;
   }
-  return { query, release: () => client.release() };
+
+  /**
+   * A stale statement did nothing (the plan is checked before it runs): outside a transaction it runs again
+   * unprepared; inside one, the transaction is aborted and the error stands (inTransaction runs it again, on
+   * another connection).
+   */
+  async function run<R>(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const name = stale ? undefined : nameFor(text, values);
+    if (!name) return client.query<R & pg.QueryResultRow>({ text, values });
+    try {
+      return await client.query<R & pg.QueryResultRow>({ name, text, values });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== undefined && !(typeof code === 'string' && STALE_PREPARED_STATEMENT.has(code))) throw error;
+      stale = true;
+      if (inTransaction) throw error;
+      return client.query<R & pg.QueryResultRow>({ text, values });
+    }
+  }
+
+  return { query, release: () => client.release(stale) };
 }
