@@ -303,7 +303,7 @@ export class CatalogService {
     };
   }
 
-  /** The selections of a slip with their market and event, share-locked inside the placement's transaction. */
+  /** The selections of a slip with their market and event, locked inside the placement's transaction. */
   selectionsForBet(tx: Tx, selectionIds: string[]) {
     return store.selectionsForBet(tx, selectionIds);
   }

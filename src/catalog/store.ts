@@ -241,25 +241,28 @@ function selectionsWithMarketAndEvent(q: Queryable, selectionIds: string[]) {
 
 /** Selections with their market and event, locked so odds and status cannot change under a placement. */
 export function selectionsForBet(q: Queryable, selectionIds: string[]) {
-  return selectionsWithMarketAndEvent(q, selectionIds)
-    .select([
-      'selections.id',
-      'selections.odds_milli',
-      'selections.odds_version',
-      'markets.id as market_id',
-      'markets.status as market_status',
-      'events.id as event_id',
-      'events.status as event_status',
-      'events.starts_at',
-      // Names too: the placement answers with them, without reading them again.
-      'selections.name as selection_name',
-      'markets.name as market_name',
-      'events.home',
-      'events.away',
-    ])
-    // Shared: an odds change waits for the bets in flight on the selection, and they do not wait for each other.
-    .forShare('selections')
-    .execute();
+  return (
+    selectionsWithMarketAndEvent(q, selectionIds)
+      .select([
+        'selections.id',
+        'selections.odds_milli',
+        'selections.odds_version',
+        'markets.id as market_id',
+        'markets.status as market_status',
+        'events.id as event_id',
+        'events.status as event_status',
+        'events.starts_at',
+        // Names too: the placement answers with them, without reading them again.
+        'selections.name as selection_name',
+        'markets.name as market_name',
+        'events.home',
+        'events.away',
+      ])
+      // Exclusive, so an odds change queues behind the bets in flight and is never starved by a stream of them
+      // (share locks can overtake a waiting writer); NO KEY, so the legs' foreign-key checks do not wait on it.
+      .forNoKeyUpdate('selections')
+      .execute()
+  );
 }
 
 /** A selection's names (with its market's and event's), as bet views show them. */

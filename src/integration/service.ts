@@ -253,7 +253,10 @@ export class IntegrationService {
       return found.lastActivityAt;
     }
     await store.touchSession(this.#db, found.sessionId, now);
-    if (this.#remembered.has(tokenHash)) this.#remembered.set(tokenHash, { ...found, lastActivityAt: now });
+    // The entry keeps its first expiry: remembering the activity must not extend how long a hand edit goes unseen.
+    if (this.#remembered.has(tokenHash)) {
+      this.#remembered.set(tokenHash, { ...found, lastActivityAt: now }, { noUpdateTTL: true });
+    }
     return now;
   }
 
