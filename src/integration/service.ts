@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import { CommittedCache } from '../platform/db/committed-cache.ts';
+import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import type { Player, PlayerStatus, SessionEndReason, Tenant } from '../platform/db/schema.ts';
 import { notFound, platformErrors, validationError, type ErrorFactory } from '../platform/errors.ts';
 import { tenantScope } from '../platform/http/auth.ts';
@@ -65,9 +65,7 @@ export class IntegrationService {
   readonly #tenants: TenantService;
   readonly #sportsbookUrl: string | undefined;
   /** Live sessions by token hash, so a player's call need not read its session: only a live answer is trusted. */
-  readonly #remembered = new LRUCache<string, FoundSession>({ max: REMEMBERED_SESSIONS, ttl: REMEMBERED_SESSION_MS });
-  /** Bumped by every change: a read that began before a change must not be remembered. */
-  #generation = 0;
+  readonly #remembered = new CommittedCache<FoundSession>({ max: REMEMBERED_SESSIONS, ttlMs: REMEMBERED_SESSION_MS });
 
   constructor(deps: {
     db: Db;
@@ -254,9 +252,7 @@ export class IntegrationService {
     }
     await store.touchSession(this.#db, found.sessionId, now);
     // The entry keeps its first expiry: remembering the activity must not extend how long a hand edit goes unseen.
-    if (this.#remembered.has(tokenHash)) {
-      this.#remembered.set(tokenHash, { ...found, lastActivityAt: now }, { noUpdateTTL: true });
-    }
+    this.#remembered.update(tokenHash, { ...found, lastActivityAt: now });
     return now;
   }
 
@@ -271,20 +267,16 @@ export class IntegrationService {
       const tenant = await this.#tenants.current(remembered.tenantId);
       if (!isOver(remembered, now, new Date(now.getTime() - idleMs(tenant.jurisdiction)))) return remembered;
     }
-    const generation = this.#generation;
-    const found = await store.findSessionByToken(this.#db, tokenHash);
-    if (found && !found.endedAt && generation === this.#generation) this.#remembered.set(tokenHash, found);
-    return found;
+    return this.#remembered.read(
+      tokenHash,
+      () => store.findSessionByToken(this.#db, tokenHash),
+      (found) => !found.endedAt,
+    );
   }
 
   /** Forgets every remembered session now and when the transaction of `q` ends, when others can see the change. */
   #sessionsChanged(q: Queryable): void {
-    const forget = () => {
-      this.#generation += 1;
-      this.#remembered.clear();
-    };
-    forget();
-    onTransactionEnd(q, forget);
+    this.#remembered.changed(q);
   }
 
   /** Records why a session that is over ended (idle or absolute expiry), the first time anyone notices. */

@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
-import { inTransaction, onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import { CommittedCache } from '../platform/db/committed-cache.ts';
+import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import type { Tenant } from '../platform/db/schema.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { allows } from '../platform/http/auth.ts';
@@ -54,6 +55,8 @@ const walletSecretContext = (tenantId: string) => `tenants.wallet_secret:${tenan
  * (and again when its transaction ends), so this bound only matters for a change made by hand in the database.
  */
 const CACHED_TENANT_MS = 5_000;
+/** Far above the tenants one instance serves; the least recently used go first. */
+const CACHED_TENANTS = 10_000;
 
 interface CachedTenant {
   tenant: Tenant;
@@ -61,7 +64,6 @@ interface CachedTenant {
   walletSecret?: string;
   /** The hash of the integration key last found live for the tenant: a session opening need not look it up. */
   liveKeyHash?: string;
-  until: number;
 }
 
 /**
@@ -76,9 +78,7 @@ export class TenantService {
   readonly #originRules: OriginRules;
   readonly #suspensionListeners: SuspensionListener[] = [];
   /** Tenants as last committed, for the paths every request takes (session checks, placement, wallet calls). */
-  readonly #cached = new Map<string, CachedTenant>();
-  /** Bumped by every change: a read that began before a change must not fill the cache with the old row. */
-  #generation = 0;
+  readonly #cached = new CommittedCache<CachedTenant>({ max: CACHED_TENANTS, ttlMs: CACHED_TENANT_MS });
 
   constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; originRules: OriginRules }) {
     this.#db = deps.db;
@@ -110,21 +110,13 @@ export class TenantService {
 
   async #entry(tenantId: string): Promise<CachedTenant> {
     const hit = this.#cached.get(tenantId);
-    if (hit && hit.until > Date.now()) return hit;
-    const generation = this.#generation;
-    const entry = { tenant: await this.get(tenantId), until: Date.now() + CACHED_TENANT_MS };
-    if (generation === this.#generation) this.#cached.set(tenantId, entry);
-    return entry;
+    if (hit) return hit;
+    return (await this.#cached.read(tenantId, async () => ({ tenant: await this.get(tenantId) })))!;
   }
 
   /** Drops every cached tenant now and when the transaction of `q` ends, when others can first see the change. */
   #changed(q: Queryable): void {
-    const forget = () => {
-      this.#generation += 1;
-      this.#cached.clear();
-    };
-    forget();
-    onTransactionEnd(q, forget);
+    this.#cached.changed(q);
   }
 
   environmentsOfClient(clientId: string, q: Queryable = this.#db): Promise<Tenant[]> {
@@ -146,9 +138,7 @@ export class TenantService {
    * obligation whose tenant changed wallet URL even by hand in the database is held, not sent.
    */
   async walletTarget(tenantId: string, options: { fromCache?: boolean } = {}): Promise<TenantWallet> {
-    const entry: Omit<CachedTenant, 'until'> = options.fromCache
-      ? await this.#entry(tenantId)
-      : { tenant: await this.get(tenantId) };
+    const entry: CachedTenant = options.fromCache ? await this.#entry(tenantId) : { tenant: await this.get(tenantId) };
     const secret = (entry.walletSecret ??= this.walletSecret(entry.tenant));
     return {
       tenantId,
@@ -207,13 +197,12 @@ export class TenantService {
   async authenticateIntegrationKey(tenantId: string, key: string): Promise<Tenant | undefined> {
     const keyHash = sha256Hex(key);
     const hit = this.#cached.get(tenantId);
-    if (hit && hit.until > Date.now() && hit.liveKeyHash === keyHash) return hit.tenant;
-    const generation = this.#generation;
-    const tenant = await store.findTenantByLiveKey(this.#db, tenantId, keyHash);
-    if (tenant && generation === this.#generation) {
-      this.#cached.set(tenantId, { tenant, liveKeyHash: keyHash, until: Date.now() + CACHED_TENANT_MS });
-    }
-    return tenant;
+    if (hit?.liveKeyHash === keyHash) return hit.tenant;
+    const found = await this.#cached.read(tenantId, async () => {
+      const tenant = await store.findTenantByLiveKey(this.#db, tenantId, keyHash);
+      return tenant && { tenant, liveKeyHash: keyHash };
+    });
+    return found?.tenant;
   }
 
   revokeIntegrationKeys(q: Queryable, tenantIds: string[]): Promise<number> {
