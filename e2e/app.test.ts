@@ -122,7 +122,8 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Live' }).click();
     await page.getByRole('heading', { level: 1, name: 'Live betting' }).waitFor();
-    assert.ok((await page.locator('.event-row .badge.live').count()) > 0, 'live events are listed');
+    // the heading comes at once, the events when the catalog answers: wait for them, do not count a loading page
+    await page.locator('.event-row .badge.live').first().waitFor();
     await page
       .getByRole('navigation', { name: 'Live' })
       .getByRole('button', { name: /Basketball/ })
