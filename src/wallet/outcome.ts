@@ -52,7 +52,7 @@ export function classifyAnswer(status: number, bodyText: string, expected: Expec
       error.code.length > 0 &&
       typeof error.message === 'string'
     ) {
-      return { outcome: 'refused', status, code: error.code, message: error.message };
+      return { outcome: 'refused', status, code: walletText(error.code), message: walletText(error.message) };
     }
     return { outcome: 'unknown', status, reason: 'malformed_body', detail: '4xx without a valid error envelope' };
   }
@@ -70,9 +70,17 @@ function classifySuccess(status: number, body: Record<string, unknown> | null, e
     return { outcome: 'unknown', status, reason: 'txid_mismatch', detail: `got ${JSON.stringify(body.txId ?? null)}` };
   }
   if (body.currency !== expected.currency) {
-    return { outcome: 'unknown', status, reason: 'currency_mismatch', detail: `got ${body.currency}` };
+    return { outcome: 'unknown', status, reason: 'currency_mismatch', detail: `got ${JSON.stringify(body.currency)}` };
   }
   return { outcome: 'applied', status, balance: body.balance as number, currency: body.currency };
+}
+
+/**
+ * The wallet's own words (its error code and message), which are stored, logged and shown to operators and
+ * players: a lone surrogate or a NUL, which PostgreSQL text and JSON cannot hold, becomes U+FFFD.
+ */
+function walletText(text: string): string {
+  return text.toWellFormed().replaceAll('\0', '\uFFFD');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -119,6 +119,17 @@ describe('wallet client: the delivery table over real HTTP', () => {
     assert.equal(classifyAnswer(302, '', expected).outcome, 'unknown');
   });
 
+  it("the wallet's code and message are kept as well-formed text: a lone surrogate or a NUL becomes U+FFFD", () => {
+    const expected = { endpoint: 'debit' as const, txId: 't', currency: 'BRL' };
+    const answer = '{"error":{"code":"blocked_\\ud800","message":"no\\u0000 way"}}';
+    assert.deepEqual(classifyAnswer(403, answer, expected), {
+      outcome: 'refused',
+      status: 403,
+      code: 'blocked_\uFFFD',
+      message: 'no\uFFFD way',
+    });
+  });
+
   it('signs each attempt with a fresh timestamp over the same body bytes', async () => {
     const body = movementBody({
       txId: `payout:b${n}:1`,
