@@ -52,7 +52,8 @@ export class Adjustments {
 
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
     const player = await this.#integration.visiblePlayer(call, body.playerId);
-    const tenant = await this.#tenants.get(player.tenant_id);
+    // Money moves: like a first stake, a first adjustment locks the tenant's wallet identity for good.
+    const tenant = await this.#tenants.forMoneyMovement(player.tenant_id);
     const requestHash = sha256Hex(canonicalJson(body));
     const replay = async () => {
       const earlier = (await store.findAdjustmentByKey(this.#db, tenant.id, idempotencyKey))!;

@@ -78,6 +78,19 @@ describe('adjustments', () => {
     assert.equal((audit.details as { reason: string }).reason, 'goodwill for a delayed payout');
   });
 
+  it("the first adjustment locks the tenant's wallet identity, as a first stake does", async () => {
+    const tenantRow = () =>
+      t.db.selectFrom('tenants').select('first_financial_at').where('id', '=', book.tenant.tenantId);
+    assert.equal((await tenantRow().executeTakeFirstOrThrow()).first_financial_at, null, 'no money has moved yet');
+    const response = await adjust({ direction: 'credit', amount: 1_00, reason: 'welcome credit' });
+    assert.equal(response.status, 201, response.text);
+    const change = await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      token: book.admin,
+      body: { walletUrl: 'https://elsewhere.example' },
+    });
+    assert.deepEqual([change.status, change.body.error.code], [409, 'wallet_identity_locked']);
+  });
+
   it('a debit takes the full amount', async () => {
     const response = await adjust({ direction: 'debit', amount: 20_00, reason: 'duplicate bonus reversed' });
     await drainDeliveries(t);
