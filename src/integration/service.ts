@@ -114,7 +114,7 @@ export class IntegrationService {
     const launchToken = newToken('launch');
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
-    const player = await store.openSession(
+    const opened = await store.openSession(
       this.#db,
       {
         id: newPlayerId(),
@@ -132,6 +132,8 @@ export class IntegrationService {
         launchExpiresAt,
       },
     );
+    // Not opened: the player exists but may not play, and is read only to say why.
+    const player = opened ?? (await store.findPlayerByExternalId(this.#db, tenant.id, body.externalPlayerId));
     checkPlayerMayPlay(player);
     return {
       launchToken,

@@ -23,9 +23,10 @@ export interface NewSession {
  * Finds or creates the player and, if the player may play, opens the session with its server token and launch
  * token: one statement, so it is one round trip and all or nothing. The player's row stays locked by the upsert
  * until the statement ends, so a concurrent block waits and then ends the new session with the others. Returns the
- * player; no session was opened unless its status is active.
+ * player with the session opened; undefined when the player exists but may not play, and then nothing was written
+ * (not even the display name).
  */
-export async function openSession(q: Queryable, player: NewPlayer, session: NewSession): Promise<Player> {
+export async function openSession(q: Queryable, player: NewPlayer, session: NewSession): Promise<Player | undefined> {
   const text = (value: string) => sql<string>`${value}::text`;
   const time = (value: Date) => sql<Date>`${value}::timestamptz`;
   return q
@@ -82,10 +83,14 @@ export async function openSession(q: Queryable, player: NewPlayer, session: NewS
     )
     .selectFrom('player')
     .selectAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
-/** Finds or creates the player in one statement, so concurrent first sessions of one id make one player. */
+/**
+ * Finds or creates the player in one statement, so concurrent first sessions of one id make one player. An
+ * existing player is updated (and returned) only while active; a restricted one is locked all the same (PostgreSQL
+ * locks the conflicting row whether or not the update's condition holds) but left as it was.
+ */
 function upsertPlayer(q: QueryCreator<Database>, row: NewPlayer) {
   return q
     .insertInto('players')
@@ -99,16 +104,28 @@ function upsertPlayer(q: QueryCreator<Database>, row: NewPlayer) {
       updated_at: row.now,
     })
     .onConflict((oc) =>
-      oc.columns(['tenant_id', 'external_id']).doUpdateSet((eb) =>
-        row.displayName === undefined
-          ? { updated_at: eb.ref('players.updated_at') }
-          : {
-              display_name: eb.ref('excluded.display_name'),
-              updated_at: sql<Date>`case when players.display_name = excluded.display_name then players.updated_at else excluded.updated_at end`,
-            },
-      ),
+      oc
+        .columns(['tenant_id', 'external_id'])
+        .doUpdateSet((eb) =>
+          row.displayName === undefined
+            ? { updated_at: eb.ref('players.updated_at') }
+            : {
+                display_name: eb.ref('excluded.display_name'),
+                updated_at: sql<Date>`case when players.display_name = excluded.display_name then players.updated_at else excluded.updated_at end`,
+              },
+        )
+        .where('players.status', '=', 'active'),
     )
     .returningAll();
+}
+
+export function findPlayerByExternalId(q: Queryable, tenantId: string, externalId: string) {
+  return q
+    .selectFrom('players')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirstOrThrow();
 }
 
 export function findPlayer(q: Queryable, id: string) {

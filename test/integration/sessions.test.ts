@@ -280,10 +280,16 @@ describe('session request errors', () => {
       });
       assert.equal(set.status, 200);
       assert.equal(set.body.player.status, status);
-      const refused = await openSession(t, tenant, { externalPlayerId: 'p-r' });
+      const refused = await openSession(t, tenant, { externalPlayerId: 'p-r', displayName: `Renamed ${status}` });
       assert.equal(refused.status, 403, status);
       assert.equal(refused.body.error.code, code);
     }
+    const player = await t.db
+      .selectFrom('players')
+      .selectAll()
+      .where('id', '=', body.player.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(player.display_name, body.player.displayName, 'a refused opening changes nothing, not even the name');
     const sessions = await t.db
       .selectFrom('player_sessions')
       .select('id')
