@@ -79,8 +79,8 @@ const TRANSACTION_ATTEMPTS = 3;
  * A transaction PostgreSQL aborted as a deadlock victim, for serialization or on a stale prepared statement is run
  * again (it committed nothing, and the work inside only touches the database), at most three times in all.
  */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return runAgainIfAborted(async () => {
     let current: Tx | undefined;
     try {
       return await db.transaction().execute((tx) => {
@@ -88,11 +88,24 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
         transactionEndHooks.set(tx, []);
         return work(tx);
       });
+    } finally {
+      if (current) runTransactionEndHooks(current);
+    }
+  });
+}
+
+/**
+ * Runs `work` (a transaction, or one statement on its own, which is its own transaction) again when PostgreSQL
+ * aborted it as a deadlock victim, for serialization or on a stale prepared statement: it committed nothing. At
+ * most three runs in all.
+ */
+export async function runAgainIfAborted<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (attempt >= TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
-    } finally {
-      if (current) runTransactionEndHooks(current);
     }
   }
 }

@@ -8,6 +8,7 @@ import * as platformInOrder from './0006_platform_in_order.ts';
 import * as ledgerStates from './0007_ledger_states.ts';
 import * as settlement from './0008_settlement.ts';
 import * as deliverableIndex from './0009_deliverable_index.ts';
+import * as statementCheck from './0010_statement_check.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_ledger_states': ledgerStates,
   '0008_settlement': settlement,
   '0009_deliverable_index': deliverableIndex,
+  '0010_statement_check': statementCheck,
 };
 
 export const migrationProvider: MigrationProvider = {

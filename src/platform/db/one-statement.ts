@@ -1,0 +1,94 @@
+import { sql, type AliasedRawBuilder, type Insertable, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { runAgainIfAborted, type Queryable } from './database.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * One write of a statement that several domains write together. Each store builds the parts of its own tables;
+ * a use case puts them in one statement, one round trip to the database instead of one per write.
+ */
+export interface StatementPart {
+  /** The part's name in the statement: later parts read what it returned from there (see `after`). */
+  name: string;
+  /** An insert, update or delete with a RETURNING clause. */
+  query: OperationNodeSource;
+  /**
+   * How many rows it must return. If any part returns another count, the statement fails and writes nothing
+   * (IncompleteStatementError): several parts stay all or nothing without a transaction around them.
+   */
+  rows?: number;
+}
+
+/** A part returned another number of rows than it had to: the statement wrote nothing. */
+export class IncompleteStatementError extends Error {
+  readonly part: string;
+
+  constructor(part: string) {
+    super(`the statement wrote nothing: its part "${part}" did not return the rows it had to`);
+    this.name = 'IncompleteStatementError';
+    this.part = part;
+  }
+}
+
+/** Raised by the statement's own check (migration 0010's bookmaker_check). */
+const INCOMPLETE_STATEMENT = 'BM001';
+
+/**
+ * Runs the parts as one statement, each a data-modifying CTE, and answers the rows each part returned (as JSON
+ * values). Every part sees the database as it was before the statement (PostgreSQL runs them on one snapshot);
+ * a part learns what an earlier one wrote only through its RETURNING rows, for example `after(name)`. Run on its
+ * own (not inside a transaction), a statement PostgreSQL aborted as a deadlock victim runs again, as a transaction
+ * does (runAgainIfAborted).
+ */
+export async function writeTogether(q: Queryable, parts: StatementPart[]): Promise<Record<string, unknown[]>> {
+  const names = new Set(parts.map((part) => part.name));
+  if (names.size !== parts.length) throw new Error('the parts of a statement need names of their own');
+  const named = parts.map((part) => sql`${sql.id(part.name)} as (${part.query})`);
+  const answers = parts.map((part) => {
+    const rows = sql`coalesce((select json_agg(${sql.id(part.name)}) from ${sql.id(part.name)}), '[]')`;
+    if (part.rows === undefined) return sql`${rows} as ${sql.id(part.name)}`;
+    const count = sql`(select count(*) from ${sql.id(part.name)})`;
+    return sql`case when bookmaker_check(${count} = ${part.rows}, ${part.name}) then ${rows} end as ${sql.id(part.name)}`;
+  });
+  const statement = sql<Record<string, unknown[]>>`with ${sql.join(named)} select ${sql.join(answers)}`;
+  try {
+    // Inside a transaction the transaction is what runs again after a deadlock; on its own, the statement is.
+    const run = () => statement.execute(q);
+    const { rows } = q.isTransaction ? await run() : await runAgainIfAborted(run);
+    return rows[0]!;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === INCOMPLETE_STATEMENT) {
+      throw new IncompleteStatementError((error as Error).message);
+    }
+    throw error;
+  }
+}
+
+/** A condition for a part: the earlier part `name` returned a row (it wrote something). */
+export function after(name: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select from ${sql.id(name)})`;
+}
+
+/**
+ * Rows to write, passed as one JSON parameter and read as the table's row type (`r`): the statement's text and
+ * its parameter count stay the same however many rows there are, so it is prepared once.
+ */
+export function jsonRows<T extends keyof Database>(table: T, rows: object[]): AliasedRawBuilder<Database[T], 'r'> {
+  return sql<Database[T]>`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.as('r');
+}
+
+/**
+ * An insert of rows for a part, written only when `condition` holds (for example `after(name)`), answering the
+ * `returning` column of each row written. The columns are the rows' keys, as Kysely's `values` takes them.
+ */
+export function insertWhen<T extends keyof Database>(
+  table: T,
+  rows: Array<Insertable<Database[T]>>,
+  condition: RawBuilder<boolean>,
+  returning: keyof Database[T] & string,
+): RawBuilder<unknown> {
+  if (rows.length === 0) throw new Error(`an insert into ${table} needs at least one row`);
+  const columns = Object.keys(rows[0]!);
+  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))})
+    select ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))} from ${jsonRows(table, rows)}
+    where ${condition} returning ${sql.ref(returning)}`;
+}
