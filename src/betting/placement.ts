@@ -6,7 +6,8 @@ import type { CatalogService } from '../catalog/service.ts';
 import type { Clock } from '../platform/clock.ts';
 import { canonicalJson, sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { Tenant, WalletObligation } from '../platform/db/schema.ts';
+import { IncompleteStatementError, writeTogether } from '../platform/db/one-statement.ts';
+import type { Bet, BetLeg, Tenant, WalletObligation } from '../platform/db/schema.ts';
 import { AppError, validationError } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
@@ -30,11 +31,11 @@ type Placed = { bet: BetView; balance?: { balance: number; currency: string }; r
 /**
  * Bet placement up to an accepted or refused bet, with exactly one stake debit.
  *
- * 1. One transaction checks the slip, reserves exposure, and records the pending bet and its stake-debit
- *    obligation (row first, call second).
+ * 1. One transaction checks the slip, then one statement in it reserves exposure and records the pending bet and
+ *    its stake-debit obligation (row first, call second).
  * 2. Outside any transaction the debit is sent once.
- * 3. One transaction records the outcome (stake-outcome.ts). If anything fails after step 1, the player is told what
- *    the bet's stored state says, never a guess.
+ * 3. One statement records an acceptance, one transaction a refusal (stake-outcome.ts). If anything fails after
+ *    step 1, the player is told what the bet's stored state says, never a guess.
  */
 export class Placement {
   readonly #db: Db;
@@ -93,7 +94,11 @@ export class Placement {
       return { bet, balance: outcome.balance, replayed: false };
     } catch (error) {
       if (isAnswer(error)) throw error;
-      this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
+      if (error instanceof IncompleteStatementError) {
+        this.#log.warn({ betId: placed.bet.id }, 'the bet was decided elsewhere while its stake debit was in flight');
+      } else {
+        this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
+      }
       // The call's log line goes with its outcome, which was not recorded (or its acknowledgement was lost).
       if (attempt) await this.#delivery.logAttempt(placed.stake, attempt);
       return this.#answerFromState(placed.bet, placed.stake, attempt);
@@ -173,35 +178,44 @@ export class Placement {
         placed_at: this.#clock.now(),
         decided_at: null,
       };
-      // A concurrent twin with the same request id loses here, before anything else is written.
-      const bet = await store.insertBet(tx, pending);
-      if (!bet) return { kind: 'repeat' as const };
-      const betLegs = await store.insertLegs(
-        tx,
-        legs.map((leg, position) => ({
-          bet_id: bet.id,
-          position,
-          selection_id: leg.id,
-          market_id: leg.market_id,
-          event_id: leg.event_id,
-          odds_milli: leg.odds_milli,
-          odds_version: leg.odds_version,
-        })),
+      const bet: Bet = { ...pending, cashed_out_stake: 0, settled_version: 0, settled_return: null, settled_at: null };
+      const betLegs: BetLeg[] = legs.map((leg, position) => ({
+        bet_id: bet.id,
+        position,
+        selection_id: leg.id,
+        market_id: leg.market_id,
+        event_id: leg.event_id,
+        odds_milli: leg.odds_milli,
+        odds_version: leg.odds_version,
+        result: null,
+      }));
+      const stake = this.#ledger.oweStake(
+        'stake',
+        {
+          tenantId: tenant.id,
+          betId: bet.id,
+          walletUrl: tenant.wallet_url,
+          currency: tenant.currency,
+          playerId: player.playerId,
+          externalPlayerId: player.externalPlayerId,
+          amount: body.stake,
+        },
+        'bet',
       );
-      const stake = await this.#ledger.oweStake(tx, {
-        tenantId: tenant.id,
-        betId: bet.id,
-        walletUrl: tenant.wallet_url,
-        currency: tenant.currency,
-        playerId: player.playerId,
-        externalPlayerId: player.externalPlayerId,
-        amount: body.stake,
-      });
-      // Last before the commit: the exposure rows are what concurrent bets on the same selection or event queue
-      // on, so they are held for one statement and the commit only.
-      await reserveExposure(tx, tenant, bet.id, payout - body.stake, legs);
+      const exposure = reserveExposure(tx, tenant, { id: bet.id, liability: payout - body.stake }, legs, 'bet');
+      // One statement writes the bet, its legs, its stake obligation and its exposure. The exposure parts come
+      // last: those rows are what concurrent bets on the same selection or event queue on.
+      const written = await writeTogether(tx, [
+        store.insertBetPart(tx, 'bet', bet),
+        store.insertLegsPart('legs', betLegs, 'bet'),
+        stake.part,
+        ...exposure.parts,
+      ]);
+      // A concurrent twin with the same request id, or an earlier request, holds the request id: nothing written.
+      if (written.bet!.length === 0) return { kind: 'repeat' as const };
+      exposure.check(written);
       const names = legs.map((leg) => ({ ...leg, selection_id: leg.id }));
-      return { kind: 'placed' as const, bet, legs: betLegs, names, stake };
+      return { kind: 'placed' as const, bet, legs: betLegs, names, stake: stake.obligation };
     });
   }
 

@@ -1,12 +1,13 @@
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { writeTogether } from '../platform/db/one-statement.ts';
 import type { Bet, WalletObligation } from '../platform/db/schema.ts';
 import type { WalletAttempt } from '../wallet/client.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
 import { releaseExposure } from './exposure.ts';
 import { stakeRefusal, type Refusal } from './refusals.ts';
-import { moveBet } from './states.ts';
+import { moveBet, moveBetPart } from './states.ts';
 import * as store from './store.ts';
 
 export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;
@@ -38,24 +39,29 @@ export class StakeOutcomes {
   }
 
   /**
-   * Records what the stake debit proved, with its wallet call log line, in one transaction, and says what the
-   * player is told. Throws when another
-   * writer decided the bet first (BetRaceError, LostRaceError): the caller then answers from the bet's state.
+   * Records what the stake debit proved, with its wallet call log line, and says what the player is told. An
+   * accepted bet is one statement without a transaction (the stake applied, its log line, the bet accepted: all
+   * or nothing); a refusal also releases the exposure, in one transaction. Throws when another writer decided the
+   * bet first (IncompleteStatementError, BetRaceError): the caller then answers from the bet's state.
    */
   async decide(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<Decision> {
     const now = this.#clock.now();
+    const pending = { id: bet.id, status: 'pending' as const };
     if (attempt.outcome === 'applied') {
-      const recorded = await inTransaction(this.#db, async (tx) => {
-        const applied = await this.#ledger.recordStakeOutcome(tx, stake, attempt);
-        await moveBet(tx, { id: bet.id, status: 'pending' }, 'accepted', { decided_at: now });
-        return applied;
-      });
-      return { balance: { balance: attempt.balance, currency: attempt.currency }, stake: recorded, decidedAt: now };
+      const outcome = this.#ledger.stakeOutcome(this.#db, 'stake', stake, attempt);
+      const accept = { bet: pending, to: 'accepted' as const, changes: { decided_at: now } };
+      await writeTogether(this.#db, [...outcome.parts, moveBetPart(this.#db, 'accepted', accept, 'stake')]);
+      const balance = { balance: attempt.balance, currency: attempt.currency };
+      return { balance, stake: outcome.recorded, decidedAt: now };
     }
     const refusal = stakeRefusal(attempt);
     const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
-      const recorded = await this.#ledger.recordStakeOutcome(tx, stake, attempt);
-      return { recorded, rollbackId: await this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown') };
+      const outcome = this.#ledger.stakeOutcome(tx, 'stake', stake, attempt);
+      await writeTogether(tx, outcome.parts);
+      return {
+        recorded: outcome.recorded,
+        rollbackId: await this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown'),
+      };
     });
     if (rollbackId) this.#delivery.wake();
     return { refusal, stake: recorded, decidedAt: now };

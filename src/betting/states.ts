@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
+import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { BetsTable } from '../platform/db/schema.ts';
 import * as store from './store.ts';
 
@@ -105,4 +106,23 @@ export async function moveBet(
   checkBetTransition(bet.status, to);
   if (!(await store.moveBet(q, bet.id, bet.status, { ...changes, status: to })))
     throw new BetRaceError(bet.id, bet.status);
+}
+
+/**
+ * moveBet as a part of a statement (`name`), made only if the part `gate` wrote a row. If it cannot be made (the
+ * bet moved first) the whole statement writes nothing (IncompleteStatementError), and the caller reads what happened.
+ */
+export function moveBetPart(
+  q: Queryable,
+  name: string,
+  move: { bet: { id: string; status: BetState }; to: BetState; changes: Omit<Updateable<BetsTable>, 'status'> },
+  gate: string,
+): StatementPart {
+  checkBetTransition(move.bet.status, move.to);
+  return store.moveBetPart(
+    q,
+    name,
+    { id: move.bet.id, from: move.bet.status, changes: { ...move.changes, status: move.to } },
+    gate,
+  );
 }

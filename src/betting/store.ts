@@ -1,8 +1,8 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
+import { after, insertWhen, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
 import type {
   Bet,
-  BetLeg,
   BetLegsTable,
   BetStatus,
   BetsTable,
@@ -24,19 +24,24 @@ export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
   return q.selectFrom('bets').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Inserts the pending bet unless this player already used the request id; returns whether it was inserted. */
-/** The bet as stored, or undefined when the player already has a bet with this request id. */
-export function insertBet(q: Queryable, bet: Insertable<BetsTable>): Promise<Bet | undefined> {
-  return q
-    .insertInto('bets')
-    .values(bet)
-    .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+/**
+ * The pending bet as a part of the placement's statement (`name`): no row when the player already has a bet with
+ * this request id (a repeat, or a concurrent twin that committed first).
+ */
+export function insertBetPart(q: Queryable, name: string, bet: Insertable<BetsTable>): StatementPart {
+  return {
+    name,
+    query: q
+      .insertInto('bets')
+      .values(bet)
+      .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
+      .returning('id'),
+  };
 }
 
-export function insertLegs(q: Queryable, legs: Insertable<BetLegsTable>[]): Promise<BetLeg[]> {
-  return q.insertInto('bet_legs').values(legs).returningAll().execute();
+/** The bet's legs as a part (`name`): written only if the part `gate` wrote the bet. */
+export function insertLegsPart(name: string, legs: Array<Insertable<BetLegsTable>>, gate: string): StatementPart {
+  return { name, query: insertWhen('bet_legs', legs, after(gate), 'bet_id') };
 }
 
 /** Moves a bet only if it is still in the state the caller saw; returns whether it moved. */
@@ -46,13 +51,22 @@ export async function moveBet(
   from: BetStatus,
   changes: Updateable<BetsTable>,
 ): Promise<boolean> {
-  const result = await q
-    .updateTable('bets')
-    .set(changes)
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .executeTakeFirst();
+  const result = await guardedMove(q, id, from, changes).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** moveBet as a part of a statement (`name`): exactly one row, and only if the part `gate` wrote a row. */
+export function moveBetPart(
+  q: Queryable,
+  name: string,
+  move: { id: string; from: BetStatus; changes: Updateable<BetsTable> },
+  gate: string,
+): StatementPart {
+  return { name, rows: 1, query: guardedMove(q, move.id, move.from, move.changes).where(after(gate)).returning('id') };
+}
+
+function guardedMove(q: Queryable, id: string, from: BetStatus, changes: Updateable<BetsTable>) {
+  return q.updateTable('bets').set(changes).where('id', '=', id).where('status', '=', from);
 }
 
 /** The bet, locked until the caller's transaction ends. */
@@ -165,53 +179,58 @@ export interface Reservation {
 }
 
 /**
- * Adds the bet's liability to each row's reserved total and records what the bet reserved, in one statement. A row
- * whose total would pass its limit is left as it was and not recorded: the answer lists what was reserved, and the
- * caller refuses the bet (rolling back the others) unless that is all of them. A new row starts at the liability,
- * so the caller checks the liability alone against the limits first.
+ * Adds the bet's liability to each row's reserved total and records what the bet reserved, as two parts of the
+ * placement's statement, only if the part `gate` wrote the bet; `reservedIn` reads the reservations made from what
+ * the statement answered. A row whose total would pass its limit is left as it was and not
+ * recorded: the caller refuses the bet (rolling back the others) unless every reservation was made. A new row
+ * starts at the liability, so the caller checks the liability alone against the limits first.
  */
-export async function reserveExposure(
+export function reserveExposureParts(
   q: Queryable,
+  name: string,
   bet: { id: string; tenantId: string; liability: number },
   limits: Record<Reservation['scope'], number>,
   reservations: Reservation[],
-): Promise<Reservation[]> {
+  gate: string,
+): { parts: StatementPart[]; reservedIn(written: Record<string, unknown[]>): Reservation[] } {
   const limit = sql<number>`case exposure.scope when 'selection' then ${limits.selection}::bigint else ${limits.event}::bigint end`;
-  const rows = await q
-    .with('reserved', (db) =>
-      db
-        .insertInto('exposure')
-        .values(
-          reservations.map((reservation) => ({
-            tenant_id: bet.tenantId,
-            scope: reservation.scope,
-            ref_id: reservation.refId,
-            reserved: bet.liability,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['tenant_id', 'scope', 'ref_id'])
-            .doUpdateSet({ reserved: sql`exposure.reserved + excluded.reserved` })
-            .where(sql<boolean>`exposure.reserved + excluded.reserved <= ${limit}`),
-        )
-        .returning(['scope', 'ref_id']),
-    )
-    .insertInto('bet_exposure')
-    .columns(['bet_id', 'scope', 'ref_id', 'amount'])
+  const rows = reservations.map((reservation) => ({
+    tenant_id: bet.tenantId,
+    scope: reservation.scope,
+    ref_id: reservation.refId,
+    reserved: bet.liability,
+  }));
+  const reserve = q
+    .insertInto('exposure')
+    .columns(['tenant_id', 'scope', 'ref_id', 'reserved'])
     .expression((eb) =>
       eb
-        .selectFrom('reserved')
-        .select([
-          sql<string>`${bet.id}::text`.as('bet_id'),
-          'reserved.scope',
-          'reserved.ref_id',
-          sql<number>`${bet.liability}::bigint`.as('amount'),
-        ]),
+        .selectFrom(jsonRows('exposure', rows))
+        .select(['r.tenant_id', 'r.scope', 'r.ref_id', 'r.reserved'])
+        .where(after(gate)),
     )
-    .returning(['scope', 'ref_id'])
-    .execute();
-  return rows.map((row) => ({ scope: row.scope, refId: row.ref_id }));
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'scope', 'ref_id'])
+        .doUpdateSet({ reserved: sql`exposure.reserved + excluded.reserved` })
+        .where(sql<boolean>`exposure.reserved + excluded.reserved <= ${limit}`),
+    )
+    .returning(['scope', 'ref_id']);
+  const record = sql`insert into bet_exposure (bet_id, scope, ref_id, amount)
+    select ${bet.id}::text, reserved.scope, reserved.ref_id, ${bet.liability}::bigint from ${sql.id(name)} as reserved
+    returning scope, ref_id`;
+  const recorded = `${name}_recorded`;
+  return {
+    parts: [
+      { name, query: reserve },
+      { name: recorded, query: record },
+    ],
+    reservedIn: (written) =>
+      (written[recorded] as Array<{ scope: Reservation['scope']; ref_id: string }>).map((row) => ({
+        scope: row.scope,
+        refId: row.ref_id,
+      })),
+  };
 }
 
 /** Gives back exactly what the bets reserved, once: per selection and event, one update for all of them. */

@@ -94,7 +94,7 @@ export class DeliveryEngine {
 
   /**
    * The stake debit's one attempt (the placement's). The caller decides what the outcome means and logs the call
-   * with it (Ledger.recordStakeOutcome), or alone if that cannot be recorded (logAttempt).
+   * with it (Ledger.stakeOutcome), or alone if that cannot be recorded (logAttempt).
    */
   async attempt(obligation: WalletObligation): Promise<WalletAttempt> {
     return this.#send(obligation, await this.#tenants.walletTarget(obligation.tenant_id, { fromCache: true }));

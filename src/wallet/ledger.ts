@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Queryable, Tx } from '../platform/db/database.ts';
+import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { WalletObligation, WalletObligationsTable } from '../platform/db/schema.ts';
 import type { WalletAttempt } from './client.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
@@ -70,9 +71,10 @@ export interface Review {
 
 /**
  * The ledger of obligations: money owed to or by a wallet. The only writer of wallet_obligations. Obligations are
- * created inside the caller's transaction, before any call (row first, call second), and every change of state
- * goes through a guarded move: it must be in OBLIGATION_TRANSITIONS (states.ts), and the row must still be what
- * the writer read, state and attempt count both, or the move throws LostRaceError.
+ * created inside the caller's transaction or statement, before any call (row first, call second), and every change
+ * of state goes through a guarded move: it must be in OBLIGATION_TRANSITIONS (states.ts), and the row must still be
+ * what the writer read, state and attempt count both, or the move throws LostRaceError (IncompleteStatementError
+ * for a move made as a part of a statement, which then writes nothing).
  */
 export class Ledger {
   readonly #clock: Clock;
@@ -83,8 +85,11 @@ export class Ledger {
 
   // ---- owing ----
 
-  /** The stake debit, recorded with the pending bet; the placement sends it once (state `sending`). */
-  async oweStake(tx: Tx, stake: Stake): Promise<WalletObligation> {
+  /**
+   * The stake debit, recorded with the pending bet as a part of the placement's statement (`name`, written only if
+   * the part `gate` wrote the bet); the placement sends it once (state `sending`).
+   */
+  oweStake(name: string, stake: Stake, gate: string): { obligation: WalletObligation; part: StatementPart } {
     const row = this.#row({
       tenantId: stake.tenantId,
       walletUrl: stake.walletUrl,
@@ -102,8 +107,7 @@ export class Ledger {
         betId: stake.betId,
       },
     });
-    await store.insertObligations(tx, [row]);
-    return row;
+    return { obligation: row, part: store.insertObligationsPart(name, [row], gate) };
   }
 
   /**
@@ -218,22 +222,31 @@ export class Ledger {
   // ---- what attempts proved ----
 
   /**
-   * What the one attempt of a stake debit proved. A stake the transport never sent is refused like one the wallet
-   * refused: nothing moved, so nothing is rolled back.
+   * What the one attempt of a stake debit proved, with the call's log line, as parts of a statement (`name`; the
+   * statement writes nothing if the stake moved first). A stake the transport never sent is refused like one the
+   * wallet refused: nothing moved, so nothing is rolled back.
    */
-  async recordStakeOutcome(tx: Tx, stake: WalletObligation, attempt: WalletAttempt): Promise<WalletObligation> {
+  stakeOutcome(
+    q: Queryable,
+    name: string,
+    stake: WalletObligation,
+    attempt: WalletAttempt,
+  ): { recorded: WalletObligation; parts: StatementPart[] } {
     const now = this.#clock.now();
-    const call = store.callOfObligation(stake, attempt, now);
-    if (attempt.outcome === 'applied') {
-      return this.#move(tx, stake, 'applied', { ...attempted(stake, 'applied'), resolved_at: now }, call);
-    }
-    const to = attempt.outcome === 'unknown' ? 'unknown' : 'refused';
+    const to: ObligationState =
+      attempt.outcome === 'applied' ? 'applied' : attempt.outcome === 'unknown' ? 'unknown' : 'refused';
+    checkTransition(stake.status, to);
+    const lastOutcome =
+      attempt.outcome === 'applied' || attempt.outcome === 'refused' ? attempt.outcome : attempt.reason;
     const changes = {
-      ...attempted(stake, attempt.outcome === 'refused' ? 'refused' : attempt.reason),
-      operator_code: attempt.outcome === 'refused' ? attempt.code : null,
+      ...attempted(stake, lastOutcome),
+      ...(attempt.outcome === 'applied' ? {} : { operator_code: attempt.outcome === 'refused' ? attempt.code : null }),
       resolved_at: now,
+      status: to,
     };
-    return this.#move(tx, stake, to, changes, call);
+    const move = { id: stake.id, seen: stake, changes };
+    const parts = store.moveObligationParts(q, name, move, store.callOfObligation(stake, attempt, now));
+    return { recorded: { ...stake, ...changes }, parts };
   }
 
   /** A stake whose attempt was interrupted (crash, lost database) has an unknown outcome. */
@@ -326,10 +339,9 @@ export class Ledger {
     obligation: WalletObligation,
     to: ObligationState,
     changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
-    call?: store.WalletCall,
   ): Promise<WalletObligation> {
     checkTransition(obligation.status, to);
-    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }, call))) {
+    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }))) {
       throw new LostRaceError(obligation.id, obligation.status);
     }
     // The guarded update wrote exactly these changes over the row as read.

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
+import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
 import type {
   Adjustment,
   AdjustmentsTable,
@@ -176,20 +177,49 @@ export async function moveObligation(
   id: string,
   seen: { status: ObligationStatus; attempts: number },
   changes: Updateable<WalletObligationsTable>,
-  /** The call that moved it, logged in the same statement (one round trip less on the placement's path). */
-  call?: WalletCall,
 ): Promise<boolean> {
-  const source: Pick<Queryable, 'updateTable'> = call
-    ? q.with('logged', (db) => db.insertInto('wallet_calls').values(callRow(call)))
-    : q;
-  const result = await source
+  const result = await guardedMove(q, id, seen, changes).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * moveObligation as a part of a statement (`name`, exactly one row or the statement writes nothing), with the
+ * call that moved it logged by the same statement.
+ */
+export function moveObligationParts(
+  q: Queryable,
+  name: string,
+  move: {
+    id: string;
+    seen: { status: ObligationStatus; attempts: number };
+    changes: Updateable<WalletObligationsTable>;
+  },
+  call: WalletCall,
+): StatementPart[] {
+  return [
+    { name, rows: 1, query: guardedMove(q, move.id, move.seen, move.changes).returning('id') },
+    { name: `${name}_logged`, query: insertWhen('wallet_calls', [callRow(call)], after(name), 'id') },
+  ];
+}
+
+/** Obligations as a part of a statement (`name`): written only if the part `gate` wrote a row. */
+export function insertObligationsPart(name: string, rows: WalletObligation[], gate: string): StatementPart {
+  return { name, query: insertWhen('wallet_obligations', rows, after(gate), 'id') };
+}
+
+/** The row still in the state and attempt count the writer read. */
+function guardedMove(
+  q: Queryable,
+  id: string,
+  seen: { status: ObligationStatus; attempts: number },
+  changes: Updateable<WalletObligationsTable>,
+) {
+  return q
     .updateTable('wallet_obligations')
     .set(changes)
     .where('id', '=', id)
     .where('status', '=', seen.status)
-    .where('attempts', '=', seen.attempts)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('attempts', '=', seen.attempts);
 }
 
 /** The outcome of one delivery attempt, as a guarded change of a pending obligation. */

@@ -41,11 +41,11 @@ async function failing<T extends object, K extends keyof T>(
 describe('a placement that loses its database after the stake went out', () => {
   it('answers "not known yet", and the running service refuses the bet and returns the stake within a minute', async () => {
     const ledger = t.app.services.ledger;
-    const lost = async () => {
+    const lost = () => {
       throw new Error('database connection lost');
     };
     const body = slip();
-    await failing(ledger, 'recordStakeOutcome', lost, async () => {
+    await failing(ledger, 'stakeOutcome', lost, async () => {
       await failing(ledger, 'markStakeInterrupted', lost, async () => {
         const response = await place(body);
         assert.deepEqual([response.status, response.body.error.code], [409, 'bet_in_progress']);

@@ -406,17 +406,53 @@ describe('unknown stake outcomes end in exactly one rollback and no bet', () => 
   });
 });
 
+/** A placement of 10.00 whose stake debit the wallet holds for a second, once the debit is on its way. */
+async function debitInFlight() {
+  wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs: 1_000, apply: true });
+  const response = single(10_00);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return { response };
+}
+const stakeObligation = () =>
+  t.db.selectFrom('wallet_obligations').selectAll().where('kind', '=', 'bet').executeTakeFirstOrThrow();
+
 describe('the stake debit is sent once', () => {
   it('a worker tick while the debit is in flight does not send it again', async () => {
-    wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs: 1_000, apply: true });
-    const pending = single(10_00);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const placing = await debitInFlight();
     assert.equal(await t.app.services.delivery.runOnce(), 0, "the stake is not the engine's to send");
-    const response = await pending;
+    const response = await placing.response;
     assert.equal(response.status, 201);
     assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
     const stake = await t.db.selectFrom('wallet_obligations').selectAll().executeTakeFirstOrThrow();
     assert.deepEqual([stake.status, stake.attempts], ['applied', 1]);
+  });
+
+  it('a bet decided elsewhere while its debit was in flight stays decided: the late "applied" writes nothing', async () => {
+    const placing = await debitInFlight();
+    const bet = await t.db.selectFrom('bets').selectAll().executeTakeFirstOrThrow();
+    assert.equal(await t.app.services.stakeOutcomes.treatAsUnknown(bet, 'test'), true);
+    const response = await placing.response;
+    assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
+    const stake = await stakeObligation();
+    assert.deepEqual([stake.status, stake.last_outcome], ['unknown', 'test']);
+    assert.deepEqual(
+      (await walletCalls(stake.tx_id)).map((call) => call.outcome),
+      ['applied'],
+      'the call is logged once, on its own',
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'the stake was rolled back');
+  });
+
+  it('the stake applied and the bet accepted are written together or not at all', async () => {
+    const placing = await debitInFlight();
+    // A hand edit breaks the rule that a pending bet's stake is the one being sent: the bet can no longer accept.
+    const refusal = JSON.stringify({ code: 'wallet_unavailable' });
+    await t.db.updateTable('bets').set({ status: 'refused', refusal }).execute();
+    const response = await placing.response;
+    assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
+    const stake = await stakeObligation();
+    assert.deepEqual([stake.status, stake.attempts], ['sending', 0], 'the applied outcome was not written either');
   });
 
   it('a failure after the commit refuses the bet and rolls the stake back', async () => {
