@@ -19,6 +19,7 @@ import {
   baselineUrl,
   databaseName,
   pgbenchTps,
+  processCpu,
   runClient,
   startWallet,
   type LoadJob,
@@ -33,6 +34,15 @@ const EVENTS = 8;
 const PLAYERS = 16;
 /** More players than the goal's 16: whether more placements at once raise the rate (latency-bound) or not (saturated). */
 const MANY_PLAYERS = 64;
+/** Where the CPU goes, by process: the service, its database, the wallet and its database, the load client. */
+const CPU_GROUPS = [
+  'API',
+  'PostgreSQL, service',
+  'reference wallet',
+  'PostgreSQL, wallet',
+  'load client',
+  'PostgreSQL, other',
+] as const;
 
 const tps = baselineUrl() ? await pgbenchTps(baselineUrl()!) : null;
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
@@ -42,6 +52,8 @@ const t = await startTestApp({ LOG_LEVEL: 'silent' });
 // The service's clock follows real time (the reference wallet checks signatures against its own clock).
 const ticking = setInterval(() => t.clock.set(new Date()), 50);
 const rows: Array<[string, LoadResult]> = [];
+/** Where each workload's CPU went, per operation, by process (Linux only; empty elsewhere). */
+const cpuRows: Array<[string, Map<string, number>]> = [];
 
 try {
   process.stdout.write(`load: setting up a tenant, ${EVENTS} events and ${MANY_PLAYERS} players ...\n`);
@@ -99,6 +111,7 @@ try {
         `   p99 ${result.p99.toFixed(1).padStart(6)} ms${tps ? `   x${(result.perSecond / tps).toFixed(3)} TPC-B` : ''}`,
     );
   }
+  printCpu();
   console.log(singleWalletTime);
   if (memory) console.log(memory);
   if (process.env.DATABASE_URL) await countCosts(tenant, players[0]!);
@@ -113,15 +126,62 @@ type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | '
 
 /** A warm-up second, then the timed run, each from a load client of its own. */
 async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
-  if (ONLY && !ONLY.test(name)) return { operations: 0, perSecond: 0, p50: 0, p99: 0 };
+  if (ONLY && !ONLY.test(name)) return { operations: 0, perSecond: 0, p50: 0, p99: 0, clientCpuMs: 0 };
   process.stdout.write(`load: ${name} ...\n`);
-  // Statistics as autovacuum keeps them within a minute: plans kept for prepared statements must not be the ones
-  // made when the tables just seeded were empty (docs/benchmarks.md, "Prepared statements").
-  await sql`analyze`.execute(t.db);
   await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } });
+  // Statistics as autovacuum keeps them within a minute: plans kept for prepared statements (and for the foreign
+  // key checks) must not be the ones made when the tables were empty, so after the warm-up has written rows
+  // (docs/benchmarks.md, "Prepared statements").
+  await sql`analyze`.execute(t.db);
+  const before = processCpu();
   const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } });
   rows.push([name, result]);
+  cpuRows.push([name, cpuPerOperation(before, processCpu(), result)]);
   return result;
+}
+
+/** The CPU time of each process group between two readings, per operation of the run (ms). */
+function cpuPerOperation(
+  before: ReturnType<typeof processCpu>,
+  after: ReturnType<typeof processCpu>,
+  result: LoadResult,
+): Map<string, number> {
+  const shares = new Map<string, number>();
+  if (after.size === 0 || result.operations === 0) return shares;
+  const databaseOf = (url: string | undefined) => (url ? new URL(url).pathname.slice(1) : undefined);
+  const service = databaseOf(t.database.databaseUrl);
+  const walletData = databaseOf(walletDatabase);
+  const groupOf = (pid: number, command: string): (typeof CPU_GROUPS)[number] | undefined => {
+    if (pid === process.pid) return 'API';
+    if (pid === wallet.pid) return 'reference wallet';
+    if (!command.startsWith('postgres')) return undefined;
+    if (service && command.includes(` ${service} `)) return 'PostgreSQL, service';
+    if (walletData && command.includes(` ${walletData} `)) return 'PostgreSQL, wallet';
+    return 'PostgreSQL, other';
+  };
+  for (const [pid, now] of after) {
+    const group = groupOf(pid, now.command);
+    if (!group) continue;
+    const used = now.ms - (before.get(pid)?.ms ?? 0);
+    shares.set(group, (shares.get(group) ?? 0) + used / result.operations);
+  }
+  shares.set('load client', result.clientCpuMs / result.operations);
+  return shares;
+}
+
+/** The table of where the CPU went, with the cores the run kept busy in all. */
+function printCpu(): void {
+  const measured = cpuRows.filter(([, shares]) => shares.size > 0);
+  if (measured.length === 0) return;
+  console.log(`\nCPU per operation (ms), by process: ${CPU_GROUPS.join(' | ')} | all | cores busy`);
+  for (const [name, shares] of measured) {
+    const perSecond = rows.find(([row]) => row === name)![1].perSecond;
+    const all = CPU_GROUPS.reduce((sum, group) => sum + (shares.get(group) ?? 0), 0);
+    const figures = CPU_GROUPS.map((group) => (shares.get(group) ?? 0).toFixed(2));
+    console.log(
+      `${name.padEnd(46)} ${figures.join(' | ')} | ${all.toFixed(2)} | ${((all * perSecond) / 1000).toFixed(2)}`,
+    );
+  }
 }
 
 /** The API process's memory before and after many placements, each taken after a full garbage collection. */

@@ -1,7 +1,7 @@
 // What the benchmarks share: the reference wallet in its own process, the pgbench baseline, and a load driver.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +11,7 @@ const ROOT = join(import.meta.dirname, '..');
 
 export interface ReferenceWallet {
   url: string;
+  pid: number;
   control(method: string, path: string, body?: unknown): Promise<void>;
   stop(): Promise<void>;
 }
@@ -33,6 +34,7 @@ export async function startWallet(databaseUrl: string | undefined): Promise<Refe
   });
   return {
     url,
+    pid: child.pid!,
     control: async (method, path, body) => {
       const response = await fetch(`${url}/_control${path}`, {
         method,
@@ -84,6 +86,8 @@ export interface LoadResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /** The load client's own CPU time over the run (ms). */
+  clientCpuMs: number;
 }
 
 /** How long a workload runs: for a time, or until it has made so many operations in all. */
@@ -121,6 +125,7 @@ export async function drive(
   perSecond?: number,
 ): Promise<LoadResult> {
   const latencies: number[] = [];
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let next = 0;
   const more = () => ('ms' in until ? performance.now() < started + until.ms : next < until.operations);
@@ -139,7 +144,37 @@ export async function drive(
   latencies.sort((a, b) => a - b);
   const at = (fraction: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? 0;
-  return { operations: latencies.length, perSecond: latencies.length / (elapsed / 1000), p50: at(0.5), p99: at(0.99) };
+  const used = process.cpuUsage(cpu);
+  return {
+    operations: latencies.length,
+    perSecond: latencies.length / (elapsed / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    clientCpuMs: (used.user + used.system) / 1000,
+  };
+}
+
+/** CPU time so far (ms) of every process on this machine, with its command line: from /proc, so Linux only. */
+export function processCpu(): Map<number, { command: string; ms: number }> {
+  const found = new Map<number, { command: string; ms: number }>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return found;
+  }
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      found.set(Number(pid), { command, ms: (Number(fields[11]) + Number(fields[12])) * tick });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return found;
 }
 
 export const databaseName = () => (process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite');
