@@ -99,10 +99,23 @@ export class Placement {
       } else {
         this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
       }
-      // The call's log line goes with its outcome, which was not recorded (or its acknowledgement was lost).
-      if (attempt) await this.#delivery.logAttempt(placed.stake, attempt);
+      if (attempt) await this.#recordAttemptAlone(placed.bet, placed.stake, attempt);
       return this.#answerFromState(placed.bet, placed.stake, attempt);
     }
+  }
+
+  /**
+   * The debit's attempt, when its outcome was not recorded with the bet's decision: with the stake, if another
+   * writer decided the bet and left the stake behind; otherwise only its log line (the bet still pending is decided
+   * next, or the outcome was recorded and its acknowledgement lost).
+   */
+  async #recordAttemptAlone(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<void> {
+    try {
+      if (await this.#outcomes.settleLeftStake(bet, stake, attempt)) return;
+    } catch (error) {
+      this.#log.error({ err: error, betId: bet.id }, "the stake debit's outcome could not be recorded on its own");
+    }
+    await this.#delivery.logAttempt(stake, attempt);
   }
 
   /**
@@ -213,6 +226,8 @@ export class Placement {
       ]);
       // A concurrent twin with the same request id, or an earlier request, holds the request id: nothing written.
       if (written.bet!.length === 0) return { kind: 'repeat' as const };
+      // Row first, call second: the debit goes out only for a stake obligation this statement wrote.
+      if (written.stake!.length !== 1) throw new Error(`bet ${bet.id}: its stake obligation was not written`);
       exposure.check(written);
       const names = legs.map((leg) => ({ ...leg, selection_id: leg.id }));
       return { kind: 'placed' as const, bet, legs: betLegs, names, stake: stake.obligation };

@@ -82,6 +82,28 @@ export class StakeOutcomes {
     return rollbackId !== undefined;
   }
 
+  /**
+   * Another writer decided the bet while its debit was in flight and left the stake on its attempt: the service's
+   * own writers move both together, a hand edit may not. What the attempt proved is recorded all the same, with its
+   * log line, and a refused bet whose stake may have been taken owes its rollback: money never stays with a bet that
+   * does not stand. Answers false, writing nothing, while the bet is still pending (the caller's path decides it).
+   */
+  async settleLeftStake(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<boolean> {
+    const settled = await inTransaction(this.#db, async (tx) => {
+      const current = await store.findBet(tx, bet.id);
+      if (!current || current.status === 'pending') return false;
+      // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
+      if ((await this.#ledger.find(tx, stake.id))?.status !== 'sending') return false;
+      const outcome = this.#ledger.stakeOutcome(tx, 'stake', stake, attempt);
+      await writeTogether(tx, outcome.parts);
+      const mayHaveMoved = attempt.outcome === 'applied' || attempt.outcome === 'unknown';
+      if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(tx, bet.id);
+      return true;
+    });
+    if (settled) this.#delivery.wake();
+    return settled;
+  }
+
   /** Refuses the bet and releases its exposure; after an unknown stake, records the rollback that settles it. */
   async #refuse(tx: Tx, bet: BetRef, refusal: Refusal, stakeUnknown: boolean): Promise<string | undefined> {
     const now = this.#clock.now();

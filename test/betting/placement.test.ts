@@ -407,12 +407,18 @@ describe('unknown stake outcomes end in exactly one rollback and no bet', () => 
 });
 
 /** A placement of 10.00 whose stake debit the wallet holds for a second, once the debit is on its way. */
-async function debitInFlight() {
+async function debitInFlight(stake = 10_00) {
   wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs: 1_000, apply: true });
-  const response = single(10_00);
+  const response = single(stake);
   await new Promise((resolve) => setTimeout(resolve, 300));
   return { response };
 }
+/** A hand edit that breaks the rule that a pending bet's stake is the one being sent: it refuses the bet alone. */
+const refuseByHand = () =>
+  t.db
+    .updateTable('bets')
+    .set({ status: 'refused', refusal: JSON.stringify({ code: 'wallet_unavailable' }) })
+    .execute();
 const stakeObligation = () =>
   t.db.selectFrom('wallet_obligations').selectAll().where('kind', '=', 'bet').executeTakeFirstOrThrow();
 
@@ -446,13 +452,47 @@ describe('the stake debit is sent once', () => {
 
   it('the stake applied and the bet accepted are written together or not at all', async () => {
     const placing = await debitInFlight();
-    // A hand edit breaks the rule that a pending bet's stake is the one being sent: the bet can no longer accept.
-    const refusal = JSON.stringify({ code: 'wallet_unavailable' });
-    await t.db.updateTable('bets').set({ status: 'refused', refusal }).execute();
+    await refuseByHand();
+    const response = await placing.response;
+    assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
+    const bet = await t.db.selectFrom('bets').selectAll().executeTakeFirstOrThrow();
+    assert.equal(bet.status, 'refused', 'the bet was not accepted');
+    const stake = await stakeObligation();
+    assert.deepEqual(
+      (await walletCalls(stake.tx_id)).map((call) => call.outcome),
+      ['applied'],
+      'the call is logged once: the acceptance wrote none of its parts',
+    );
+  });
+
+  it('a stake taken for a bet refused elsewhere while its debit was in flight is rolled back', async () => {
+    const placing = await debitInFlight();
+    await refuseByHand();
+    await placing.response;
+    const stake = await stakeObligation();
+    assert.deepEqual([stake.status, stake.attempts, stake.last_outcome], ['applied', 1, 'applied']);
+    const rollback = await t.db
+      .selectFrom('wallet_obligations')
+      .select(['tx_id', 'amount'])
+      .where('kind', '=', 'rollback')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([rollback.tx_id, Number(rollback.amount)], [`rollback:${stake.tx_id}`, 10_00]);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'the stake came back');
+  });
+
+  it('a refused debit for a bet refused elsewhere while it was in flight is recorded and owes nothing', async () => {
+    // above the balance of 100.00: the wallet refuses it, after the delay
+    const placing = await debitInFlight(150_00);
+    await refuseByHand();
     const response = await placing.response;
     assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
     const stake = await stakeObligation();
-    assert.deepEqual([stake.status, stake.attempts], ['sending', 0], 'the applied outcome was not written either');
+    assert.deepEqual([stake.status, stake.operator_code], ['refused', 'insufficient_funds']);
+    assert.equal((await walletCalls(stake.tx_id)).length, 1);
+    const owed = await t.db.selectFrom('wallet_obligations').select('kind').where('kind', '<>', 'bet').execute();
+    assert.deepEqual(owed, []);
+    assert.equal(await wallet.balanceOf(player), 100_00);
   });
 
   it('a failure after the commit refuses the bet and rolls the stake back', async () => {
