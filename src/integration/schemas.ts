@@ -111,7 +111,12 @@ export const sessionsSchema = {
   headers: TenantHeaders,
   body: SessionRequest,
   response: { 200: SessionResponse },
-  errors: [integrationErrors.account_blocked, integrationErrors.account_paused, integrationErrors.account_closed],
+  errors: [
+    integrationErrors.account_blocked,
+    integrationErrors.account_paused,
+    integrationErrors.account_closed,
+    integrationErrors.unavailable,
+  ],
 };
 
 export const launchSchema = {

@@ -114,27 +114,26 @@ export class IntegrationService {
     const launchToken = newToken('launch');
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
-    const opened = await store.openSession(
-      this.#db,
-      {
-        id: newPlayerId(),
-        tenantId: tenant.id,
-        externalId: body.externalPlayerId,
-        displayName: body.displayName,
-        now,
-      },
-      {
-        id: newSessionId(),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
-        tokenHash: sha256Hex(token),
-        launchTokenHash: sha256Hex(launchToken),
-        launchExpiresAt,
-      },
-    );
-    // Not opened: the player exists but may not play, and is read only to say why.
-    const player = opened ?? (await store.findPlayerByExternalId(this.#db, tenant.id, body.externalPlayerId));
-    checkPlayerMayPlay(player);
+    const open = () =>
+      store.openSession(
+        this.#db,
+        {
+          id: newPlayerId(),
+          tenantId: tenant.id,
+          externalId: body.externalPlayerId,
+          displayName: body.displayName,
+          now,
+        },
+        {
+          id: newSessionId(),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+          tokenHash: sha256Hex(token),
+          launchTokenHash: sha256Hex(launchToken),
+          launchExpiresAt,
+        },
+      );
+    const player = (await open()) ?? (await this.#openAfterRefusal(tenant, body.externalPlayerId, open));
     return {
       launchToken,
       launchExpiresAt: launchExpiresAt.toISOString(),
@@ -142,6 +141,17 @@ export class IntegrationService {
       token,
       player: playerRecord(player, tenant),
     };
+  }
+
+  /**
+   * The opening wrote nothing: the player exists but may not play, and is read only to say why. A player reactivated
+   * in between is opened once more: no token is handed out that was not stored.
+   */
+  async #openAfterRefusal(tenant: Tenant, externalPlayerId: string, open: () => Promise<Player | undefined>) {
+    checkPlayerMayPlay(await store.findPlayerByExternalId(this.#db, tenant.id, externalPlayerId));
+    const opened = await open();
+    if (opened) return opened;
+    throw integrationErrors.unavailable(undefined, "The player's status changed during the request; send it again.");
   }
 
   #launchUrl(requestOrigin: string, tenant: Tenant, launchToken: string, body: SessionRequest): string {

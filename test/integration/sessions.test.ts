@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
-import { createTenant, openSession, type TestTenant } from '../helpers/tenant.ts';
+import { createTenant, exchange, openSession, type TestTenant } from '../helpers/tenant.ts';
 import { createClientBody, setUpAggregator } from '../helpers/aggregator.ts';
 import type { WalletPair } from '../helpers/wallet.ts';
 
@@ -302,6 +303,31 @@ describe('session request errors', () => {
       body: { status: 'active' },
     });
     assert.equal((await openSession(t, tenant, { externalPlayerId: 'p-r' })).status, 200);
+  });
+
+  it('a restriction lifted while a refused opening reads why: opened after all, with tokens that were stored', async () => {
+    const { body } = await openSession(t, tenant, { externalPlayerId: 'p-lifted' });
+    const block = await t.request('PUT', `/api/v1/admin/players/${body.player.id}/status`, {
+      token: admin,
+      body: { status: 'blocked', reason: 'test' },
+    });
+    assert.equal(block.status, 200);
+    // The restriction is lifted at the end of the opening statement that found it, before the service reads why.
+    await sql`create function test_lift_restriction() returns trigger language plpgsql as $$
+      begin update players set status = 'active' where external_id = 'p-lifted'; return null; end $$`.execute(t.db);
+    await sql`create trigger test_lift_restriction after insert on players
+      for each statement execute function test_lift_restriction()`.execute(t.db);
+    try {
+      const opened = await openSession(t, tenant, { externalPlayerId: 'p-lifted' });
+      assert.equal(opened.status, 200, opened.text);
+      assert.equal(opened.body.player.status, 'active');
+      const launched = await exchange(t, tenant.tenantId, opened.body.launchToken);
+      assert.equal(launched.status, 200, 'the launch token handed out was stored');
+      assert.equal((await t.request('GET', '/api/v1/session', { token: opened.body.token })).status, 200);
+    } finally {
+      await sql`drop trigger test_lift_restriction on players`.execute(t.db);
+      await sql`drop function test_lift_restriction()`.execute(t.db);
+    }
   });
 
   it("a restriction ends the player's open sessions for good: lifting it does not bring them back", async () => {
