@@ -38,6 +38,11 @@ const INCOMPLETE_STATEMENT = 'BM001';
  * a part learns what an earlier one wrote only through its RETURNING rows, for example `after(name)`. Run on its
  * own (not inside a transaction), a statement PostgreSQL aborted as a deadlock victim runs again, as a transaction
  * does (runAgainIfAborted).
+ *
+ * What the one snapshot means for the parts: two parts must not change the same row (the second changes nothing,
+ * which a `rows` check reports as if another writer had moved it), an upsert must not meet a row an earlier part
+ * inserted (PostgreSQL refuses the statement), and a part must not be named after a table (the name hides the table
+ * from every later part).
  */
 export async function writeTogether(q: Queryable, parts: StatementPart[]): Promise<Record<string, unknown[]>> {
   const names = new Set(parts.map((part) => part.name));
@@ -78,7 +83,8 @@ export function jsonRows<T extends keyof Database>(table: T, rows: object[]): Al
 
 /**
  * An insert of rows for a part, written only when `condition` holds (for example `after(name)`), answering the
- * `returning` column of each row written. The columns are the rows' keys, as Kysely's `values` takes them.
+ * `returning` column of each row written. The columns are the first row's keys: every row names every column, and
+ * a value left undefined is written as NULL, not as the column's default (the rows travel as JSON).
  */
 export function insertWhen<T extends keyof Database>(
   table: T,
