@@ -10,12 +10,21 @@ import { createPostgresDatabase, dropPostgresDatabase } from '../helpers/databas
 const server = process.env.DATABASE_URL;
 let url: string;
 let db: Kysely<object>;
+/**
+ * A pool with a listener for its connections' errors, as the service's has: a connection closed after a stale
+ * statement may still be closing when the database is dropped, and its error must not stop the test process.
+ */
+function testPool(max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
 before(async () => {
   if (!server) return;
   url = await createPostgresDatabase(server);
   // One connection, so every statement below runs on the connection whose prepared statements are read.
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  db = new Kysely({ dialect: new PostgresDialect({ pool: preparingPool(pool, { perConnection: 3, parameters: 4 }) }) });
+  const pool = preparingPool(testPool(1), { perConnection: 3, parameters: 4 });
+  db = new Kysely({ dialect: new PostgresDialect({ pool }) });
 });
 after(async () => {
   if (!server) return;
@@ -77,7 +86,7 @@ describe(
     before(async () => {
       if (!server) return;
       fresh = new Kysely({
-        dialect: new PostgresDialect({ pool: preparingPool(new pg.Pool({ connectionString: url, max: 1 })) }),
+        dialect: new PostgresDialect({ pool: preparingPool(testPool(1)) }),
       });
       await sql`create table stale (a int)`.execute(fresh);
       await sql`insert into stale values (1)`.execute(fresh);
