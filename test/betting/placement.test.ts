@@ -407,8 +407,8 @@ describe('unknown stake outcomes end in exactly one rollback and no bet', () => 
 });
 
 /** A placement of 10.00 whose stake debit the wallet holds for a second, once the debit is on its way. */
-async function debitInFlight(stake = 10_00) {
-  wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs: 1_000, apply: true });
+async function debitInFlight(stake = 10_00, delayMs = 1_000) {
+  wallet.fault({ mode: 'delay', endpoint: 'debit', delayMs, apply: true });
   const response = single(stake);
   await new Promise((resolve) => setTimeout(resolve, 300));
   return { response };
@@ -479,6 +479,21 @@ describe('the stake debit is sent once', () => {
     assert.deepEqual([rollback.tx_id, Number(rollback.amount)], [`rollback:${stake.tx_id}`, 10_00]);
     await drainDeliveries(t);
     assert.equal(await wallet.balanceOf(player), 100_00, 'the stake came back');
+  });
+
+  it('a debit timed out for a bet refused elsewhere while it was in flight is recorded unknown and rolled back', async () => {
+    // past the wallet timeout: the service cannot know whether the debit moved money
+    const placing = await debitInFlight(10_00, 6_000);
+    await refuseByHand();
+    const response = await placing.response;
+    assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
+    const stake = await stakeObligation();
+    assert.deepEqual([stake.status, stake.last_outcome], ['unknown', 'timeout']);
+    const owed = await t.db.selectFrom('wallet_obligations').select('tx_id').where('kind', '=', 'rollback').execute();
+    assert.deepEqual(owed, [{ tx_id: `rollback:${stake.tx_id}` }]);
+    await drainDeliveries(t);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.equal(await wallet.balanceOf(player), 100_00, 'the late debit is refused after its rollback');
   });
 
   it('a refused debit for a bet refused elsewhere while it was in flight is recorded and owes nothing', async () => {
