@@ -41,5 +41,18 @@ export function reserveExposure(
 
 /** Given back when the stake is refused or rolled back, when the bet is settled, or when it is fully cashed out. */
 export function releaseExposure(tx: Tx, bets: Array<Pick<Bet, 'id' | 'tenant_id'>>, now: Date): Promise<void> {
-  return store.releaseBetExposure(tx, bets, now);
+  return store.shiftBetExposure(tx, { released: bets, reopened: [] }, now);
+}
+
+/**
+ * A settlement's change to exposure: bets that settle give back what they reserved; bets that a resettlement opens
+ * again hold again exactly what an open bet with the same legs holds (what they reserved when placed), whatever the
+ * limits say now, since the book already took them. A later bet then finds the limits as full as they are.
+ */
+export function settleExposure(
+  tx: Tx,
+  change: { settled: Array<Pick<Bet, 'id' | 'tenant_id'>>; reopened: Array<Pick<Bet, 'id' | 'tenant_id'>> },
+  now: Date,
+): Promise<void> {
+  return store.shiftBetExposure(tx, { released: change.settled, reopened: change.reopened }, now);
 }

@@ -8,7 +8,7 @@ import type { StaffCall } from '../platform/http/principals.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import { SETTLEMENT_KINDS, type BetAccount, type BetMovement, type Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
-import { releaseExposure } from './exposure.ts';
+import { settleExposure } from './exposure.ts';
 import type { SettleBody, SettlementReport } from './schemas.ts';
 import {
   isOpen,
@@ -41,7 +41,7 @@ export interface BetChange {
   move: store.BetMove | null;
   /** Its unsettled settlement postings stop first: the return they were owed for is no longer the bet's. */
   supersede: boolean;
-  /** The first settlement: one initial credit, and the reserved exposure is given back. */
+  /** The first settlement: one initial credit. (Exposure is given back whenever an open bet settles.) */
   first: boolean;
 }
 
@@ -202,13 +202,14 @@ export class Settlement {
     const report = emptyReport(recorded);
     const owed: Array<{ account: BetAccount; movement: BetMovement }> = [];
     const moves: store.BetMove[] = [];
-    const firstSettled: Bet[] = [];
+    const exposure = { settled: [] as Bet[], reopened: [] as Bet[] };
     for (const bet of bets) {
       const account = accounts.get(bet.id)!;
       const change = changeOf(bet, legs.get(bet.id) ?? [], context.now);
       report.bets[change.kind] += 1;
       if (change.move) moves.push(change.move);
-      if (change.first) firstSettled.push(bet);
+      if (change.kind === 'settled') exposure.settled.push(bet);
+      if (change.kind === 'reopened') exposure.reopened.push(bet);
       if (change.supersede) await this.#ledger.supersede(tx, account);
       const movement = movementFor(change, account, context.ref);
       if (movement) {
@@ -217,7 +218,7 @@ export class Settlement {
       }
     }
     await moveBets(tx, moves);
-    await releaseExposure(tx, firstSettled, context.now);
+    await settleExposure(tx, exposure, context.now);
     await this.#ledger.oweOnBets(tx, owed);
     return report;
   }

@@ -233,39 +233,48 @@ export function reserveExposureParts(
   };
 }
 
-/** Gives back exactly what the bets reserved, once: per selection and event, one update for all of them. */
-export async function releaseBetExposure(
+/**
+ * Gives back exactly what the `released` bets reserved, once, and reserves again exactly what the `reopened` bets
+ * reserved when they were placed (a bet the book already took: past any limit). Per selection and event, one update
+ * with the net change, in the order reservations take, so this never deadlocks with a placement.
+ */
+export async function shiftBetExposure(
   q: Queryable,
-  bets: Array<{ id: string; tenant_id: string }>,
+  change: { released: Array<{ id: string; tenant_id: string }>; reopened: Array<{ id: string; tenant_id: string }> },
   now: Date,
 ): Promise<void> {
-  const tenantOf = new Map(bets.map((bet) => [bet.id, bet.tenant_id]));
   const totals = new Map<string, { tenantId: string; scope: 'selection' | 'event'; refId: string; amount: number }>();
-  for (let start = 0; start < bets.length; start += 2_000) {
-    const reserved = await q
-      .updateTable('bet_exposure')
-      .set({ released_at: now })
-      .where(
-        'bet_id',
-        'in',
-        bets.slice(start, start + 2_000).map((bet) => bet.id),
-      )
-      .where('released_at', 'is', null)
-      .returning(['bet_id', 'scope', 'ref_id', 'amount'])
-      .execute();
-    for (const row of reserved) {
-      const tenantId = tenantOf.get(row.bet_id)!;
-      const key = `${tenantId}|${row.scope}|${row.ref_id}`;
-      const total = totals.get(key) ?? { tenantId, scope: row.scope, refId: row.ref_id, amount: 0 };
-      total.amount += row.amount;
-      totals.set(key, total);
+  const add = (tenantId: string, row: { scope: 'selection' | 'event'; ref_id: string }, amount: number) => {
+    const key = `${tenantId}|${row.scope}|${row.ref_id}`;
+    const total = totals.get(key) ?? { tenantId, scope: row.scope, refId: row.ref_id, amount: 0 };
+    total.amount += amount;
+    totals.set(key, total);
+  };
+  const tenantOf = new Map([...change.released, ...change.reopened].map((bet) => [bet.id, bet.tenant_id]));
+  for (const [bets, releasedAt, sign] of [
+    [change.released, now, -1],
+    [change.reopened, null, 1],
+  ] as const) {
+    for (let start = 0; start < bets.length; start += 2_000) {
+      const rows = await q
+        .updateTable('bet_exposure')
+        .set({ released_at: releasedAt })
+        .where(
+          'bet_id',
+          'in',
+          bets.slice(start, start + 2_000).map((bet) => bet.id),
+        )
+        .where('released_at', releasedAt === null ? 'is not' : 'is', null)
+        .returning(['bet_id', 'scope', 'ref_id', 'amount'])
+        .execute();
+      for (const row of rows) add(tenantOf.get(row.bet_id)!, row, sign * row.amount);
     }
   }
-  // Always the same order as reservations take, so a release never deadlocks with a placement.
   for (const total of [...totals.values()].sort((a, b) => (a.scope + a.refId < b.scope + b.refId ? -1 : 1))) {
+    if (total.amount === 0) continue;
     await q
       .updateTable('exposure')
-      .set((eb) => ({ reserved: eb('reserved', '-', total.amount) }))
+      .set((eb) => ({ reserved: eb('reserved', '+', total.amount) }))
       .where('tenant_id', '=', total.tenantId)
       .where('scope', '=', total.scope)
       .where('ref_id', '=', total.refId)

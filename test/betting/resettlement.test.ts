@@ -37,6 +37,8 @@ const postings = async (betId: string) =>
   (
     await t.db.selectFrom('wallet_obligations').selectAll().where('bet_id', '=', betId).orderBy('sequence').execute()
   ).map((row) => [row.tx_id, row.endpoint, row.amount, row.status, row.hold_reason]);
+const exposure = () =>
+  t.db.selectFrom('exposure').select(['scope', 'ref_id', 'reserved']).orderBy('scope').orderBy('ref_id').execute();
 const obligationId = async (txId: string) =>
   (await t.db.selectFrom('wallet_obligations').select('id').where('tx_id', '=', txId).executeTakeFirstOrThrow()).id;
 const review = (action: string, txId: string, reason = 'checked with the casino') =>
@@ -196,5 +198,52 @@ describe('resettling a market', () => {
       [`resettle:${betId}:3:1`, 'credit', 75_60, 'applied', null],
     ]);
     assert.equal(await wallet.balanceOf(player), 90_00 + 75_60);
+  });
+
+  it('a reopened accumulator holds again the exposure it held before its first settlement, and a bet past the limit is refused', async () => {
+    const [first, second] = book.events;
+    // Stake 10.00 at 2.10 x 3.60 pays 75.60: liability 65.60 on each selection and event. The limit fits one.
+    await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      token: book.admin,
+      body: {
+        limits: {
+          minStake: 100,
+          maxStake: 1_000_00,
+          maxPayout: 10_000_00,
+          maxSelectionLiability: 70_00,
+          maxEventLiability: 1_000_00,
+        },
+      },
+    });
+    const legs = [
+      { selectionId: first!.home, odds: '2.10' },
+      { selectionId: second!.away, odds: '3.60' },
+    ];
+    const betId = await place(legs);
+    const beforeSettlement = await exposure();
+    assert.deepEqual(
+      beforeSettlement.map((row) => row.reserved),
+      [65_60, 65_60, 65_60, 65_60],
+    );
+    await settleMarket(t, book, first!.marketId, resultsOf(first!, 'draw'));
+    assert.deepEqual(
+      (await exposure()).map((row) => row.reserved),
+      [0, 0, 0, 0],
+      'a lost bet gives its exposure back',
+    );
+    await settleMarket(t, book, first!.marketId, resultsOf(first!, 'home'), 'resettle');
+    assert.equal((await bet(betId)).status, 'accepted');
+    assert.deepEqual(await exposure(), beforeSettlement, 'reopened, it holds what it held when open');
+    const past = await t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 2_00, legs: [{ selectionId: second!.away, odds: '3.60' }] },
+    });
+    assert.deepEqual([past.status, past.body.error.code], [409, 'exposure_limit']);
+    await settleMarket(t, book, second!.marketId, resultsOf(second!, 'away'));
+    assert.deepEqual(
+      (await exposure()).map((row) => row.reserved),
+      [0, 0, 0, 0],
+      'settled again, it gives it back again, once',
+    );
   });
 });
