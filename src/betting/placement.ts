@@ -266,7 +266,11 @@ export class Placement {
     return legs;
   }
 
-  /** A repeated request id: the same slip gets the first request's result; another slip is a client bug. */
+  /**
+   * A repeated request id: the same slip gets the first request's result, the bet as it is now (accepted, settled,
+   * cashed out, void: whatever happened since); another slip is a client bug. Only a bet still waiting for its
+   * stake's answer is waited for, and answered "in progress" if it still waits.
+   */
   async #settledRepeat(player: SessionPrincipal, requestId: string, requestHash: string): Promise<BetView> {
     const deadline = Date.now() + REPEAT_WAIT_MS;
     for (;;) {
@@ -274,7 +278,7 @@ export class Placement {
       if (!bet) throw bettingErrors.bet_in_progress();
       if (bet.request_hash !== requestHash) throw bettingErrors.request_id_reused();
       if (bet.status === 'refused') throw toError(storedRefusal(bet));
-      if (bet.status === 'accepted') return this.#views.view(bet.id);
+      if (bet.status !== 'pending') return this.#views.view(bet.id);
       if (Date.now() > deadline) throw bettingErrors.bet_in_progress();
       await sleep(100);
     }

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
-import { newRequestId, playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
+import {
+  newRequestId,
+  playerWithBalance,
+  resultsOf,
+  settleMarket,
+  setUpSportsbook,
+  type Sportsbook,
+} from '../helpers/sportsbook.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 let t: TestApp;
@@ -679,6 +686,41 @@ describe('double submission', () => {
     assert.deepEqual([again.status, again.body.bet.id], [200, first.body.bet.id]);
     assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
   });
+
+  for (const [closing, close] of [
+    [
+      'settled',
+      (betId: string, marketId: string) => settleMarket(t, book, marketId, resultsOf(book.events[0]!, 'home')),
+    ],
+    ['void', (_betId: string, marketId: string) => settleMarket(t, book, marketId, resultsOf(book.events[0]!, 'void'))],
+    [
+      'cashed out',
+      async (betId: string) => {
+        const { amount } = (await t.request('GET', `/api/v1/bets/${betId}/cashout`, { token })).body.offer;
+        return t.request('POST', `/api/v1/bets/${betId}/cashout`, {
+          token,
+          body: { requestId: newRequestId(), amount },
+        });
+      },
+    ],
+  ] as const) {
+    it(`a request id repeated after the bet was ${closing} answers at once with the bet as it is now`, async () => {
+      const body = {
+        requestId: newRequestId(),
+        stake: 10_00,
+        legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }],
+      };
+      const first = await t.request('POST', '/api/v1/bets', { token, body });
+      const closed = await close(first.body.bet.id, book.events[0]!.marketId);
+      assert.equal(closed.status, 200, closed.text);
+      const now = await t.request('GET', `/api/v1/bets/${first.body.bet.id}`, { token });
+      const again = await t.request('POST', '/api/v1/bets', { token, body });
+      assert.deepEqual([again.status, again.headers.get('idempotency-replayed')], [200, 'true']);
+      assert.deepEqual(again.body.bet, now.body.bet);
+      assert.notEqual(again.body.bet.status, 'accepted');
+      assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 1);
+    });
+  }
 
   it('a repeated refused slip gets the same refusal, and another slip with the same id is refused', async () => {
     const requestId = newRequestId();
