@@ -199,8 +199,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews });
   const wallet = new WalletService({ db, clock, wallets, tenants });
-  const review = new ObligationReview({ db, ledger, delivery, tenants, audit });
-  review.whenResolved((tx, obligation) => settlement.reconcile(tx, obligation));
+  const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
+  ledger.whenCountedLate((tx, obligation) => settlement.reconcile(tx, obligation));
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
   const reports = new Reports({ db, ledger, tenants });
 

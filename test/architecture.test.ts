@@ -19,7 +19,7 @@ const OWNERS: Record<string, string[]> = {
   'src/integration': ['players', 'player_sessions', 'session_tokens', 'launch_tokens'],
   'src/catalog': ['sports', 'competitions', 'events', 'markets', 'selections'],
   'src/betting': ['bets', 'bet_legs', 'exposure', 'bet_exposure', 'cashouts'],
-  'src/wallet': ['wallet_obligations', 'wallet_calls', 'adjustments'],
+  'src/wallet': ['wallet_obligations', 'wallet_calls', 'wallet_obligation_history', 'adjustments'],
 };
 
 const ROOT = join(import.meta.dirname, '..');

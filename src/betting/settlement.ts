@@ -174,21 +174,26 @@ export class Settlement {
   }
 
   /**
-   * A held movement of a settled bet was resolved by an operator (it happened after all): the bet's postings may no
-   * longer add up to its return, and the difference is owed (an obsolete credit that was applied is taken back).
+   * A movement of a settled bet counts after all (an operator resolved it, or the wallet confirmed it after a
+   * resettlement superseded it): the bet's postings may no longer add up to its return. Its postings owed on the
+   * old premise and never sent are cancelled, and the exact difference is owed in their place: one correction, a
+   * credit or a debit.
    */
   async reconcile(tx: Tx, obligation: WalletObligation): Promise<void> {
     if (!obligation.bet_id || !(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
     const bet = await store.lockBet(tx, obligation.bet_id);
     if (!bet || !isSettled(bet.status)) return;
     const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
+    if (account.settled === bet.settled_return) return;
+    const ref = `reconcile:${obligation.tx_id}`;
+    await this.#ledger.cancelUnsent(tx, account, `replaced by the exact correction once ${obligation.tx_id} counted`);
     const change: BetChange = {
       kind: 'resettled',
       move: settlementMove(bet, bet.status, bet.settled_version, bet.settled_return, bet.settled_at),
       supersede: false,
       first: false,
     };
-    const movement = movementFor(change, account, `reconcile:${obligation.tx_id}`);
+    const movement = movementFor(change, account, ref);
     if (movement) await this.#ledger.oweOnBets(tx, [{ account, movement }]);
   }
 
@@ -210,7 +215,7 @@ export class Settlement {
       if (change.move) moves.push(change.move);
       if (change.kind === 'settled') exposure.settled.push(bet);
       if (change.kind === 'reopened') exposure.reopened.push(bet);
-      if (change.supersede) await this.#ledger.supersede(tx, account);
+      if (change.supersede) await this.#ledger.supersede(tx, account, context.ref);
       const movement = movementFor(change, account, context.ref);
       if (movement) {
         owed.push({ account, movement });

@@ -9,6 +9,12 @@ export const walletErrors = defineErrors({
     status: 409,
     message: 'Only a movement held for review can be retried, resolved or cancelled; this one is not held.',
   },
+  obligation_in_flight: {
+    status: 409,
+    message:
+      'An attempt to deliver this movement is on its way to the wallet; its answer is recorded and decides. ' +
+      'Look again in a minute.',
+  },
   retry_not_allowed: {
     status: 409,
     message: 'Sending this movement again cannot help (details.reason says why); resolve or cancel it instead.',

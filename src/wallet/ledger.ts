@@ -6,7 +6,7 @@ import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { WalletObligation, WalletObligationsTable } from '../platform/db/schema.ts';
 import type { WalletAttempt } from './client.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
-import { checkTransition, LostRaceError, type HoldReason, type ObligationState } from './states.ts';
+import { checkTransition, LostRaceError, type HistoryActor, type HoldReason, type ObligationState } from './states.ts';
 import * as store from './store.ts';
 
 const newObligationId = () => `ob_${randomBytes(8).toString('hex')}`;
@@ -70,6 +70,16 @@ export interface Review {
 }
 
 /**
+ * Called inside the transaction in which a movement of a bet counts after all, having not counted before: an
+ * operator resolved it, or the wallet confirmed it after a resettlement had superseded it. The bet owes what is due
+ * now (betting's Settlement.reconcile).
+ */
+export type CountedLateHook = (tx: Tx, obligation: WalletObligation) => Promise<void>;
+
+const DELIVERY: HistoryActor = { type: 'system', id: 'delivery' };
+const SETTLEMENT: HistoryActor = { type: 'system', id: 'settlement' };
+
+/**
  * The ledger of obligations: money owed to or by a wallet. The only writer of wallet_obligations. Obligations are
  * created inside the caller's transaction or statement, before any call (row first, call second), and every change
  * of state goes through a guarded move: it must be in OBLIGATION_TRANSITIONS (states.ts), and the row must still be
@@ -78,9 +88,15 @@ export interface Review {
  */
 export class Ledger {
   readonly #clock: Clock;
+  #countedLate: CountedLateHook = async () => {};
 
   constructor(deps: { clock: Clock }) {
     this.#clock = deps.clock;
+  }
+
+  /** Betting owes a bet its due when one of its movements counts late (see CountedLateHook). */
+  whenCountedLate(hook: CountedLateHook): void {
+    this.#countedLate = hook;
   }
 
   // ---- owing ----
@@ -167,22 +183,48 @@ export class Ledger {
   }
 
   /**
-   * A resettlement supersedes the bet's settlement postings that are not settled yet: they stop, held for review
-   * (obsolete credit or debit), because nobody can know whether they were applied; they no longer count in the
-   * account, and the correction is owed against what does. Confirmed cash-outs are never touched.
+   * A resettlement (`by`: `result:<marketId>:<version>`) supersedes the bet's settlement postings that are not
+   * settled yet: they stop, held for review (obsolete credit or debit), and no longer count in the account; the
+   * correction is owed against what does. A claim in flight is kept: the attempt's answer is still recorded, and
+   * decides (ledger.recordDeliveries). Confirmed cash-outs are never touched.
    */
-  async supersede(tx: Tx, account: BetAccount): Promise<WalletObligation[]> {
+  async supersede(tx: Tx, account: BetAccount, by: string): Promise<WalletObligation[]> {
     const unresolved = await store.unresolvedSettlementPostings(tx, account.betId);
     for (const posting of unresolved) {
       const reason =
         posting.endpoint === 'credit' ? 'obsolete_credit_requires_review' : 'obsolete_debit_requires_review';
       if (posting.hold_reason === reason) continue;
-      await this.#move(tx, posting, 'held', { hold_reason: reason, last_outcome: 'superseded', claimed_until: null });
+      const sent = requestMayHaveLeft(posting) ? 'it may have reached the wallet' : 'no request for it ever left';
+      await this.#move(
+        tx,
+        posting,
+        'held',
+        { hold_reason: reason, last_outcome: 'superseded', superseded_by: by },
+        { actor: SETTLEMENT, cause: 'superseded', note: `superseded by ${by}; ${sent}` },
+      );
       if (!isObsolete(posting.hold_reason)) {
-        account.settled -= posting.endpoint === 'credit' ? posting.amount : -posting.amount;
+        account.settled -= signed(posting);
       }
     }
     return unresolved;
+  }
+
+  /**
+   * The bet's settlement postings owed on a premise that no longer holds and never sent (no claim, no attempt)
+   * are cancelled, so that one exact correction replaces them: nothing of them can have reached the wallet. One
+   * that a claim reaches first is left, and still counts.
+   */
+  async cancelUnsent(tx: Tx, account: BetAccount, why: string): Promise<void> {
+    for (const posting of await store.unsentSettlementPostings(tx, account.betId)) {
+      const cancelled = await store.moveObligation(
+        tx,
+        posting.id,
+        { status: 'pending', attempts: 0, claims: 0 },
+        { status: 'cancelled', resolved_at: this.#clock.now(), last_outcome: 'replaced', claimed_until: null },
+        { at: this.#clock.now(), actor: SETTLEMENT, cause: 'replaced', note: why },
+      );
+      if (cancelled) account.settled -= signed(posting);
+    }
   }
 
   /** An operator's manual credit or debit (`adjustment:<id>`), following the debit rules like a correction. */
@@ -240,12 +282,20 @@ export class Ledger {
       attempt.outcome === 'applied' || attempt.outcome === 'refused' ? attempt.outcome : attempt.reason;
     const changes = {
       ...attempted(stake, lastOutcome),
-      ...(attempt.outcome === 'applied' ? {} : { operator_code: attempt.outcome === 'refused' ? attempt.code : null }),
+      ...(attempt.outcome === 'applied'
+        ? confirmation(stake, attempt)
+        : { operator_code: attempt.outcome === 'refused' ? attempt.code : null }),
       resolved_at: now,
       status: to,
     };
-    const move = { id: stake.id, seen: stake, changes };
-    const parts = store.moveObligationParts(q, name, move, store.callOfObligation(stake, attempt, now));
+    const move = { id: stake.id, seen: { status: stake.status, attempts: stake.attempts }, changes };
+    const why = {
+      at: now,
+      actor: { type: 'system', id: 'placement' } as const,
+      cause: lastOutcome,
+      note: noteOf(attempt),
+    };
+    const parts = store.moveObligationParts(q, name, move, store.callOfObligation(stake, attempt, now), why);
     return { recorded: { ...stake, ...changes }, parts };
   }
 
@@ -253,50 +303,105 @@ export class Ledger {
   async markStakeInterrupted(tx: Tx, betId: string, reason: string): Promise<void> {
     const [stake] = await store.stakesOfBets(tx, [betId]);
     if (!stake) return;
-    await this.#move(tx, stake, 'unknown', { last_outcome: reason, resolved_at: this.#clock.now() });
+    await this.#move(
+      tx,
+      stake,
+      'unknown',
+      { last_outcome: reason, resolved_at: this.#clock.now() },
+      { actor: { type: 'system', id: 'recovery' }, cause: reason, note: 'its one attempt was interrupted' },
+    );
   }
 
   /**
-   * What delivery attempts of owed movements proved, recorded together: applied; held for review when the wallet
-   * refused (a correction debit refused for insufficient funds stops its bet's delivery) or the transport refuses
-   * the destination; otherwise owed still, due again at `nextAttemptAt`. Each is guarded like every move; the
-   * answer maps each obligation that moved to its new state (one that lost a race is absent).
+   * What delivery attempts of owed movements proved, recorded together: applied (with what the wallet answered);
+   * held for review when the wallet refused (a correction debit refused for insufficient funds stops its bet's
+   * delivery) or the transport refuses the destination; otherwise owed still, due again at `nextAttemptAt`. An
+   * obligation superseded while its attempt was in flight is decided by that attempt (supersededDeliveryChange).
+   * Each is guarded like every move; the answer maps each obligation that moved to its new state (one that lost a
+   * race is absent).
    */
-  async recordDeliveries(q: Queryable, deliveries: Delivery[]): Promise<Map<string, ObligationState>> {
+  async recordDeliveries(tx: Tx, deliveries: Delivery[]): Promise<Map<string, ObligationState>> {
     const now = this.#clock.now();
     const changes = deliveries.map(({ obligation, attempt, nextAttemptAt }) => {
       const change = deliveryChange(obligation, attempt, now, nextAttemptAt);
       checkTransition(obligation.status, change.status);
       return change;
     });
-    const moved = await store.recordDeliveries(q, changes);
-    return new Map(changes.filter((change) => moved.has(change.id)).map((change) => [change.id, change.status]));
+    const moved = await store.recordDeliveries(tx, changes, now);
+    const states = new Map(
+      changes.filter((change) => moved.has(change.id)).map((change) => [change.id, change.status]),
+    );
+    const lost = deliveries.filter(({ obligation }) => !moved.has(obligation.id));
+    if (lost.length > 0) {
+      for (const [id, state] of await this.#recordSuperseded(tx, lost, now)) states.set(id, state);
+    }
+    return states;
+  }
+
+  /**
+   * Attempts whose obligation a resettlement superseded while they were in flight. What the wallet answered is
+   * kept all the same: applied, it counts, and the bet owes the difference at once; refused, nothing moved and it is
+   * no longer owed; anything else leaves it held, with the attempt on its count.
+   */
+  async #recordSuperseded(tx: Tx, lost: Delivery[], now: Date): Promise<Map<string, ObligationState>> {
+    const current = new Map(
+      (
+        await store.findObligations(
+          tx,
+          lost.map(({ obligation }) => obligation.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    const superseded = lost.flatMap(({ obligation, attempt }) => {
+      const row = current.get(obligation.id);
+      const stillSuperseded =
+        row?.status === 'held' && isObsolete(row.hold_reason) && row.attempts === obligation.attempts;
+      return stillSuperseded ? [{ row, change: supersededDeliveryChange(row, attempt, now) }] : [];
+    });
+    const moved = await store.recordDeliveries(
+      tx,
+      superseded.map(({ change }) => change),
+      now,
+    );
+    const states = new Map<string, ObligationState>();
+    for (const { row, change } of superseded) {
+      if (!moved.has(row.id)) continue;
+      states.set(row.id, change.status);
+      if (change.status === 'applied') await this.#countedLate(tx, { ...row, status: 'applied' });
+    }
+    return states;
   }
 
   /** Stops automatic delivery without an attempt: the obligation waits for an operator. */
   async hold(q: Queryable, obligation: WalletObligation, reason: HoldReason): Promise<void> {
-    await this.#move(q, obligation, 'held', { hold_reason: reason, last_outcome: reason, claimed_until: null });
+    await this.#move(
+      q,
+      obligation,
+      'held',
+      { hold_reason: reason, last_outcome: reason, claimed_until: null },
+      { actor: DELIVERY, cause: reason, note: null },
+    );
   }
 
   // ---- an operator's decisions on held obligations ----
 
   /** Delivery resumes with the same txId and body, to the same wallet, now. */
   async retry(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
-    await this.#move(q, obligation, 'pending', {
-      hold_reason: null,
-      next_attempt_at: this.#clock.now(),
-      ...reviewed(review),
-    });
+    const changes = { hold_reason: null, next_attempt_at: this.#clock.now(), ...reviewed(review) };
+    await this.#move(q, obligation, 'pending', changes, byStaff('retry', review));
   }
 
   /** The movement was done outside the service (the casino confirms it): it counts as applied. */
-  async resolve(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
-    await this.#move(q, obligation, 'resolved', { resolved_at: this.#clock.now(), ...reviewed(review) });
+  async resolve(tx: Tx, obligation: WalletObligation, review: Review): Promise<void> {
+    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
+    const resolved = await this.#move(tx, obligation, 'resolved', changes, byStaff('resolve', review));
+    await this.#countedLate(tx, resolved);
   }
 
   /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */
   async cancel(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
-    await this.#move(q, obligation, 'cancelled', { resolved_at: this.#clock.now(), ...reviewed(review) });
+    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
+    await this.#move(q, obligation, 'cancelled', changes, byStaff('cancel', review));
   }
 
   // ---- the delivery engine's claims ----
@@ -328,6 +433,10 @@ export class Ledger {
     return store.callsOf(q, obligationIds, perObligation);
   }
 
+  historyOf(q: Queryable, obligationIds: string[]) {
+    return store.historyOf(q, obligationIds);
+  }
+
   confirmedTotals(q: Queryable, tenantId: string, from: Date, to: Date) {
     return store.confirmedTotals(q, tenantId, from, to);
   }
@@ -339,9 +448,12 @@ export class Ledger {
     obligation: WalletObligation,
     to: ObligationState,
     changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
+    why: Omit<store.Change, 'at'>,
   ): Promise<WalletObligation> {
     checkTransition(obligation.status, to);
-    if (!(await store.moveObligation(q, obligation.id, obligation, { ...changes, status: to }))) {
+    const seen = { status: obligation.status, attempts: obligation.attempts };
+    const change = { ...why, at: this.#clock.now() };
+    if (!(await store.moveObligation(q, obligation.id, seen, { ...changes, status: to }, change))) {
       throw new LostRaceError(obligation.id, obligation.status);
     }
     // The guarded update wrote exactly these changes over the row as read.
@@ -406,6 +518,10 @@ export class Ledger {
       claimed_until: null,
       reviewed_by: null,
       review_reason: null,
+      claims: 0,
+      confirmed_tx_id: null,
+      confirmed_balance: null,
+      superseded_by: null,
     };
   }
 }
@@ -423,15 +539,22 @@ export function deliveryChange(
 ): store.DeliveryChange {
   const base = {
     id: obligation.id,
+    seenStatus: obligation.status,
     seenAttempts: obligation.attempts,
     nextAttemptAt: obligation.next_attempt_at,
     operatorCode: null,
     resolvedAt: null,
     holdReason: null,
+    confirmedTxId: null,
+    confirmedBalance: null,
+    note: noteOf(attempt),
   };
   switch (attempt.outcome) {
-    case 'applied':
-      return { ...base, status: 'applied', lastOutcome: 'applied', resolvedAt: now };
+    case 'applied': {
+      const { confirmed_tx_id, confirmed_balance } = confirmation(obligation, attempt);
+      const confirmed = { confirmedTxId: confirmed_tx_id, confirmedBalance: confirmed_balance };
+      return { ...base, ...confirmed, status: 'applied', lastOutcome: 'applied', resolvedAt: now };
+    }
     case 'refused': {
       const shortOfFunds = obligation.endpoint === 'debit' && attempt.code === 'insufficient_funds';
       const holdReason: HoldReason = shortOfFunds ? 'correction_insufficient_funds' : 'refused';
@@ -447,6 +570,39 @@ export function deliveryChange(
   }
 }
 
+/**
+ * An attempt whose obligation a resettlement superseded while it was in flight (held, obsolete): the wallet's
+ * answer decides. Applied: it counts (and the bet owes the difference); refused: nothing moved, and it is no longer
+ * owed, so it is cancelled; anything else: still held, the attempt on its count. The hold reason is kept.
+ */
+export function supersededDeliveryChange(
+  obligation: WalletObligation,
+  attempt: WalletAttempt,
+  now: Date,
+): store.DeliveryChange {
+  const change = deliveryChange(obligation, attempt, now, obligation.next_attempt_at);
+  const kept = { holdReason: obligation.hold_reason, nextAttemptAt: obligation.next_attempt_at };
+  const by = `superseded by ${obligation.superseded_by ?? 'a resettlement'}`;
+  switch (attempt.outcome) {
+    case 'applied':
+      return {
+        ...change,
+        ...kept,
+        note: `the wallet confirmed it after it was ${by}: it counts, and the bet owes the difference`,
+      };
+    case 'refused':
+      return {
+        ...change,
+        ...kept,
+        status: 'cancelled',
+        resolvedAt: now,
+        note: `the wallet refused it (${noteOf(attempt)}) after it was ${by}: nothing moved, and it is no longer owed`,
+      };
+    default:
+      return { ...change, ...kept, status: 'held', resolvedAt: null };
+  }
+}
+
 export function isObsolete(reason: HoldReason | null): boolean {
   return reason === 'obsolete_credit_requires_review' || reason === 'obsolete_debit_requires_review';
 }
@@ -454,6 +610,37 @@ export function isObsolete(reason: HoldReason | null): boolean {
 /** An attempt was made: one more on the count, and what it said. */
 function attempted(obligation: WalletObligation, lastOutcome: string) {
   return { attempts: obligation.attempts + 1, last_outcome: lastOutcome };
+}
+
+/** What the wallet answered when it confirmed a movement (its echo of the txId, and the balance after it). */
+function confirmation(obligation: WalletObligation, attempt: Extract<WalletAttempt, { outcome: 'applied' }>) {
+  return { confirmed_tx_id: obligation.tx_id, confirmed_balance: attempt.balance };
+}
+
+/** An attempt's answer in words, for the history (the wallet's own message bounded). */
+function noteOf(attempt: WalletAttempt): string | null {
+  switch (attempt.outcome) {
+    case 'applied':
+      return `HTTP ${attempt.status}, balance ${attempt.balance} ${attempt.currency}`;
+    case 'refused':
+      return `HTTP ${attempt.status} ${attempt.code}: ${attempt.message}`.slice(0, 500);
+    default:
+      return attempt.detail?.slice(0, 500) ?? null;
+  }
+}
+
+/** Whether a request for it may have left the service: it was claimed for delivery, or attempted. */
+export function requestMayHaveLeft(obligation: Pick<WalletObligation, 'attempts' | 'claims' | 'kind'>): boolean {
+  return obligation.attempts > 0 || obligation.claims > 0 || obligation.kind === 'bet';
+}
+
+/** A settlement posting's worth to the player: credits plus, debits minus. */
+function signed(posting: Pick<WalletObligation, 'endpoint' | 'amount'>): number {
+  return posting.endpoint === 'credit' ? posting.amount : -posting.amount;
+}
+
+function byStaff(action: string, review: Review): Omit<store.Change, 'at'> {
+  return { actor: { type: 'staff', id: review.staffId }, cause: action, note: review.reason };
 }
 
 function reviewed(review: Review) {

@@ -1,14 +1,15 @@
 import type { AuditLog } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { WalletObligation } from '../platform/db/schema.ts';
-import { notFound, platformErrors } from '../platform/errors.ts';
+import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { tenantScope } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
-import { isObsolete, type Ledger, type Review } from './ledger.ts';
+import { isObsolete, requestMayHaveLeft, type Ledger, type Review } from './ledger.ts';
 import type { Movement } from './movement.ts';
 import {
   CALLS_SHOWN,
@@ -19,38 +20,40 @@ import {
 } from './schemas.ts';
 
 type ReviewAction = (typeof REVIEW_ACTIONS)[number];
-/** Called inside the transaction that resolves a movement, so the bet it belongs to can owe what is now due. */
-export type ResolvedHook = (tx: Tx, obligation: WalletObligation) => Promise<void>;
 
 /**
  * The operator workspace (Integration / Financial delivery and exceptions): every movement owed to or by a wallet
- * with its attempts, and the three decisions on a held one, each audited with its reason:
+ * with its attempts and its history, and the three decisions on a held one, each audited with its reason:
  *
  * - retry: delivery resumes with the same txId and body, to the same wallet (never to another one);
  * - resolve: the movement was done outside the service, so it counts as applied;
  * - cancel: the movement is not owed and did not happen.
  *
- * Operators see and act on their own tenant only; platform administrators on any.
+ * No decision is taken while an attempt is on its way to the wallet: its answer decides. Operators see and act on
+ * their own tenant only; platform administrators on any.
  */
 export class ObligationReview {
   readonly #db: Db;
+  readonly #clock: Clock;
   readonly #ledger: Ledger;
   readonly #delivery: DeliveryEngine;
   readonly #tenants: TenantService;
   readonly #audit: AuditLog;
-  #onResolved: ResolvedHook = async () => {};
 
-  constructor(deps: { db: Db; ledger: Ledger; delivery: DeliveryEngine; tenants: TenantService; audit: AuditLog }) {
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    ledger: Ledger;
+    delivery: DeliveryEngine;
+    tenants: TenantService;
+    audit: AuditLog;
+  }) {
     this.#db = deps.db;
+    this.#clock = deps.clock;
     this.#ledger = deps.ledger;
     this.#delivery = deps.delivery;
     this.#tenants = deps.tenants;
     this.#audit = deps.audit;
-  }
-
-  /** Betting owes a bet its due when one of its movements is resolved (see Settlement.reconcile). */
-  whenResolved(hook: ResolvedHook): void {
-    this.#onResolved = hook;
   }
 
   async list(call: Pick<StaffCall, 'staff'>, query: ObligationsQuery) {
@@ -83,16 +86,25 @@ export class ObligationReview {
   }
 
   resolve(call: StaffCall, id: string, reason: string) {
-    return this.#decide(call, id, 'resolve', reason, async (tx, obligation, review) => {
-      await this.#ledger.resolve(tx, obligation, review);
-      await this.#onResolved(tx, { ...obligation, status: 'resolved' });
-    });
+    return this.#decide(call, id, 'resolve', reason, (tx, obligation, review) =>
+      this.#ledger.resolve(tx, obligation, review),
+    );
   }
 
-  cancel(call: StaffCall, id: string, reason: string) {
-    return this.#decide(call, id, 'cancel', reason, (tx, obligation, review) =>
-      this.#ledger.cancel(tx, obligation, review),
-    );
+  /**
+   * A superseded movement that never left the service needs no reason of the operator's: nothing can have moved,
+   * and its reason names the settlement that superseded it. Any other needs one.
+   */
+  cancel(call: StaffCall, id: string, reason: string | undefined) {
+    return this.#decide(call, id, 'cancel', reason ?? null, (tx, obligation, review) => {
+      if (review.reason === null) {
+        if (!obligation.superseded_by || requestMayHaveLeft(obligation)) {
+          throw validationError('reason', 'Field "reason" is required: say why this movement is not owed.');
+        }
+        review = { ...review, reason: `never sent; superseded by ${obligation.superseded_by}` };
+      }
+      return this.#ledger.cancel(tx, obligation, review);
+    });
   }
 
   async #decide(
@@ -105,14 +117,24 @@ export class ObligationReview {
     await inTransaction(this.#db, async (tx) => {
       const obligation = await this.#visible(call, id, tx);
       if (obligation.status !== 'held') throw walletErrors.obligation_not_held({ status: obligation.status });
+      if (this.#inFlight(obligation)) {
+        throw walletErrors.obligation_in_flight({ claimedUntil: obligation.claimed_until!.toISOString() });
+      }
       await apply(tx, obligation, { staffId: call.staff.id, reason });
+      const decided = (await this.#ledger.find(tx, id))!;
       await this.#audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: `obligation.${action}`,
         target: { type: 'obligation', id },
         outcome: 'success',
         ip: call.ip,
-        details: { txId: obligation.tx_id, holdReason: obligation.hold_reason, reason },
+        details: {
+          txId: obligation.tx_id,
+          holdReason: obligation.hold_reason,
+          reason: decided.review_reason,
+          supersededBy: obligation.superseded_by,
+          requestSent: requestMayHaveLeft(obligation),
+        },
       });
     });
     this.#delivery.wake();
@@ -147,6 +169,11 @@ export class ObligationReview {
     }
   }
 
+  /** An attempt is on its way to the wallet: the engine's claim on it is alive. */
+  #inFlight(obligation: WalletObligation): boolean {
+    return obligation.claimed_until !== null && obligation.claimed_until > this.#clock.now();
+  }
+
   async #visible(call: Pick<StaffCall, 'staff'>, id: string, tx: Tx): Promise<WalletObligation> {
     const obligation = await this.#ledger.find(tx, id);
     const scope = tenantScope(call.staff);
@@ -155,11 +182,9 @@ export class ObligationReview {
   }
 
   async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {
-    const calls = await this.#ledger.callsOf(
-      this.#db,
-      rows.map((row) => row.id),
-      CALLS_SHOWN,
-    );
+    const ids = rows.map((row) => row.id);
+    const calls = await this.#ledger.callsOf(this.#db, ids, CALLS_SHOWN);
+    const history = await this.#ledger.historyOf(this.#db, ids);
     // A retry goes only to the wallet a movement was recorded for: offered only while the tenant still points there.
     const heldTenants = [...new Set(rows.filter((row) => row.status === 'held').map((row) => row.tenant_id))];
     const walletUrls = new Map(
@@ -188,7 +213,25 @@ export class ObligationReview {
         createdAt: row.created_at.toISOString(),
         resolvedAt: row.resolved_at?.toISOString() ?? null,
         review: row.reviewed_by ? { by: row.reviewed_by, reason: row.review_reason } : null,
-        actions: actionsFor(row, walletUrls.get(row.tenant_id)),
+        requestSent: requestMayHaveLeft(row),
+        inFlight: this.#inFlight(row),
+        supersededBy: row.superseded_by,
+        confirmation:
+          row.confirmed_tx_id !== null && row.confirmed_balance !== null
+            ? { txId: row.confirmed_tx_id, balance: row.confirmed_balance }
+            : null,
+        history: history
+          .filter((entry) => entry.obligation_id === row.id)
+          .map((entry) => ({
+            at: entry.at.toISOString(),
+            from: entry.from_status,
+            to: entry.to_status,
+            holdReason: entry.hold_reason,
+            by: { type: entry.actor_type, id: entry.actor_id },
+            cause: entry.cause,
+            note: entry.note,
+          })),
+        actions: this.#inFlight(row) ? [] : actionsFor(row, walletUrls.get(row.tenant_id)),
         calls: calls
           .filter((call) => call.obligation_id === row.id)
           .map((call) => ({

@@ -5,7 +5,7 @@ import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { walletErrors } from './errors.ts';
 import { OBLIGATION_ENDPOINTS } from './ledger.ts';
 import { OBLIGATION_KINDS } from './movement.ts';
-import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
+import { HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 
 /** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
 export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
@@ -39,6 +39,21 @@ export const WalletCallView = Type.Object({
   durationMs: Type.Integer(),
 });
 
+export const ObligationChange = Type.Object({
+  at: Timestamp,
+  from: Nullable(Type.Enum(OBLIGATION_STATES, { description: 'null: the state it was in when its history began' })),
+  to: Type.Enum(OBLIGATION_STATES),
+  holdReason: Nullable(Type.Enum(HOLD_REASONS)),
+  by: Type.Object({
+    type: Type.Enum(HISTORY_ACTORS),
+    id: Type.String({ description: 'the staff member, or the part of the service (delivery, settlement, ...)' }),
+  }),
+  cause: Type.String({ description: "what decided it: the attempt's outcome, superseded, replaced, retry, ..." }),
+  note: Nullable(
+    Type.String({ description: "in words: the operator's reason, what superseded it, the wallet's answer" }),
+  ),
+});
+
 export const ObligationRecord = Type.Object({
   id: Type.String(),
   tenantId: Type.String(),
@@ -60,6 +75,24 @@ export const ObligationRecord = Type.Object({
   createdAt: Timestamp,
   resolvedAt: Nullable(Timestamp),
   review: Nullable(Type.Object({ by: Type.String(), reason: Nullable(Type.String()) })),
+  requestSent: Type.Boolean({
+    description:
+      'false proves that no request for it ever left the service (never claimed for delivery, no attempt): the ' +
+      'wallet cannot have applied it; true: it may have reached the wallet',
+  }),
+  inFlight: Type.Boolean({
+    description: 'an attempt is on its way to the wallet now: its answer is recorded and decides; no action until then',
+  }),
+  supersededBy: Nullable(
+    Type.String({ description: 'the settlement that superseded it: result:<marketId>:<settlementVersion>' }),
+  ),
+  confirmation: Nullable(
+    Type.Object(
+      { txId: Type.String(), balance: Type.Integer() },
+      { description: 'what the wallet answered when it confirmed it: the txId it echoed and the balance after it' },
+    ),
+  ),
+  history: Type.Array(ObligationChange, { description: 'every change of its state or hold reason, oldest first' }),
   actions: Type.Array(Type.Enum(REVIEW_ACTIONS), { description: 'what an operator may do with it now' }),
   calls: Type.Array(WalletCallView, { description: `its newest attempts (at most ${CALLS_SHOWN}), newest first` }),
 });
@@ -82,10 +115,26 @@ export type ObligationsQuery = Static<typeof ObligationsQuery>;
 
 export const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
 export const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const CancelBody = Type.Object(
+  {
+    reason: Type.Optional({
+      ...Reason,
+      description:
+        'required, except for a superseded movement that was never sent: its reason then names the settlement ' +
+        'that superseded it',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 const workspaceTags = ['admin: financial delivery'];
 const ObligationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const reviewErrors = [platformErrors.not_found, platformErrors.validation, walletErrors.obligation_not_held];
+const reviewErrors = [
+  platformErrors.not_found,
+  platformErrors.validation,
+  walletErrors.obligation_not_held,
+  walletErrors.obligation_in_flight,
+];
 
 export const obligationsSchema = {
   tags: workspaceTags,
@@ -118,7 +167,7 @@ export const cancelSchema = {
   operationId: 'cancelObligation',
   summary: 'Record that a held movement is not owed and did not happen',
   params: ObligationParams,
-  body: ReviewBody,
+  body: CancelBody,
   response: { 200: Type.Object({ obligation: ObligationRecord }) },
   errors: reviewErrors,
 };

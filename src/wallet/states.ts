@@ -39,17 +39,26 @@ export const HOLD_REASONS = [
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
-/** The only moves the ledger makes. */
+/**
+ * The only moves the ledger makes. A held obligation may still end applied or cancelled without an operator: a
+ * superseded movement whose attempt was in flight is decided by the wallet's answer (applied: it counts; refused:
+ * nothing moved and it is no longer owed). A pending one is cancelled without an operator only when it was never
+ * sent and the bet's exact correction replaces it.
+ */
 export const OBLIGATION_TRANSITIONS: Readonly<Record<ObligationState, readonly ObligationState[]>> = {
   sending: ['applied', 'refused', 'unknown'],
-  pending: ['pending', 'applied', 'held'],
-  held: ['pending', 'held', 'resolved', 'cancelled'],
+  pending: ['pending', 'applied', 'held', 'cancelled'],
+  held: ['pending', 'held', 'applied', 'resolved', 'cancelled'],
   applied: [],
   refused: [],
   unknown: [],
   resolved: [],
   cancelled: [],
 };
+
+/** Who changed an obligation: the service itself (`actor_id` names the part), or a staff member (`actor_id`). */
+export const HISTORY_ACTORS = ['system', 'staff'] as const;
+export type HistoryActor = { type: (typeof HISTORY_ACTORS)[number]; id: string };
 
 /** States that hold back the later postings of the same bet: they are not settled yet. */
 export const UNSETTLED_STATES: readonly ObligationState[] = ['sending', 'pending', 'held'];

@@ -1,16 +1,19 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
 import type {
   Adjustment,
   AdjustmentsTable,
+  Database,
+  ObligationHistoryEntry,
   ObligationStatus,
   WalletCallsTable,
   WalletObligation,
+  WalletObligationHistoryTable,
   WalletObligationsTable,
 } from '../platform/db/schema.ts';
 import type { WalletAttempt } from './client.ts';
-import { UNSETTLED_STATES } from './states.ts';
+import { UNSETTLED_STATES, type HistoryActor } from './states.ts';
 
 /** Bind-parameter budget per statement (PostgreSQL allows 65,535): big lists are sent in chunks. */
 const CHUNK = 2_000;
@@ -27,6 +30,11 @@ export async function insertObligations(q: Queryable, rows: Insertable<WalletObl
 
 export function findObligation(q: Queryable, id: string): Promise<WalletObligation | undefined> {
   return q.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findObligations(q: Queryable, ids: string[]): Promise<WalletObligation[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return q.selectFrom('wallet_obligations').selectAll().where('id', 'in', ids).execute();
 }
 
 /** The stake debits (kind bet) of bets. */
@@ -95,6 +103,20 @@ export function unresolvedSettlementPostings(q: Queryable, betId: string): Promi
     .execute();
 }
 
+/** Settlement postings of a bet owed and never sent: never claimed for delivery, no attempt. */
+export function unsentSettlementPostings(q: Queryable, betId: string): Promise<WalletObligation[]> {
+  return q
+    .selectFrom('wallet_obligations')
+    .selectAll()
+    .where('bet_id', '=', betId)
+    .where('kind', 'in', ['payout', 'refund', 'resettle'])
+    .where('status', '=', 'pending')
+    .where('claims', '=', 0)
+    .where('attempts', '=', 0)
+    .orderBy('sequence')
+    .execute();
+}
+
 /** Who may claim what now: free delivery slots of the tenants that have calls in flight (the others get `perWallet`). */
 export interface ClaimSlots {
   now: Date;
@@ -152,7 +174,7 @@ export async function claimDue(q: Queryable, slots: ClaimSlots): Promise<WalletO
       left join free on free.tenant_id = ranked.tenant_id
       where ranked.rank <= coalesce(free.slots, ${slots.perWallet})
     )
-    update wallet_obligations o set claimed_until = ${slots.claimUntil}
+    update wallet_obligations o set claimed_until = ${slots.claimUntil}, claims = o.claims + 1
     from picked where o.id = picked.id
     returning o.*`.execute(q);
   return rows;
@@ -167,24 +189,62 @@ export async function releaseClaims(q: Queryable): Promise<void> {
     .execute();
 }
 
+/** Why an obligation changed, for its history: who or what changed it, what decided it, and in words. */
+export interface Change {
+  at: Date;
+  actor: HistoryActor;
+  cause: string;
+  note: string | null;
+}
+
 /**
  * Changes an obligation only if it is still what the caller read: the same state and the same number of attempts
- * (a fencing token: an attempt recorded by anyone else in between makes this one lose). Returns whether it changed.
- * Only the ledger calls it.
+ * (a fencing token: an attempt recorded by anyone else in between makes this one lose), and writes the change into
+ * its history in the same statement. Returns whether it changed. Only the ledger calls it.
  */
 export async function moveObligation(
   q: Queryable,
   id: string,
-  seen: { status: ObligationStatus; attempts: number },
+  seen: { status: ObligationStatus; attempts: number; claims?: number },
   changes: Updateable<WalletObligationsTable>,
+  change: Change,
 ): Promise<boolean> {
-  const result = await guardedMove(q, id, seen, changes).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await q
+    .with('moved', (db) => guardedMove(db, id, seen, changes).returning(['id', 'status', 'hold_reason']))
+    .insertInto('wallet_obligation_history')
+    .columns([
+      'obligation_id',
+      'at',
+      'from_status',
+      'to_status',
+      'hold_reason',
+      'actor_type',
+      'actor_id',
+      'cause',
+      'note',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('moved')
+        .select([
+          'moved.id',
+          sql<Date>`${change.at}::timestamptz`.as('at'),
+          sql<string>`${seen.status}::text`.as('from_status'),
+          'moved.status',
+          'moved.hold_reason',
+          sql<string>`${change.actor.type}::text`.as('actor_type'),
+          sql<string>`${change.actor.id}::text`.as('actor_id'),
+          sql<string>`${change.cause}::text`.as('cause'),
+          sql<string | null>`${change.note}::text`.as('note'),
+        ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows) === 1;
 }
 
 /**
- * moveObligation as a part of a statement (`name`, exactly one row or the statement writes nothing), with the
- * call that moved it logged by the same statement.
+ * moveObligation as parts of a statement (`name`, exactly one row or the statement writes nothing), with the call
+ * that moved it logged and the change written into its history by the same statement.
  */
 export function moveObligationParts(
   q: Queryable,
@@ -192,13 +252,19 @@ export function moveObligationParts(
   move: {
     id: string;
     seen: { status: ObligationStatus; attempts: number };
-    changes: Updateable<WalletObligationsTable>;
+    changes: Updateable<WalletObligationsTable> & { status: ObligationStatus };
   },
   call: WalletCall,
+  change: Change,
 ): StatementPart[] {
+  const history = historyRow(move.id, move.seen.status, move.changes.status, move.changes.hold_reason ?? null, change);
   return [
     { name, rows: 1, query: guardedMove(q, move.id, move.seen, move.changes).returning('id') },
     { name: `${name}_logged`, query: insertWhen('wallet_calls', [callRow(call)], after(name), 'id') },
+    {
+      name: `${name}_history`,
+      query: insertWhen('wallet_obligation_history', [history], after(name), 'obligation_id'),
+    },
   ];
 }
 
@@ -207,24 +273,61 @@ export function insertObligationsPart(name: string, rows: WalletObligation[], ga
   return { name, query: insertWhen('wallet_obligations', rows, after(gate), 'id') };
 }
 
-/** The row still in the state and attempt count the writer read. */
+/** The row still in the state and attempt count the writer read (and claim count, when the writer says one). */
 function guardedMove(
-  q: Queryable,
+  q: QueryCreator<Database>,
   id: string,
-  seen: { status: ObligationStatus; attempts: number },
+  seen: { status: ObligationStatus; attempts: number; claims?: number },
   changes: Updateable<WalletObligationsTable>,
 ) {
-  return q
+  const query = q
     .updateTable('wallet_obligations')
     .set(changes)
     .where('id', '=', id)
     .where('status', '=', seen.status)
     .where('attempts', '=', seen.attempts);
+  return seen.claims === undefined ? query : query.where('claims', '=', seen.claims);
 }
 
-/** The outcome of one delivery attempt, as a guarded change of a pending obligation. */
+function historyRow(
+  obligationId: string,
+  from: ObligationStatus | null,
+  to: ObligationStatus,
+  holdReason: WalletObligation['hold_reason'],
+  change: Change,
+): Insertable<WalletObligationHistoryTable> {
+  return {
+    obligation_id: obligationId,
+    at: change.at,
+    from_status: from,
+    to_status: to,
+    hold_reason: holdReason,
+    actor_type: change.actor.type,
+    actor_id: change.actor.id,
+    cause: change.cause,
+    note: change.note,
+  };
+}
+
+/** The history of obligations, oldest change first. */
+export function historyOf(q: Queryable, obligationIds: string[]): Promise<ObligationHistoryEntry[]> {
+  if (obligationIds.length === 0) return Promise.resolve([]);
+  return q
+    .selectFrom('wallet_obligation_history')
+    .selectAll()
+    .where('obligation_id', 'in', obligationIds)
+    .orderBy('obligation_id')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The outcome of one delivery attempt, as a guarded change of the obligation the engine claimed (pending), or of
+ * the same obligation superseded while the attempt was in flight (held).
+ */
 export interface DeliveryChange {
   id: string;
+  seenStatus: ObligationStatus;
   seenAttempts: number;
   status: ObligationStatus;
   holdReason: string | null;
@@ -232,30 +335,46 @@ export interface DeliveryChange {
   operatorCode: string | null;
   nextAttemptAt: Date;
   resolvedAt: Date | null;
+  /** What the wallet answered when it confirmed the movement. */
+  confirmedTxId: string | null;
+  confirmedBalance: number | null;
+  /** For the history, when the state changes. */
+  note: string | null;
 }
 
 /**
- * Records many delivery attempts in one statement, each guarded like moveObligation (still pending, same attempt
- * count) and releasing the claim. Returns the ids that changed; the others lost a race.
+ * Records many delivery attempts in one statement, each guarded like moveObligation (still in the state the engine
+ * saw, same attempt count) and releasing the claim; a change of state is written into the history by the same
+ * statement. Returns the ids that changed; the others lost a race.
  */
-export async function recordDeliveries(q: Queryable, changes: DeliveryChange[]): Promise<Set<string>> {
+export async function recordDeliveries(q: Queryable, changes: DeliveryChange[], at: Date): Promise<Set<string>> {
   const moved = new Set<string>();
   for (const part of chunks(changes, 500)) {
     const values = part.map(
       (change) =>
-        sql`(${change.id}, ${change.seenAttempts}::int, ${change.status}, ${change.holdReason}::text,
-             ${change.lastOutcome}::text, ${change.operatorCode}::text, ${change.nextAttemptAt}::timestamptz,
-             ${change.resolvedAt}::timestamptz)`,
+        sql`(${change.id}, ${change.seenStatus}::text, ${change.seenAttempts}::int, ${change.status}::text,
+             ${change.holdReason}::text, ${change.lastOutcome}::text, ${change.operatorCode}::text,
+             ${change.nextAttemptAt}::timestamptz, ${change.resolvedAt}::timestamptz, ${change.confirmedTxId}::text,
+             ${change.confirmedBalance}::bigint, ${change.note}::text)`,
     );
     const { rows } = await sql<{ id: string }>`
-      update wallet_obligations o set
-        status = v.status, hold_reason = v.hold_reason, attempts = o.attempts + 1, last_outcome = v.last_outcome,
-        operator_code = v.operator_code, next_attempt_at = v.next_attempt_at, resolved_at = v.resolved_at,
-        claimed_until = null
-      from (values ${sql.join(values)})
-        as v(id, seen_attempts, status, hold_reason, last_outcome, operator_code, next_attempt_at, resolved_at)
-      where o.id = v.id and o.status = 'pending' and o.attempts = v.seen_attempts
-      returning o.id`.execute(q);
+      with moved as (
+        update wallet_obligations o set
+          status = v.status, hold_reason = v.hold_reason, attempts = o.attempts + 1, last_outcome = v.last_outcome,
+          operator_code = v.operator_code, next_attempt_at = v.next_attempt_at, resolved_at = v.resolved_at,
+          confirmed_tx_id = v.confirmed_tx_id, confirmed_balance = v.confirmed_balance, claimed_until = null
+        from (values ${sql.join(values)})
+          as v(id, seen_status, seen_attempts, status, hold_reason, last_outcome, operator_code, next_attempt_at,
+               resolved_at, confirmed_tx_id, confirmed_balance, note)
+        where o.id = v.id and o.status = v.seen_status and o.attempts = v.seen_attempts
+        returning o.id, v.seen_status, o.status, o.hold_reason, o.last_outcome, v.note
+      ), history as (
+        insert into wallet_obligation_history
+          (obligation_id, at, from_status, to_status, hold_reason, actor_type, actor_id, cause, note)
+        select id, ${at}::timestamptz, seen_status, status, hold_reason, 'system', 'delivery', last_outcome, note
+        from moved where status <> seen_status
+      )
+      select id from moved`.execute(q);
     for (const row of rows) moved.add(row.id);
   }
   return moved;

@@ -158,7 +158,7 @@ describe('resettling a market', () => {
     assert.equal(await wallet.balanceOf(player), 100_00, 'stake back, as the void result says');
   });
 
-  it('an obsolete credit the wallet had applied after all, once resolved, is taken back by a correction', async () => {
+  it('an obsolete credit the wallet had applied after all, once resolved, is corrected by the exact difference in place of the unsent correction', async () => {
     const betId = await single();
     wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 5, apply: true });
     await settle('home');
@@ -172,9 +172,11 @@ describe('resettling a market', () => {
     assert.deepEqual(await postings(betId), [
       [`bet:${betId}`, 'debit', 10_00, 'applied', null],
       [`payout:${betId}:1`, 'credit', 21_00, 'resolved', 'obsolete_credit_requires_review'],
-      [`resettle:${betId}:2:1`, 'credit', 10_00, 'applied', null],
-      [`resettle:${betId}:2:2`, 'debit', 21_00, 'applied', null],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'cancelled', null],
+      [`resettle:${betId}:2:2`, 'debit', 11_00, 'applied', null],
     ]);
+    const sent = wallet.wallet.received.filter((r) => r.txId?.startsWith('resettle:')).map((r) => r.txId);
+    assert.deepEqual(sent, [`resettle:${betId}:2:2`], 'the replaced correction never reached the wallet');
     assert.equal(await wallet.balanceOf(player), 100_00);
   });
 
@@ -245,5 +247,190 @@ describe('resettling a market', () => {
       [0, 0, 0, 0],
       'settled again, it gives it back again, once',
     );
+  });
+});
+
+describe('superseded movements', () => {
+  const workspace = async (betId: string) =>
+    (await t.request('GET', `/api/v1/admin/obligations?bet=${betId}`, { token: operator })).body.obligations as Array<
+      Record<string, any>
+    >;
+  const record = async (txId: string) => (await workspace(txId.split(':')[1]!)).find((o) => o.txId === txId)!;
+  /** Runs `meanwhile` once, after the wallet answered the first attempt at `txId` and before the answer is recorded. */
+  const whileInFlight = (txId: string, meanwhile: () => Promise<void>) => {
+    const wallets = t.app.services.wallets;
+    const send = wallets.send.bind(wallets);
+    wallets.send = async (target, endpoint, body, expected) => {
+      const attempt = await send(target, endpoint, body, expected);
+      if (expected.txId === txId) {
+        wallets.send = send;
+        await meanwhile();
+      }
+      return attempt;
+    };
+  };
+
+  it('a credit the wallet confirmed while a resettlement superseded it counts, keeps the answer, and the bet owes the exact correction', async () => {
+    const betId = await single();
+    await settle('home');
+    whileInFlight(`payout:${betId}:1`, async () => {
+      const corrected = await settle('void', 'resettle');
+      assert.deepEqual(corrected.body.owed, [{ currency: 'BRL', credits: 10_00, debits: 0, movements: 1 }]);
+    });
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'applied', 'obsolete_credit_requires_review'],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'cancelled', null],
+      [`resettle:${betId}:2:2`, 'debit', 11_00, 'applied', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'stake back, as the void result says');
+    const payout = await record(`payout:${betId}:1`);
+    assert.deepEqual(
+      [payout.attempts, payout.confirmation, payout.supersededBy, payout.actions],
+      [1, { txId: `payout:${betId}:1`, balance: 111_00 }, `result:${event().marketId}:2`, []],
+    );
+    const held = await t.request('GET', '/api/v1/admin/obligations?state=held', { token: operator });
+    assert.deepEqual(held.body.obligations, [], 'nothing waits for a person: the rules decided');
+  });
+
+  it('a superseded credit that was never sent is held showing nothing left, and is cancelled in one step naming the resettlement', async () => {
+    const betId = await single();
+    await settle('home');
+    await settle('void', 'resettle');
+    const payout = await record(`payout:${betId}:1`);
+    const by = `result:${event().marketId}:2`;
+    assert.deepEqual(
+      [payout.status, payout.holdReason, payout.attempts, payout.calls, payout.requestSent, payout.supersededBy],
+      ['held', 'obsolete_credit_requires_review', 0, [], false, by],
+    );
+    assert.deepEqual(payout.actions, ['resolve', 'cancel']);
+    const cancelled = await t.request('POST', `/api/v1/admin/obligations/${payout.id}/cancel`, {
+      token: operator,
+      body: {},
+    });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.deepEqual(
+      [cancelled.body.obligation.status, cancelled.body.obligation.review.reason],
+      ['cancelled', `never sent; superseded by ${by}`],
+    );
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'obligation.cancel')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(audit.details, {
+      txId: `payout:${betId}:1`,
+      holdReason: 'obsolete_credit_requires_review',
+      reason: `never sent; superseded by ${by}`,
+      supersededBy: by,
+      requestSent: false,
+    });
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00);
+    assert.equal(wallet.wallet.received.filter((r) => r.txId === `payout:${betId}:1`).length, 0);
+  });
+
+  it('a superseded credit that may have reached the wallet is cancelled only with a reason', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 5 });
+    await settle('home');
+    await drainDeliveries(t);
+    await settle('void', 'resettle');
+    const payout = await record(`payout:${betId}:1`);
+    assert.deepEqual([payout.requestSent, payout.attempts], [true, 5]);
+    const bare = await t.request('POST', `/api/v1/admin/obligations/${payout.id}/cancel`, {
+      token: operator,
+      body: {},
+    });
+    assert.deepEqual(
+      [bare.status, bare.body.error.code, bare.body.error.details],
+      [400, 'validation', { field: 'reason' }],
+    );
+    assert.equal((await record(`payout:${betId}:1`)).status, 'held');
+  });
+
+  it('no one decides a superseded movement while its attempt is on its way: the answer decides', async () => {
+    const betId = await single();
+    await settle('home');
+    wallet.fault({ mode: 'status_503', endpoint: 'credit' });
+    let refused: { status: number; code: string } | undefined;
+    whileInFlight(`payout:${betId}:1`, async () => {
+      await settle('void', 'resettle');
+      const payout = await record(`payout:${betId}:1`);
+      assert.deepEqual([payout.inFlight, payout.actions, payout.requestSent], [true, [], true]);
+      const cancel = await review('cancel', `payout:${betId}:1`, 'the wallet never applied it');
+      refused = { status: cancel.status, code: cancel.body.error.code };
+    });
+    await drainDeliveries(t);
+    assert.deepEqual(refused, { status: 409, code: 'obligation_in_flight' });
+    const payout = await record(`payout:${betId}:1`);
+    assert.deepEqual(
+      [payout.status, payout.attempts, payout.lastOutcome, payout.inFlight, payout.actions],
+      ['held', 1, 'status_5xx', false, ['resolve', 'cancel']],
+      'unknown: still held, the attempt on its count',
+    );
+  });
+
+  it('a superseded credit the wallet refused while in flight is cancelled by the rules: nothing moved', async () => {
+    const betId = await single();
+    await settle('home');
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    whileInFlight(`payout:${betId}:1`, async () => void (await settle('void', 'resettle')));
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'cancelled', 'obsolete_credit_requires_review'],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'applied', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 100_00);
+  });
+});
+
+describe('the history of an obligation', () => {
+  it('every change of state or hold reason is kept, with who or what made it and why, and the workspace shows it', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    await settle('home');
+    await drainDeliveries(t);
+    await settle('void', 'resettle');
+    await review('cancel', `payout:${betId}:1`, 'the casino confirms it never applied it');
+    const obligations = (await t.request('GET', `/api/v1/admin/obligations?bet=${betId}`, { token: operator })).body
+      .obligations as Array<Record<string, any>>;
+    const payout = obligations.find((o) => o.kind === 'payout')!;
+    const staffId = payout.review.by;
+    const history = payout.history.map(({ at, ...change }: { at: string }) => (assert.ok(Date.parse(at)), change));
+    assert.deepEqual(history, [
+      {
+        from: 'pending',
+        to: 'held',
+        holdReason: 'refused',
+        by: { type: 'system', id: 'delivery' },
+        cause: 'refused',
+        note: 'HTTP 400 refused_by_test: refused by an injected fault',
+      },
+      {
+        from: 'held',
+        to: 'held',
+        holdReason: 'obsolete_credit_requires_review',
+        by: { type: 'system', id: 'settlement' },
+        cause: 'superseded',
+        note: `superseded by result:${event().marketId}:2; it may have reached the wallet`,
+      },
+      {
+        from: 'held',
+        to: 'cancelled',
+        holdReason: 'obsolete_credit_requires_review',
+        by: { type: 'staff', id: staffId },
+        cause: 'cancel',
+        note: 'the casino confirms it never applied it',
+      },
+    ]);
+    const stake = obligations.find((o) => o.kind === 'bet')!;
+    assert.deepEqual(
+      stake.history.map((change: Record<string, unknown>) => [change.from, change.to, change.by, change.cause]),
+      [['sending', 'applied', { type: 'system', id: 'placement' }, 'applied']],
+    );
+    assert.deepEqual(stake.confirmation, { txId: `bet:${betId}`, balance: 90_00 }, "the wallet's answer is kept");
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inTransaction } from '../../src/platform/db/database.ts';
 import { beforeEach, describe, it } from 'node:test';
 import type { WalletObligation } from '../../src/platform/db/schema.ts';
 import {
@@ -22,8 +23,10 @@ const ALLOWED: Array<[ObligationState, ObligationState]> = [
   ['pending', 'pending'],
   ['pending', 'applied'],
   ['pending', 'held'],
+  ['pending', 'cancelled'],
   ['held', 'pending'],
   ['held', 'held'],
+  ['held', 'applied'],
   ['held', 'resolved'],
   ['held', 'cancelled'],
 ];
@@ -68,10 +71,13 @@ describe('the ledger', () => {
     const attempt = { outcome: 'unknown', status: 503, reason: 'status_5xx', durationMs: 1 } as const;
     const ledger = t.app.services.ledger;
     assert.deepEqual(
-      await ledger.recordDeliveries(t.db, [{ obligation: seen, attempt, nextAttemptAt }]),
+      await inTransaction(t.db, (tx) => ledger.recordDeliveries(tx, [{ obligation: seen, attempt, nextAttemptAt }])),
       new Map([[seen.id, 'pending']]),
     );
-    assert.deepEqual(await ledger.recordDeliveries(t.db, [{ obligation: seen, attempt, nextAttemptAt }]), new Map());
+    const again = inTransaction(t.db, (tx) =>
+      ledger.recordDeliveries(tx, [{ obligation: seen, attempt, nextAttemptAt }]),
+    );
+    assert.deepEqual(await again, new Map());
     const row = await t.db
       .selectFrom('wallet_obligations')
       .selectAll()

@@ -11,7 +11,7 @@ import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from '../../tenants/
 import type { OBLIGATION_ENDPOINTS } from '../../wallet/ledger.ts';
 import type { OBLIGATION_KINDS } from '../../wallet/movement.ts';
 import type { ADJUSTMENT_DIRECTIONS } from '../../wallet/schemas.ts';
-import type { HOLD_REASONS, OBLIGATION_STATES } from '../../wallet/states.ts';
+import type { HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from '../../wallet/states.ts';
 import type { STAFF_ROLES } from '../http/principals.ts';
 import type { IDEMPOTENCY_STATES } from '../idempotency/service.ts';
 
@@ -45,6 +45,7 @@ export interface Database {
   bet_exposure: BetExposureTable;
   wallet_obligations: WalletObligationsTable;
   wallet_calls: WalletCallsTable;
+  wallet_obligation_history: WalletObligationHistoryTable;
   adjustments: AdjustmentsTable;
 }
 
@@ -398,6 +399,31 @@ export interface WalletObligationsTable {
   /** The staff member who retried, resolved or cancelled it last, and why. */
   reviewed_by: ColumnType<string | null, string | null | undefined, string | null>;
   review_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How often the delivery engine claimed it for an attempt: 0, with no attempt, proves no request ever left. */
+  claims: ColumnType<number, number | undefined, number>;
+  /** What the wallet answered when it confirmed the movement: the txId it echoed, and the balance after it. */
+  confirmed_tx_id: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmed_balance: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The settlement that superseded it (`result:<marketId>:<version>`), when one did. */
+  superseded_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One change of an obligation's state or hold reason: when, from what to what, who or what made it, and why. */
+export interface WalletObligationHistoryTable {
+  id: Generated<number>;
+  obligation_id: string;
+  at: Date;
+  /** null: the first row of an obligation whose history began with migration 0011. */
+  from_status: ObligationStatus | null;
+  to_status: ObligationStatus;
+  hold_reason: OneOf<typeof HOLD_REASONS> | null;
+  actor_type: OneOf<typeof HISTORY_ACTORS>;
+  /** The staff member, or the part of the service (`delivery`, `settlement`, `placement`, ...). */
+  actor_id: string;
+  /** What decided it: the attempt's outcome, `superseded`, an operator's action, ... */
+  cause: string;
+  /** Said in words: the operator's reason, what superseded it, what the wallet answered. */
+  note: string | null;
 }
 
 export interface AdjustmentsTable {
@@ -434,3 +460,4 @@ export type BetLeg = Selectable<BetLegsTable>;
 export type Cashout = Selectable<CashoutsTable>;
 export type Adjustment = Selectable<AdjustmentsTable>;
 export type WalletObligation = Selectable<WalletObligationsTable>;
+export type ObligationHistoryEntry = Selectable<WalletObligationHistoryTable>;

@@ -9,6 +9,7 @@ import * as ledgerStates from './0007_ledger_states.ts';
 import * as settlement from './0008_settlement.ts';
 import * as deliverableIndex from './0009_deliverable_index.ts';
 import * as statementCheck from './0010_statement_check.ts';
+import * as obligationHistory from './0011_obligation_history.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_settlement': settlement,
   '0009_deliverable_index': deliverableIndex,
   '0010_statement_check': statementCheck,
+  '0011_obligation_history': obligationHistory,
 };
 
 export const migrationProvider: MigrationProvider = {
