@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { drainDeliveries } from '../helpers/delivery.ts';
+import {
+  newRequestId,
+  playerWithBalance,
+  resultsOf,
+  settleMarket,
+  setUpSportsbook,
+  type Sportsbook,
+} from '../helpers/sportsbook.ts';
+import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+
+/**
+ * For any sequence of settlements, resettlements (reopening accumulators, voiding, turning winners into losers),
+ * full and partial cash-outs, deliveries and a wallet that applies a credit and then answers 503, once the ledger has
+ * drained and the operator has decided what the rules left to a person: the bet's own figures, My Bets, the staff
+ * look-up, the ledger and the GGR report all say exactly what the wallet's journal says the player received.
+ */
+
+type Outcome = 'home' | 'draw' | 'away' | 'void';
+type Step =
+  | { type: 'result'; market: 0 | 1; outcome: Outcome }
+  | { type: 'cashout'; part: boolean }
+  | { type: 'deliver' }
+  | { type: 'credit_applied_then_503' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      type: fc.constant('result' as const),
+      market: fc.constantFrom(0 as const, 1 as const),
+      outcome: fc.constantFrom<Outcome>('home', 'draw', 'away', 'void'),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('cashout' as const), part: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant({ type: 'deliver' as const }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'credit_applied_then_503' as const }) },
+);
+
+const BALANCE = 1_000_00;
+const STAKE = 10_00;
+
+let t: TestApp;
+let wallet: TestWallet;
+before(async () => {
+  t = await startTestApp();
+  wallet = await startTestWallet(t.clock);
+});
+after(async () => {
+  await t.close();
+  await wallet.close();
+});
+
+interface Run {
+  book: Sportsbook;
+  operator: string;
+  token: string;
+  player: string;
+  betId: string;
+  settled: Set<number>;
+}
+
+let runs = 0;
+async function startRun(accumulator: boolean): Promise<Run> {
+  await t.reset();
+  wallet.wallet.faults.length = 0;
+  const book = await setUpSportsbook(t, wallet);
+  const operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+  runs += 1;
+  const player = `money-${runs}`;
+  const token = await playerWithBalance(t, book, wallet, player, BALANCE);
+  const legs = [{ selectionId: book.events[0]!.home, odds: '2.10' }];
+  if (accumulator) legs.push({ selectionId: book.events[1]!.away, odds: '3.60' });
+  const placed = await t.request('POST', '/api/v1/bets', {
+    token,
+    body: { requestId: newRequestId(), stake: STAKE, legs },
+  });
+  assert.equal(placed.status, 201, placed.text);
+  return { book, operator, token, player, betId: placed.body.bet.id, settled: new Set() };
+}
+
+async function apply(run: Run, action: Step): Promise<void> {
+  switch (action.type) {
+    case 'result': {
+      const event = run.book.events[action.market]!;
+      const mode = run.settled.has(action.market) ? 'resettle' : 'settle';
+      const answer = await settleMarket(t, run.book, event.marketId, resultsOf(event, action.outcome), mode);
+      assert.equal(answer.status, 200, answer.text);
+      run.settled.add(action.market);
+      return;
+    }
+    case 'cashout': {
+      const stake = action.part ? '?stake=400' : '';
+      const offer = await t.request('GET', `/api/v1/bets/${run.betId}/cashout${stake}`, { token: run.token });
+      if (offer.status !== 200) return; // closed, or a leg is settled or suspended: no offer, nothing to do
+      const body = {
+        requestId: newRequestId(),
+        amount: offer.body.offer.amount,
+        ...(action.part ? { stake: 4_00 } : {}),
+      };
+      const taken = await t.request('POST', `/api/v1/bets/${run.betId}/cashout`, { token: run.token, body });
+      assert.ok([200, 409].includes(taken.status), taken.text);
+      return;
+    }
+    case 'deliver':
+      return drainDeliveries(t);
+    case 'credit_applied_then_503':
+      wallet.fault({ mode: 'status_503', endpoint: 'credit', apply: true });
+  }
+}
+
+/** What the wallet's journal says the player received for the bet: credits plus, debits minus, refusals nothing. */
+async function journalNet(betId: string): Promise<{ net: number; txIds: string[] }> {
+  const rows = (await wallet.wallet.store.transactions()).filter((row) => row.bet_id === betId && row.status === 200);
+  const sign = (endpoint: unknown) => (endpoint === 'credit' || endpoint === 'rollback' ? 1 : -1);
+  return {
+    net: rows.reduce((total, row) => total + sign(row.endpoint) * Number(row.amount), 0),
+    txIds: rows.map((row) => String(row.tx_id)).sort(),
+  };
+}
+
+/**
+ * Drains the ledger, then decides what it holds for a person as the operator would with the casino's help (the
+ * wallet's journal): applied, resolve; never applied, cancel. Until nothing is owed or held.
+ */
+async function settleEverything(run: Run): Promise<void> {
+  for (let round = 0; round < 10; round += 1) {
+    await drainDeliveries(t);
+    const held = await t.request('GET', `/api/v1/admin/obligations?bet=${run.betId}&state=held`, {
+      token: run.operator,
+    });
+    const pending = await t.db
+      .selectFrom('wallet_obligations')
+      .select('id')
+      .where('bet_id', '=', run.betId)
+      .where('status', '=', 'pending')
+      .execute();
+    if (held.body.obligations.length === 0 && pending.length === 0) return;
+    if (held.body.obligations.length === 0) {
+      t.clock.advance(30_000); // a resend after the burst of five
+      continue;
+    }
+    const { txIds } = await journalNet(run.betId);
+    const obligation = held.body.obligations[0];
+    const applied = txIds.includes(obligation.txId);
+    const action = applied ? 'resolve' : 'cancel';
+    const decided = await t.request('POST', `/api/v1/admin/obligations/${obligation.id}/${action}`, {
+      token: run.operator,
+      body: { reason: applied ? 'the casino shows it applied' : 'the casino shows it never applied' },
+    });
+    assert.equal(decided.status, 200, decided.text);
+  }
+  assert.fail('the ledger did not settle in 10 rounds');
+}
+
+const signed = (movement: { direction?: string; endpoint?: string; amount: number }) =>
+  (movement.direction ?? movement.endpoint) === 'debit' ? -movement.amount : movement.amount;
+
+async function checkEveryViewAgrees(run: Run): Promise<void> {
+  const { net, txIds } = await journalNet(run.betId);
+  assert.equal(await wallet.balanceOf(run.player), BALANCE + net, 'the balance moved by the journal');
+
+  const mine = (await t.request('GET', `/api/v1/bets/${run.betId}`, { token: run.token })).body.bet;
+  const applied = mine.movements.filter((movement: { status: string }) => movement.status === 'applied');
+  assert.deepEqual(
+    mine.movements.filter(
+      (movement: { status: string }) => movement.status === 'owed' || movement.status === 'in_review',
+    ),
+    [],
+    'nothing is owed any more',
+  );
+  assert.equal(
+    applied.reduce((total: number, movement: { amount: number }) => total + signed(movement), 0),
+    net,
+    'My Bets',
+  );
+  const figures = -mine.stake + mine.cashOuts.reduce((total: number, c: { amount: number }) => total + c.amount, 0);
+  assert.equal(figures + (mine.settledReturn ?? 0), net, "the bet's own figures: stake, cash-outs and return");
+
+  const lookUp = await t.request('GET', `/api/v1/admin/bets?player=${await playerId(run)}`, { token: run.operator });
+  const staffBet = lookUp.body.bets.find((bet: { id: string }) => bet.id === run.betId);
+  type Posting = { txId: string; endpoint: string; amount: number; status: string };
+  const counted = staffBet.money.filter((posting: Posting) => ['applied', 'resolved'].includes(posting.status));
+  assert.equal(
+    counted.reduce((total: number, posting: Posting) => total + signed(posting), 0),
+    net,
+    'the staff look-up',
+  );
+  assert.deepEqual(
+    counted.map((posting: Posting) => posting.txId).sort(),
+    txIds,
+    'the ledger counts exactly what the wallet applied',
+  );
+
+  const day = t.clock.now().toISOString().slice(0, 10);
+  const yesterday = new Date(t.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+  const ggr = await t.request('GET', `/api/v1/admin/reports/ggr?from=${yesterday}&to=${day}`, { token: run.operator });
+  assert.equal(ggr.status, 200, ggr.text);
+  assert.equal(ggr.body.totals.ggr, 0 - net, 'GGR is what the player lost');
+  assert.equal(ggr.body.totals.stakes, STAKE);
+}
+
+async function playerId(run: Run): Promise<string> {
+  const row = await t.db.selectFrom('bets').select('player_id').where('id', '=', run.betId).executeTakeFirstOrThrow();
+  return row.player_id;
+}
+
+describe('money agrees everywhere', () => {
+  it('for any sequence of settle, resettle, reopen, cash-out and void, every view sums to what the wallet received', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(step, { minLength: 1, maxLength: 7 }), async (accumulator, steps) => {
+        const run = await startRun(accumulator);
+        for (const action of steps) await apply(run, action);
+        await settleEverything(run);
+        await checkEveryViewAgrees(run);
+      }),
+      { numRuns: Number(process.env.MONEY_RUNS ?? 25) },
+    );
+  });
+});
