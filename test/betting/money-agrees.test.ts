@@ -218,7 +218,21 @@ describe('money agrees everywhere', () => {
         await settleEverything(run);
         await checkEveryViewAgrees(run);
       }),
-      { numRuns: Number(process.env.MONEY_RUNS ?? 25) },
+      {
+        numRuns: Number(process.env.MONEY_RUNS ?? 25),
+        // The review's case, always tried: an accumulator lost early, reopened, then cashed out.
+        examples: [
+          [
+            true,
+            [
+              { type: 'result', market: 0, outcome: 'draw' },
+              { type: 'deliver' },
+              { type: 'result', market: 0, outcome: 'home' },
+              { type: 'cashout', part: false },
+            ],
+          ],
+        ],
+      },
     );
   });
 });
