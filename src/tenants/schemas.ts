@@ -48,6 +48,23 @@ export const BettingLimits = Type.Object(
   },
 );
 
+export const AdjustmentPolicy = Type.Object(
+  {
+    maxAmount: MinorUnits,
+    approvalAbove: Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000_000_000,
+      description: 'an adjustment above this needs a second staff member to approve it; 0: every adjustment does',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "operators' manual adjustments, minor units of the tenant currency: the largest single one, and the four-eyes " +
+      'threshold; platform only',
+  },
+);
+
 export const TenantRecord = Type.Object({
   id: Type.String(),
   clientId: Nullable(Type.String()),
@@ -63,6 +80,7 @@ export const TenantRecord = Type.Object({
   createdAt: Timestamp,
   firstFinancialAt: Nullable(Timestamp),
   limits: BettingLimits,
+  adjustments: AdjustmentPolicy,
   integrationKey: Nullable(Type.Object({ keyId: Type.String(), createdAt: Timestamp })),
 });
 
@@ -91,6 +109,7 @@ export const UpdateTenantBody = Type.Object(
       Type.Enum(TENANT_STATUSES, { description: 'platform only: a suspended tenant opens no sessions (503)' }),
     ),
     limits: Type.Optional(BettingLimits),
+    adjustments: Type.Optional(AdjustmentPolicy),
   },
   { additionalProperties: false, minProperties: 1 },
 );

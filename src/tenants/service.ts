@@ -17,7 +17,8 @@ import * as store from './store.ts';
 /** Changing any of these after the first money movement would send owed money somewhere else. */
 const WALLET_IDENTITY = ['walletUrl', 'walletMode', 'currency'] as const;
 /** Settings only the platform may change. */
-const PLATFORM_ONLY = [...WALLET_IDENTITY, 'status'] as const;
+/** Settings only the platform changes: an operator must not lift the checks on its own adjustments. */
+const PLATFORM_ONLY = [...WALLET_IDENTITY, 'status', 'adjustments'] as const;
 
 export interface NewEnvironment {
   tenantId: string;
@@ -262,6 +263,9 @@ export class TenantService {
     if (body.limits && (body.limits.minStake > body.limits.maxStake || body.limits.maxStake > body.limits.maxPayout)) {
       throw validationError('limits', 'Limits must satisfy minStake <= maxStake <= maxPayout.');
     }
+    if (body.adjustments && body.adjustments.approvalAbove > body.adjustments.maxAmount) {
+      throw validationError('adjustments.approvalAbove', 'The approval threshold is at most the maximum adjustment.');
+    }
     const changes = this.#settingColumns(body);
     return inTransaction(this.#db, async (tx) => {
       const tenant = await store.findTenant(tx, tenantId, { lock: 'update' });
@@ -279,10 +283,7 @@ export class TenantService {
       this.#changed(tx);
       if (body.status === 'suspended') await this.#suspended(tx, [tenantId]);
       const platformChanges = Object.fromEntries(
-        platformOnly.map((field) => [
-          field,
-          { from: field === 'status' ? tenant.status : identityValue(tenant, field), to: body[field] },
-        ]),
+        platformOnly.map((field) => [field, { from: platformValue(tenant, field), to: body[field] }]),
       );
       await this.#record(tx, call, 'tenant.update', tenantId, { fields: Object.keys(body), changes: platformChanges });
       return this.#view(tx, tenantId);
@@ -303,6 +304,12 @@ export class TenantService {
       ...(body.currency !== undefined ? { currency: body.currency } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
       ...(body.limits !== undefined ? limitColumns(body.limits) : {}),
+      ...(body.adjustments !== undefined
+        ? {
+            max_adjustment: body.adjustments.maxAmount,
+            adjustment_approval_above: body.adjustments.approvalAbove,
+          }
+        : {}),
     };
   }
 
@@ -364,6 +371,7 @@ export class TenantService {
         maxSelectionLiability: tenant.max_selection_liability,
         maxEventLiability: tenant.max_event_liability,
       },
+      adjustments: { maxAmount: tenant.max_adjustment, approvalAbove: tenant.adjustment_approval_above },
       integrationKey: key ? { keyId: key.id, createdAt: key.created_at.toISOString() } : null,
     };
   }
@@ -392,6 +400,15 @@ function limitColumns(limits: NonNullable<UpdateTenantBody['limits']>) {
 
 function fieldColumn(field: (typeof WALLET_IDENTITY)[number]): 'wallet_url' | 'wallet_mode' | 'currency' {
   return field === 'walletUrl' ? 'wallet_url' : field === 'walletMode' ? 'wallet_mode' : 'currency';
+}
+
+/** A platform-only setting as it was, for the audit trail. */
+function platformValue(tenant: Tenant, field: (typeof PLATFORM_ONLY)[number]) {
+  if (field === 'status') return tenant.status;
+  if (field === 'adjustments') {
+    return { maxAmount: tenant.max_adjustment, approvalAbove: tenant.adjustment_approval_above };
+  }
+  return identityValue(tenant, field);
 }
 
 function identityValue(tenant: Tenant, field: (typeof WALLET_IDENTITY)[number]): string {

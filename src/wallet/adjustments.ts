@@ -3,14 +3,19 @@ import type { IntegrationService } from '../integration/service.ts';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { canonicalJson, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
-import type { Adjustment } from '../platform/db/schema.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { Adjustment, Tenant } from '../platform/db/schema.ts';
+import { notFound, platformErrors } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
+import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { idempotencyErrors } from '../platform/idempotency/errors.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { DeliveryEngine } from './delivery.ts';
+import { walletErrors } from './errors.ts';
 import type { Ledger } from './ledger.ts';
-import type { AdjustmentBody } from './schemas.ts';
+import { ADJUSTMENTS_PAGE, type AdjustmentBody, type AdjustmentsQuery, type AdjustmentView } from './schemas.ts';
+import type { AdjustmentState } from './states.ts';
 import * as store from './store.ts';
 
 const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
@@ -19,8 +24,10 @@ const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
 class KeyTaken extends Error {}
 
 /**
- * An operator's manual credit or debit on a player (`adjustment:<id>`), with a required reason, audited. It is
- * owed and delivered like any movement; a debit follows the debit rules (all of it or insufficient_funds, which
+ * An operator's manual credit or debit on a player (`adjustment:<id>`), with a required reason, audited. Each tenant
+ * bounds it: nothing above its largest single adjustment is accepted, and above its approval threshold a second
+ * staff member must approve it (four eyes) before anything is owed. Once approved (at once within the threshold) it
+ * is owed and delivered like any movement; a debit follows the debit rules (all of it or insufficient_funds, which
  * holds it for review; never a partial collection). The Idempotency-Key makes a double click one adjustment.
  */
 export class Adjustments {
@@ -52,35 +59,27 @@ export class Adjustments {
 
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
     const player = await this.#integration.visiblePlayer(call, body.playerId);
-    // Money moves: like a first stake, a first adjustment locks the tenant's wallet identity for good.
-    const tenant = await this.#tenants.forMoneyMovement(player.tenant_id);
     const requestHash = sha256Hex(canonicalJson(body));
     const replay = async () => {
-      const earlier = (await store.findAdjustmentByKey(this.#db, tenant.id, idempotencyKey))!;
+      const earlier = (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey))!;
       if (earlier.request_hash !== requestHash) {
         throw idempotencyErrors.idempotency_mismatch(
           { reason: 'body' },
           'This Idempotency-Key made another adjustment; use a new key for a new adjustment.',
         );
       }
-      return { adjustment: await this.#view(earlier, tenant.currency), replayed: true };
+      return { adjustment: await this.#view(earlier), replayed: true };
     };
-    if (await store.findAdjustmentByKey(this.#db, tenant.id, idempotencyKey)) return replay();
+    if (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey)) return replay();
+    const policy = await this.#tenants.get(player.tenant_id);
+    checkWithinMaximum(policy, body.amount);
+    const needsApproval = body.amount > policy.adjustment_approval_above;
+    // Money moves: like a first stake, a first adjustment owed locks the tenant's wallet identity for good.
+    const tenant = needsApproval ? policy : await this.#tenants.forMoneyMovement(player.tenant_id);
     try {
       const adjustment = await inTransaction(this.#db, async (tx) => {
-        const id = newAdjustmentId();
-        const obligation = await this.#ledger.oweAdjustment(tx, {
-          id,
-          tenantId: tenant.id,
-          walletUrl: tenant.wallet_url,
-          currency: tenant.currency,
-          playerId: player.id,
-          externalPlayerId: player.external_id,
-          direction: body.direction,
-          amount: body.amount,
-        });
         const row: Adjustment = {
-          id,
+          id: newAdjustmentId(),
           tenant_id: tenant.id,
           player_id: player.id,
           direction: body.direction,
@@ -89,41 +88,190 @@ export class Adjustments {
           staff_id: call.staff.id,
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
-          obligation_id: obligation.id,
+          obligation_id: null,
           created_at: this.#clock.now(),
+          status: needsApproval ? 'proposed' : 'approved',
+          decided_by: null,
+          decided_at: null,
+          decision_reason: null,
         };
+        if (!needsApproval) row.obligation_id = await this.#owe(tx, tenant, row, player.external_id);
         if (!(await store.insertAdjustment(tx, row))) throw new KeyTaken();
-        await this.#audit.record(tx, {
-          actor: { type: 'staff', id: call.staff.id },
-          action: 'adjustment.create',
-          target: { type: 'player', id: player.id },
-          outcome: 'success',
-          ip: call.ip,
-          details: { adjustmentId: id, direction: body.direction, amount: body.amount, reason: body.reason },
+        await this.#record(tx, call, needsApproval ? 'adjustment.propose' : 'adjustment.create', row, {
+          reason: body.reason,
+          approvalAbove: policy.adjustment_approval_above,
         });
         return row;
       });
-      this.#delivery.wake();
-      return { adjustment: await this.#view(adjustment, tenant.currency), replayed: false };
+      if (!needsApproval) this.#delivery.wake();
+      return { adjustment: await this.#view(adjustment), replayed: false };
     } catch (error) {
       if (error instanceof KeyTaken) return replay();
       throw error;
     }
   }
 
-  async #view(adjustment: Adjustment, currency: string) {
-    const obligation = (await this.#ledger.find(this.#db, adjustment.obligation_id))!;
+  /** A second staff member approves a proposed adjustment: its movement is owed now. */
+  async approve(call: StaffCall, id: string, reason: string | undefined) {
+    const proposed = await this.#proposedFor(call, id, 'approve');
+    const player = await this.#integration.visiblePlayer(call, proposed.player_id);
+    const tenant = await this.#tenants.forMoneyMovement(proposed.tenant_id);
+    checkWithinMaximum(tenant, proposed.amount);
+    const decided = await inTransaction(this.#db, async (tx) => {
+      const adjustment = await this.#lockProposed(tx, id);
+      const obligationId = await this.#owe(tx, tenant, adjustment, player.external_id);
+      return this.#decide(tx, call, adjustment, 'approved', reason ?? null, obligationId);
+    });
+    this.#delivery.wake();
+    return { adjustment: await this.#view(decided) };
+  }
+
+  /** A second staff member rejects a proposed adjustment: nothing is owed, ever. */
+  async reject(call: StaffCall, id: string, reason: string) {
+    await this.#proposedFor(call, id, 'reject');
+    const decided = await inTransaction(this.#db, async (tx) => {
+      const adjustment = await this.#lockProposed(tx, id);
+      return this.#decide(tx, call, adjustment, 'rejected', reason, null);
+    });
+    return { adjustment: await this.#view(decided) };
+  }
+
+  /** Adjustments of the caller's tenant (platform: any, or the one named), newest first: the approvals queue. */
+  async list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
+    const scope = tenantScope(call.staff);
+    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
+      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
+    }
+    const limit = query.limit ?? ADJUSTMENTS_PAGE;
+    const rows = await store.listAdjustments(this.#db, {
+      tenantId: scope ?? query.tenantId ?? null,
+      status: query.status,
+      playerId: query.player,
+      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
+      adjustments: await this.#views(page),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
+    };
+  }
+
+  /**
+   * The adjustment, if the caller may see it and decide it: another staff member than the one who proposed it
+   * (a refused attempt of the proposer's is audited).
+   */
+  async #proposedFor(call: StaffCall, id: string, action: 'approve' | 'reject'): Promise<Adjustment> {
+    const adjustment = await store.findAdjustment(this.#db, id);
+    const scope = tenantScope(call.staff);
+    if (!adjustment || (scope !== null && adjustment.tenant_id !== scope)) throw notFound('Adjustment');
+    if (adjustment.status !== 'proposed') throw walletErrors.adjustment_not_proposed({ status: adjustment.status });
+    if (adjustment.staff_id === call.staff.id) {
+      await this.#audit.record(this.#db, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: `adjustment.${action}`,
+        target: { type: 'adjustment', id },
+        outcome: 'denied',
+        ip: call.ip,
+        details: { reason: 'second_approver_required' },
+      });
+      throw walletErrors.second_approver_required();
+    }
+    return adjustment;
+  }
+
+  async #lockProposed(tx: Tx, id: string): Promise<Adjustment> {
+    const adjustment = (await store.findAdjustment(tx, id, true))!;
+    if (adjustment.status !== 'proposed') throw walletErrors.adjustment_not_proposed({ status: adjustment.status });
+    return adjustment;
+  }
+
+  async #decide(
+    tx: Tx,
+    call: StaffCall,
+    adjustment: Adjustment,
+    status: Extract<AdjustmentState, 'approved' | 'rejected'>,
+    reason: string | null,
+    obligationId: string | null,
+  ): Promise<Adjustment> {
+    const decision = {
+      status,
+      decided_by: call.staff.id,
+      decided_at: this.#clock.now(),
+      decision_reason: reason,
+      obligation_id: obligationId,
+    };
+    if (!(await store.decideAdjustment(tx, adjustment.id, decision))) {
+      throw walletErrors.adjustment_not_proposed({ status: adjustment.status });
+    }
+    const action = status === 'approved' ? 'adjustment.approve' : 'adjustment.reject';
+    await this.#record(tx, call, action, adjustment, { reason, proposedBy: adjustment.staff_id });
+    return { ...adjustment, ...decision };
+  }
+
+  /** The adjustment's movement, owed in the caller's transaction; returns its obligation id. */
+  async #owe(tx: Tx, tenant: Tenant, adjustment: Adjustment, externalPlayerId: string): Promise<string> {
+    const obligation = await this.#ledger.oweAdjustment(tx, {
       id: adjustment.id,
-      tenantId: adjustment.tenant_id,
+      tenantId: tenant.id,
+      walletUrl: tenant.wallet_url,
+      currency: tenant.currency,
       playerId: adjustment.player_id,
+      externalPlayerId,
       direction: adjustment.direction,
       amount: adjustment.amount,
-      currency,
-      reason: adjustment.reason,
-      createdBy: adjustment.staff_id,
-      createdAt: adjustment.created_at.toISOString(),
-      movement: { txId: obligation.tx_id, status: obligation.status },
-    };
+    });
+    return obligation.id;
+  }
+
+  #record(tx: Tx, call: StaffCall, action: string, adjustment: Adjustment, details: Record<string, unknown>) {
+    return this.#audit.record(tx, {
+      actor: { type: 'staff', id: call.staff.id },
+      action,
+      target: { type: 'player', id: adjustment.player_id },
+      outcome: 'success',
+      ip: call.ip,
+      details: { adjustmentId: adjustment.id, direction: adjustment.direction, amount: adjustment.amount, ...details },
+    });
+  }
+
+  async #view(adjustment: Adjustment): Promise<AdjustmentView> {
+    return (await this.#views([adjustment]))[0]!;
+  }
+
+  async #views(adjustments: Adjustment[]): Promise<AdjustmentView[]> {
+    const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
+    const obligations = new Map((await this.#ledger.findMany(this.#db, owed)).map((row) => [row.id, row]));
+    const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
+    const currencies = new Map(
+      await Promise.all(tenantIds.map(async (id) => [id, (await this.#tenants.get(id)).currency] as const)),
+    );
+    return adjustments.map((adjustment) => {
+      const obligation = adjustment.obligation_id ? obligations.get(adjustment.obligation_id) : undefined;
+      return {
+        id: adjustment.id,
+        tenantId: adjustment.tenant_id,
+        playerId: adjustment.player_id,
+        direction: adjustment.direction,
+        amount: adjustment.amount,
+        currency: currencies.get(adjustment.tenant_id)!,
+        reason: adjustment.reason,
+        createdBy: adjustment.staff_id,
+        createdAt: adjustment.created_at.toISOString(),
+        status: adjustment.status,
+        decision:
+          adjustment.decided_by && adjustment.decided_at
+            ? { by: adjustment.decided_by, at: adjustment.decided_at.toISOString(), reason: adjustment.decision_reason }
+            : null,
+        movement: obligation ? { txId: obligation.tx_id, status: obligation.status } : null,
+      };
+    });
+  }
+}
+
+function checkWithinMaximum(tenant: Tenant, amount: number): void {
+  if (amount > tenant.max_adjustment) {
+    throw walletErrors.adjustment_above_maximum({ maxAmount: tenant.max_adjustment, amount });
   }
 }

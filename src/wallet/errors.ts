@@ -15,6 +15,19 @@ export const walletErrors = defineErrors({
       'An attempt to deliver this movement is on its way to the wallet; its answer is recorded and decides. ' +
       'Look again in a minute.',
   },
+  adjustment_above_maximum: {
+    status: 400,
+    message:
+      "The amount is above the tenant's largest single adjustment (details.maxAmount); split it, or ask the platform.",
+  },
+  adjustment_not_proposed: {
+    status: 409,
+    message: 'Only a proposed adjustment can be approved or rejected; this one was decided already (details.status).',
+  },
+  second_approver_required: {
+    status: 403,
+    message: 'The staff member who proposed an adjustment cannot decide it: another staff member must.',
+  },
   retry_not_allowed: {
     status: 409,
     message: 'Sending this movement again cannot help (details.reason says why); resolve or cancel it instead.',

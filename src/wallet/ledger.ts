@@ -420,6 +420,10 @@ export class Ledger {
     return store.findObligation(q, id);
   }
 
+  findMany(q: Queryable, ids: string[]): Promise<WalletObligation[]> {
+    return store.findObligations(q, ids);
+  }
+
   /** The wallet postings of bets, in delivery order. */
   postingsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
     return store.obligationsOfBets(q, betIds);

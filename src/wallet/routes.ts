@@ -4,10 +4,13 @@ import type { Adjustments } from './adjustments.ts';
 import type { ObligationReview } from './review.ts';
 import {
   adjustmentSchema,
+  adjustmentsSchema,
+  approveAdjustmentSchema,
   balanceSchema,
   cancelSchema,
   obligationsSchema,
   resolveSchema,
+  rejectAdjustmentSchema,
   retrySchema,
 } from './schemas.ts';
 import type { WalletService } from './service.ts';
@@ -46,4 +49,19 @@ export function walletRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): vo
       return reply.code(200).header('idempotency-replayed', 'true').send({ adjustment: made.adjustment });
     return reply.code(201).send({ adjustment: made.adjustment });
   });
+  app.get('/api/v1/admin/adjustments', { schema: adjustmentsSchema, onRequest: operator }, async (request) =>
+    use.adjustments.list({ staff: request.staff! }, request.query),
+  );
+  app.post(
+    '/api/v1/admin/adjustments/:id/approve',
+    { schema: approveAdjustmentSchema, onRequest: operator },
+    async (request) =>
+      use.adjustments.approve({ staff: request.staff!, ip: request.ip }, request.params.id, request.body.reason),
+  );
+  app.post(
+    '/api/v1/admin/adjustments/:id/reject',
+    { schema: rejectAdjustmentSchema, onRequest: operator },
+    async (request) =>
+      use.adjustments.reject({ staff: request.staff!, ip: request.ip }, request.params.id, request.body.reason),
+  );
 }

@@ -5,7 +5,7 @@ import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { walletErrors } from './errors.ts';
 import { OBLIGATION_ENDPOINTS } from './ledger.ts';
 import { OBLIGATION_KINDS } from './movement.ts';
-import { HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
+import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 
 /** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
 export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
@@ -193,23 +193,96 @@ export const AdjustmentView = Type.Object({
   amount: Type.Integer(),
   currency: Type.String(),
   reason: Type.String(),
-  createdBy: Type.String(),
+  createdBy: Type.String({ description: 'the staff member who made (proposed) it' }),
   createdAt: Timestamp,
-  movement: Type.Object({
-    txId: Type.String({ description: 'adjustment:<id>' }),
-    status: Type.Enum(OBLIGATION_STATES),
+  status: Type.Enum(ADJUSTMENT_STATES, {
+    description: "proposed: above the tenant's approval threshold, nothing owed until another staff member approves it",
   }),
+  decision: Nullable(
+    Type.Object(
+      { by: Type.String(), at: Timestamp, reason: Nullable(Type.String()) },
+      { description: "the second staff member's approval or rejection; null while proposed or within the threshold" },
+    ),
+  ),
+  movement: Nullable(
+    Type.Object(
+      {
+        txId: Type.String({ description: 'adjustment:<id>' }),
+        status: Type.Enum(OBLIGATION_STATES),
+      },
+      { description: 'owed once approved; null while proposed, and for a rejected adjustment' },
+    ),
+  ),
 });
+export type AdjustmentView = Static<typeof AdjustmentView>;
+
+const adjustmentTags = ['admin: financial delivery'];
+const AdjustmentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const AdjustmentAnswer = Type.Object({ adjustment: AdjustmentView });
+const decisionErrors = [
+  platformErrors.not_found,
+  platformErrors.validation,
+  walletErrors.adjustment_not_proposed,
+  walletErrors.second_approver_required,
+];
 
 export const adjustmentSchema = {
-  tags: ['admin: financial delivery'],
+  tags: adjustmentTags,
   operationId: 'createAdjustment',
-  summary: "A manual credit or debit on a player's wallet, with its reason (audited)",
+  summary:
+    "A manual credit or debit on a player's wallet, with its reason (audited); above the approval threshold, proposed",
   headers: IdempotencyHeaders,
   body: AdjustmentBody,
   response: {
-    201: Type.Object({ adjustment: AdjustmentView }),
+    201: AdjustmentAnswer,
     200: Type.Object({ adjustment: AdjustmentView }, { description: 'a repeat of the same Idempotency-Key' }),
   },
-  errors: [platformErrors.not_found, platformErrors.validation, idempotencyErrors.idempotency_mismatch],
+  errors: [
+    platformErrors.not_found,
+    platformErrors.validation,
+    idempotencyErrors.idempotency_mismatch,
+    walletErrors.adjustment_above_maximum,
+  ],
+};
+
+export const ADJUSTMENTS_PAGE = 50;
+export const AdjustmentsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(ADJUSTMENT_STATES)),
+    player: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' })),
+    tenantId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'platform administrators: one tenant only' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: ADJUSTMENTS_PAGE })),
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type AdjustmentsQuery = Static<typeof AdjustmentsQuery>;
+
+export const adjustmentsSchema = {
+  tags: adjustmentTags,
+  operationId: 'listAdjustments',
+  summary: 'Adjustments, newest first; status=proposed is the queue waiting for a second staff member',
+  querystring: AdjustmentsQuery,
+  response: { 200: Type.Object({ adjustments: Type.Array(AdjustmentView), nextCursor: Type.String() }) },
+  errors: [platformErrors.validation, platformErrors.forbidden],
+};
+export const approveAdjustmentSchema = {
+  tags: adjustmentTags,
+  operationId: 'approveAdjustment',
+  summary: 'Approve a proposed adjustment (another staff member than its proposer): its movement is owed now',
+  params: AdjustmentParams,
+  body: RetryBody,
+  response: { 200: AdjustmentAnswer },
+  errors: [...decisionErrors, walletErrors.adjustment_above_maximum],
+};
+export const rejectAdjustmentSchema = {
+  tags: adjustmentTags,
+  operationId: 'rejectAdjustment',
+  summary: 'Reject a proposed adjustment (another staff member than its proposer): nothing is owed',
+  params: AdjustmentParams,
+  body: ReviewBody,
+  response: { 200: AdjustmentAnswer },
+  errors: decisionErrors,
 };

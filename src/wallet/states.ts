@@ -82,3 +82,23 @@ export class LostRaceError extends Error {
 export function checkTransition(from: ObligationState, to: ObligationState): void {
   if (!OBLIGATION_TRANSITIONS[from].includes(to)) throw new ForbiddenTransitionError(from, to);
 }
+
+/**
+ * The states of an operator's adjustment. Within the tenant's approval threshold it is approved as it is made;
+ * above it, it is proposed and waits for a second staff member. Its movement is owed exactly when it is approved.
+ */
+export const ADJUSTMENT_STATES = [
+  /** Made by one staff member, above the approval threshold: nothing is owed until another approves it. */
+  'proposed',
+  /** Owed to or by the wallet (its movement is an obligation). Final. */
+  'approved',
+  /** Another staff member refused it: nothing is owed. Final. */
+  'rejected',
+] as const;
+export type AdjustmentState = (typeof ADJUSTMENT_STATES)[number];
+
+export const ADJUSTMENT_TRANSITIONS: Readonly<Record<AdjustmentState, readonly AdjustmentState[]>> = {
+  proposed: ['approved', 'rejected'],
+  approved: [],
+  rejected: [],
+};

@@ -510,3 +510,56 @@ export function findAdjustmentByKey(q: Queryable, tenantId: string, key: string)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
+
+export function findAdjustment(q: Queryable, id: string, lock = false): Promise<Adjustment | undefined> {
+  const query = q.selectFrom('adjustments').selectAll().where('id', '=', id);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/**
+ * A proposed adjustment approved (with its obligation) or rejected by a second staff member, only if it is still
+ * proposed; returns whether it changed.
+ */
+export async function decideAdjustment(
+  q: Queryable,
+  id: string,
+  decision: Pick<
+    Updateable<AdjustmentsTable>,
+    'status' | 'decided_by' | 'decided_at' | 'decision_reason' | 'obligation_id'
+  >,
+): Promise<boolean> {
+  const result = await q
+    .updateTable('adjustments')
+    .set(decision)
+    .where('id', '=', id)
+    .where('status', '=', 'proposed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export interface AdjustmentFilter {
+  tenantId: string | null;
+  status?: Adjustment['status'] | undefined;
+  playerId?: string | undefined;
+  before?: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** Newest first, one page and one more row (to tell whether another page exists). */
+export function listAdjustments(q: Queryable, filter: AdjustmentFilter): Promise<Adjustment[]> {
+  let query = q.selectFrom('adjustments').selectAll();
+  if (filter.tenantId !== null) query = query.where('tenant_id', '=', filter.tenantId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
+  if (filter.before) {
+    const { at, id } = filter.before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+    );
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
+}

@@ -63,6 +63,8 @@ describe('adjustments', () => {
         reason: 'goodwill for a delayed payout',
         createdBy: undefined,
         createdAt: undefined,
+        status: 'approved',
+        decision: null,
         movement: { txId: `adjustment:${adjustment.id}`, status: 'pending' },
       },
     );
@@ -154,5 +156,171 @@ describe('adjustments', () => {
     assert.equal(byAdmin.status, 201, byAdmin.text);
     const trader = await adjust({ direction: 'credit', amount: 1_00, reason: 'no' }, { as: book.trader });
     assert.equal(trader.status, 403);
+  });
+});
+
+describe('adjustment bounds and four eyes', () => {
+  const setPolicy = (adjustments: { maxAmount: number; approvalAbove: number }, as = book.admin) =>
+    t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, { token: as, body: { adjustments } });
+  const decide = (id: string, action: 'approve' | 'reject', as: string, body: Record<string, unknown> = {}) =>
+    t.request('POST', `/api/v1/admin/adjustments/${id}/${action}`, { token: as, body });
+  const obligations = () =>
+    t.db.selectFrom('wallet_obligations').select('tx_id').where('kind', '=', 'adjustment').execute();
+  const audits = (action: string) =>
+    t.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
+
+  it("every tenant starts with a maximum of 10,000.00 and approval above 1,000.00; the review's 1,000,000,000,000 is refused", async () => {
+    const tenant = await t.request('GET', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      token: book.admin,
+    });
+    assert.deepEqual(tenant.body.tenant.adjustments, { maxAmount: 10_000_00, approvalAbove: 1_000_00 });
+    const huge = await adjust({ direction: 'credit', amount: 1_000_000_000_000, reason: 'fat finger' });
+    assert.deepEqual(
+      [huge.status, huge.body.error.code, huge.body.error.details],
+      [400, 'adjustment_above_maximum', { maxAmount: 10_000_00, amount: 1_000_000_000_000 }],
+    );
+    assert.deepEqual(await t.db.selectFrom('adjustments').select('id').execute(), []);
+    assert.deepEqual(await obligations(), []);
+  });
+
+  it('the maximum is a bound: exactly it is accepted (for approval), one more refused', async () => {
+    await setPolicy({ maxAmount: 500_00, approvalAbove: 100_00 });
+    const atMax = await adjust({ direction: 'credit', amount: 500_00, reason: 'at the bound' });
+    assert.deepEqual([atMax.status, atMax.body.adjustment.status], [201, 'proposed']);
+    const over = await adjust({ direction: 'credit', amount: 500_01, reason: 'past the bound' });
+    assert.deepEqual([over.status, over.body.error.code], [400, 'adjustment_above_maximum']);
+  });
+
+  it('the approval threshold is a bound: exactly it is owed at once, one more is proposed and owes nothing', async () => {
+    await setPolicy({ maxAmount: 500_00, approvalAbove: 100_00 });
+    const atThreshold = await adjust({ direction: 'credit', amount: 100_00, reason: 'at the threshold' });
+    assert.deepEqual(
+      [atThreshold.body.adjustment.status, atThreshold.body.adjustment.movement?.status],
+      ['approved', 'pending'],
+    );
+    const above = await adjust({ direction: 'credit', amount: 100_01, reason: 'above the threshold' });
+    assert.equal(above.status, 201, above.text);
+    assert.deepEqual(
+      [above.body.adjustment.status, above.body.adjustment.decision, above.body.adjustment.movement],
+      ['proposed', null, null],
+    );
+    await drainDeliveries(t);
+    assert.deepEqual(await obligations(), [{ tx_id: `adjustment:${atThreshold.body.adjustment.id}` }]);
+    assert.equal(await wallet.balanceOf(externalId), 150_00, 'only the one within the threshold moved');
+    assert.equal((await audits('adjustment.propose')).length, 1);
+  });
+
+  it('the staff member who proposed it cannot approve or reject it; the attempt is audited as denied', async () => {
+    await setPolicy({ maxAmount: 500_00, approvalAbove: 0 });
+    const proposed = (await adjust({ direction: 'credit', amount: 1_00, reason: 'needs four eyes' })).body.adjustment;
+    for (const action of ['approve', 'reject'] as const) {
+      const self = await decide(proposed.id, action, operator, { reason: 'my own' });
+      assert.deepEqual([self.status, self.body.error.code], [403, 'second_approver_required']);
+    }
+    const denied = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'outcome'])
+      .where('outcome', '=', 'denied')
+      .execute();
+    assert.deepEqual(denied, [
+      { action: 'adjustment.approve', outcome: 'denied' },
+      { action: 'adjustment.reject', outcome: 'denied' },
+    ]);
+    assert.deepEqual(await obligations(), []);
+  });
+
+  it('another staff member approves it: then, and only then, it is owed and delivered; both steps audited', async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 1_000_00 });
+    const proposed = (await adjust({ direction: 'credit', amount: 2_000_00, reason: 'settlement of a complaint' })).body
+      .adjustment;
+    const second = await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId });
+    const approved = await decide(proposed.id, 'approve', second.token, { reason: 'checked the complaint file' });
+    assert.equal(approved.status, 200, approved.text);
+    const { adjustment } = approved.body;
+    assert.deepEqual(
+      [adjustment.status, adjustment.decision.by, adjustment.decision.reason, adjustment.movement],
+      ['approved', second.id, 'checked the complaint file', { txId: `adjustment:${proposed.id}`, status: 'pending' }],
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(externalId), 2_050_00);
+    const [propose] = await audits('adjustment.propose');
+    const [approve] = await audits('adjustment.approve');
+    assert.deepEqual([propose!.actor_id === approve!.actor_id, approve!.actor_id], [false, second.id]);
+    assert.deepEqual(approve!.details, {
+      adjustmentId: proposed.id,
+      direction: 'credit',
+      amount: 2_000_00,
+      reason: 'checked the complaint file',
+      proposedBy: propose!.actor_id,
+    });
+    const again = await decide(proposed.id, 'approve', book.admin);
+    assert.deepEqual(
+      [again.status, again.body.error.code, again.body.error.details],
+      [409, 'adjustment_not_proposed', { status: 'approved' }],
+    );
+  });
+
+  it('another staff member rejects it (with a reason): nothing is owed, ever', async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 0 });
+    const proposed = (await adjust({ direction: 'debit', amount: 10_00, reason: 'suspected abuse' })).body.adjustment;
+    const noReason = await decide(proposed.id, 'reject', book.admin);
+    assert.deepEqual([noReason.status, noReason.body.error.code], [400, 'validation']);
+    const rejected = await decide(proposed.id, 'reject', book.admin, { reason: 'no evidence of abuse' });
+    assert.deepEqual(
+      [rejected.status, rejected.body.adjustment.status, rejected.body.adjustment.movement],
+      [200, 'rejected', null],
+    );
+    const approveLater = await decide(proposed.id, 'approve', book.admin);
+    assert.deepEqual([approveLater.status, approveLater.body.error.code], [409, 'adjustment_not_proposed']);
+    await drainDeliveries(t);
+    assert.deepEqual(await obligations(), []);
+    assert.equal(await wallet.balanceOf(externalId), 50_00);
+    assert.equal((await audits('adjustment.reject')).length, 1);
+  });
+
+  it("lists the proposals waiting for a second staff member, for the tenant's staff only", async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 5_00 });
+    await adjust({ direction: 'credit', amount: 1_00, reason: 'small one' });
+    const waiting = (await adjust({ direction: 'credit', amount: 6_00, reason: 'bigger one' })).body.adjustment;
+    const queue = await t.request('GET', '/api/v1/admin/adjustments?status=proposed', { token: operator });
+    assert.equal(queue.status, 200, queue.text);
+    assert.deepEqual(
+      [queue.body.adjustments.map((a: { id: string }) => a.id), queue.body.nextCursor],
+      [[waiting.id], ''],
+    );
+    const other = await createTenant(t, book.admin, { walletUrl: wallet.url });
+    const outsider = (await loginAsStaff(t, 'operator', { tenantId: other.tenantId })).token;
+    const theirs = await t.request('GET', '/api/v1/admin/adjustments', { token: outsider });
+    assert.deepEqual(theirs.body.adjustments, []);
+    const decideOthers = await decide(waiting.id, 'approve', outsider);
+    assert.deepEqual([decideOthers.status, decideOthers.body.error.code], [404, 'not_found']);
+    const named = await t.request('GET', `/api/v1/admin/adjustments?tenantId=${book.tenant.tenantId}`, {
+      token: outsider,
+    });
+    assert.deepEqual([named.status, named.body.error.code], [403, 'forbidden']);
+  });
+
+  it("the policy is the platform's: an operator cannot change it, and the threshold is at most the maximum", async () => {
+    const byOperator = await setPolicy({ maxAmount: 1_000_000_00, approvalAbove: 1_000_000_00 }, operator);
+    assert.deepEqual([byOperator.status, byOperator.body.error.code], [403, 'forbidden']);
+    const inverted = await setPolicy({ maxAmount: 100_00, approvalAbove: 100_01 });
+    assert.deepEqual(
+      [inverted.status, inverted.body.error.code, inverted.body.error.details],
+      [400, 'validation', { field: 'adjustments.approvalAbove' }],
+    );
+    for (const adjustments of [
+      { maxAmount: 0, approvalAbove: 0 },
+      { maxAmount: 1_000_000_000_001, approvalAbove: 0 },
+      { maxAmount: 1_00, approvalAbove: -1 },
+      { maxAmount: 1_00 },
+    ]) {
+      const response = await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+        token: book.admin,
+        body: { adjustments },
+      });
+      assert.deepEqual([response.status, response.body.error.code], [400, 'validation'], JSON.stringify(adjustments));
+    }
+    const set = await setPolicy({ maxAmount: 100_00, approvalAbove: 100_00 });
+    assert.deepEqual(set.body.tenant.adjustments, { maxAmount: 100_00, approvalAbove: 100_00 });
   });
 });

@@ -11,7 +11,7 @@ import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from '../../tenants/
 import type { OBLIGATION_ENDPOINTS } from '../../wallet/ledger.ts';
 import type { OBLIGATION_KINDS } from '../../wallet/movement.ts';
 import type { ADJUSTMENT_DIRECTIONS } from '../../wallet/schemas.ts';
-import type { HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from '../../wallet/states.ts';
+import type { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from '../../wallet/states.ts';
 import type { STAFF_ROLES } from '../http/principals.ts';
 import type { IDEMPOTENCY_STATES } from '../idempotency/service.ts';
 
@@ -176,6 +176,10 @@ export interface TenantsTable {
   max_payout: ColumnType<number, number | undefined, number>;
   max_selection_liability: ColumnType<number, number | undefined, number>;
   max_event_liability: ColumnType<number, number | undefined, number>;
+  /** The largest single manual adjustment, in minor units. */
+  max_adjustment: ColumnType<number, number | undefined, number>;
+  /** An adjustment above this (minor units) needs a second staff member's approval before anything is owed. */
+  adjustment_approval_above: ColumnType<number, number | undefined, number>;
 }
 
 export interface IntegrationKeysTable {
@@ -436,8 +440,14 @@ export interface AdjustmentsTable {
   staff_id: string;
   idempotency_key: string;
   request_hash: string;
-  obligation_id: string;
+  /** Its movement, owed once it is approved (at once when within the tenant's approval threshold). */
+  obligation_id: string | null;
   created_at: Date;
+  status: OneOf<typeof ADJUSTMENT_STATES>;
+  /** The second staff member who approved or rejected it, when, and why; null when no approval was needed. */
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  decision_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WalletCallsTable {

@@ -10,6 +10,7 @@ import * as settlement from './0008_settlement.ts';
 import * as deliverableIndex from './0009_deliverable_index.ts';
 import * as statementCheck from './0010_statement_check.ts';
 import * as obligationHistory from './0011_obligation_history.ts';
+import * as adjustmentApproval from './0012_adjustment_approval.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_deliverable_index': deliverableIndex,
   '0010_statement_check': statementCheck,
   '0011_obligation_history': obligationHistory,
+  '0012_adjustment_approval': adjustmentApproval,
 };
 
 export const migrationProvider: MigrationProvider = {
