@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major >= 24) {
-  const { main } = await import('../src/cli/main.ts');
+  const { main } = await import('../src/cli/main.ts').catch(missingPackages);
   const code = await main(process.argv.slice(2));
   // serve keeps running until a signal; every other command ends here.
   if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
@@ -20,4 +20,12 @@ if (major >= 24) {
   const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/** A package missing from node_modules is said in one line; any other failure to load keeps its stack (a bug). */
+function missingPackages(error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+  process.stderr.write(`bookmaker: ${error.message.split('\n')[0]}: run npm install in ${root}, then try again.\n`);
+  process.exit(1);
 }

@@ -2,6 +2,7 @@
 // process. Ports: DEMO_SPORTSBOOK_PORT (3000), DEMO_CASINO_PORT (3100), DEMO_WALLET_PORT (4000),
 // DEMO_SANDBOX_WALLET_PORT (4001); DEMO_DATA_DIR (data/demo, emptied at every start). Ctrl-C stops everything.
 import { ConfigError } from '../src/platform/config.ts';
+import { DataDirError } from '../src/platform/data-dir.ts';
 import { InstanceLockError } from '../src/platform/db/instance-lock.ts';
 import { DemoError, PORT_VARIABLES, startDemo, type DemoPorts } from './start.ts';
 
@@ -22,12 +23,19 @@ function portsFromEnvironment(): Partial<DemoPorts> {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  // The demo's files (database, log, development key) are for this user alone, as the service's are.
+  process.umask(0o077);
   let demo;
   try {
     const dataDir = process.env.DEMO_DATA_DIR?.trim();
     demo = await startDemo({ ports: portsFromEnvironment(), ...(dataDir ? { dataDir } : {}), log: say });
   } catch (error) {
-    if (error instanceof DemoError || error instanceof InstanceLockError || error instanceof ConfigError) {
+    if (
+      error instanceof DemoError ||
+      error instanceof InstanceLockError ||
+      error instanceof ConfigError ||
+      error instanceof DataDirError
+    ) {
       process.stderr.write(`demo: ${error.message}\n`);
       return 1;
     }

@@ -3,13 +3,14 @@
  * casino's two reference wallets, a seeded catalog, an aggregator-provisioned and activated client, and the demo
  * casino on its own origin. `startDemo()` is what `npm run demo` runs; browser tests start it on random ports.
  */
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { seedDemoCatalog } from '../src/catalog/demo.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
+import { ensurePrivateDir } from '../src/platform/data-dir.ts';
 import { InstanceLockError, lockDataDir } from '../src/platform/db/instance-lock.ts';
 import { DOCS_PATH } from '../src/platform/http/openapi.ts';
 import { startServer, StartupError, type RunningServer } from '../src/server.ts';
@@ -126,7 +127,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const live = options.live ?? true;
     log(`demo: starting the Bookmaker service (development, live odds simulator ${live ? 'on' : 'off'}) ...`);
     const logFile = join(dataDir, 'service.log');
-    const logStream = createWriteStream(logFile, { flags: 'a' });
+    const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
     closers.push(async () => {
       logStream.end();
       await once(logStream, 'close').catch(() => undefined);
@@ -286,7 +287,8 @@ async function ensurePortsFree(ports: DemoPorts): Promise<void> {
 
 /**
  * The demo starts from scratch every time: its data directory is emptied first. Only a directory the demo made (it
- * holds a marker file) or an empty one is emptied, and never while a running server holds it.
+ * holds a marker file) or an empty one is emptied, and never while a running server holds it. It is made again
+ * private to this user (0700), as the service requires of its DATA_DIR.
  */
 async function freshDataDir(dataDir: string): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
@@ -308,6 +310,8 @@ async function freshDataDir(dataDir: string): Promise<void> {
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, MARKER), 'Made by `npm run demo`, which empties this directory at every start.\n');
+  ensurePrivateDir(dataDir, 'DEMO_DATA_DIR');
+  writeFileSync(join(dataDir, MARKER), 'Made by `npm run demo`, which empties this directory at every start.\n', {
+    mode: 0o600,
+  });
 }

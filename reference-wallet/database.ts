@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ensurePrivateDir, makePrivate } from '../src/platform/data-dir.ts';
 
 /** What the wallet's ledger needs of a database: the same few calls on PGlite and on a PostgreSQL server. */
 export interface SqlQueryable {
@@ -14,9 +15,15 @@ export interface SqlDatabase extends SqlQueryable {
 /** bigint columns (balances, amounts) as numbers: exact below 2^53, far above any balance. */
 const BIGINT = 20;
 
-/** Embedded PGlite: one session, so transactions never overlap (in memory when no directory is given). */
+/**
+ * Embedded PGlite: one session, so transactions never overlap (in memory when no directory is given). A directory
+ * is kept private to this user as the service keeps its own: one open to others is refused, and what PGlite writes
+ * in it is made 0700/0600.
+ */
 export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
+  if (dataDir) ensurePrivateDir(dataDir, 'WALLET_DATA_DIR');
   const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [BIGINT]: Number } });
+  if (dataDir) makePrivate(dataDir);
   return {
     query: (text, params) => db.query(text, params),
     exec: async (text) => void (await db.exec(text)),

@@ -5,16 +5,23 @@
 //   PGlite; the wallet creates its tables there), WALLET_PLAYERS ("id:balance:currency,..." created at start),
 //   WALLET_LATENCY_MS (every movement call waits this long first; 0 when unset).
 import { randomBytes } from 'node:crypto';
+import { DataDirError } from '../src/platform/data-dir.ts';
 import { createReferenceWallet } from './server.ts';
 
 const env = process.env;
 const controlToken = env.WALLET_CONTROL_TOKEN || randomBytes(16).toString('hex');
+// The ledger's files in WALLET_DATA_DIR are for this user alone.
+process.umask(0o077);
 const wallet = await createReferenceWallet({
   secret: env.WALLET_SECRET ?? '',
   controlToken,
   ...(env.WALLET_DATA_DIR ? { dataDir: env.WALLET_DATA_DIR } : {}),
   ...(env.WALLET_DATABASE_URL ? { databaseUrl: env.WALLET_DATABASE_URL } : {}),
   latencyMs: Number(env.WALLET_LATENCY_MS ?? 0),
+}).catch((error: unknown) => {
+  if (!(error instanceof DataDirError)) throw error;
+  process.stderr.write(`wallet: ${error.message}\n`);
+  process.exit(1);
 });
 for (const entry of (env.WALLET_PLAYERS ?? '').split(',').filter(Boolean)) {
   const [id, balance, currency] = entry.split(':');

@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.ts';
 import { openLocalChannel, type LocalChannel } from './cli/local-channel.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { DEFAULT_DATA_DIR, type Config } from './platform/config.ts';
+import { ensurePrivateDir, makePrivate } from './platform/data-dir.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './platform/db/instance-lock.ts';
 import { DOCS_PATH } from './platform/http/openapi.ts';
@@ -59,16 +60,21 @@ export function describeDatabase(config: Config): string {
 
 /**
  * Opens the database for the API instance. The instance lock comes first: a second instance must be refused
- * before it touches PGlite files or runs migrations beside a live one.
+ * before it touches PGlite files or runs migrations beside a live one. Before the lock, an embedded database's
+ * DATA_DIR is made or checked private to this user (data-dir.ts): a directory open to others stops the start.
+ * Once the lock is held, everything in it is made private.
  */
 async function openOwnedDatabase(
   config: Config,
   onLockLost: LockLost,
 ): Promise<{ database: DatabaseHandle; lock: InstanceLock }> {
+  if (!config.databaseUrl) ensurePrivateDir(config.dataDir);
   const lock = config.databaseUrl
     ? await lockPostgres(config.databaseUrl, onLockLost)
     : await lockDataDir(config.dataDir, onLockLost);
   try {
+    // Ours now: whatever was left open to others in it (by an older version, by hand) is made private.
+    if (!config.databaseUrl) makePrivate(config.dataDir);
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgliteDir(config) });
     return { database, lock };
   } catch (error) {

@@ -14,6 +14,7 @@ import { migrateToLatest, type Db } from '../platform/db/database.ts';
 import { AppError } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
 import { StaffService } from '../staff/service.ts';
+import { explainFailure, type FailureContext } from './failures.ts';
 
 /** What a command writes: results on stdout (one JSON object a line, for scripts), progress on stderr. */
 export interface Output {
@@ -34,6 +35,13 @@ export interface CommandContext {
   out: Output;
   /** Aborted when the person stops the command (Ctrl-C), or the server shuts down. */
   signal: AbortSignal;
+  /** Where the command runs (DATA_DIR, the database), so that its failure can say what it concerns. */
+  where?: FailureContext;
+  /**
+   * Told of a failure that is neither a usage mistake nor a refusal of the service (AppError), after its one line
+   * was written: to log its stack (the server), or show it under LOG_LEVEL=debug (the CLI).
+   */
+  onUnexpected?: (error: unknown) => void;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -193,7 +201,8 @@ export async function runCommand(spec: CommandSpec, values: Values, context: Com
     await spec.run(context, values);
     return 0;
   } catch (error) {
-    context.out.progress(`bookmaker ${spec.words.join(' ')}: ${describeFailure(error, spec)}`);
+    context.out.progress(`bookmaker ${spec.words.join(' ')}: ${describeFailure(error, spec, context.where)}`);
+    if (!(error instanceof UsageError) && !(error instanceof AppError)) context.onUnexpected?.(error);
     return error instanceof UsageError ? 2 : 1;
   }
 }
@@ -202,10 +211,10 @@ export function commandHelp(spec: CommandSpec): string {
   return `Usage: bookmaker ${spec.words.join(' ')}${spec.synopsis ? ` ${spec.synopsis}` : ''}\n\n${spec.summary}.\n${spec.details}\n`;
 }
 
-export function describeFailure(error: unknown, spec?: CommandSpec): string {
+/** A usage mistake with the command's usage; anything else in one line (failures.ts). */
+export function describeFailure(error: unknown, spec?: CommandSpec, where?: FailureContext): string {
   if (error instanceof UsageError) return `${error.message}\n\n${commandHelp(error.spec ?? spec!)}`;
-  if (error instanceof AppError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return explainFailure(error, where);
 }
 
 function positiveInteger(flag: string, value: string | boolean): number {

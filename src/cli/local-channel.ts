@@ -123,7 +123,13 @@ function serve(
     running.add(controller);
     const command = parsed.spec.words.join(' ');
     try {
-      const exit = await runCommand(parsed.spec, parsed.values, { ...context, out, signal: controller.signal });
+      const exit = await runCommand(parsed.spec, parsed.values, {
+        ...context,
+        out,
+        signal: controller.signal,
+        // The person sees one line; the stack is for the server's log.
+        onUnexpected: (error) => log.error({ err: error, command }, 'administrative command failed'),
+      });
       // The command's words only: its flags may hold a password.
       log.info({ command, exit }, 'administrative command run for the local CLI');
       return exit;

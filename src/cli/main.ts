@@ -1,5 +1,6 @@
 import { systemClock } from '../platform/clock.ts';
-import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
+import { ConfigError, dataDirOf, loadConfig, type Config } from '../platform/config.ts';
+import { ensurePrivateDir, makePrivate } from '../platform/data-dir.ts';
 import { migrateToLatest, openDatabase } from '../platform/db/database.ts';
 import { InstanceLockError, lockDataDir } from '../platform/db/instance-lock.ts';
 import { VERSION } from '../platform/version.ts';
@@ -15,6 +16,7 @@ import {
   type CommandSpec,
   type Output,
 } from './commands.ts';
+import { debugDetails, explainFailure, type FailureContext } from './failures.ts';
 import { channelPath, runInServer } from './local-channel.ts';
 
 const SERVE: CommandSpec = {
@@ -99,16 +101,44 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(commandHelp(parsed.spec));
     return 0;
   }
-  let config: Config;
+  let config: Config | undefined;
   try {
+    // Whatever this process creates (DATA_DIR, the secrets key, the lock, PGlite's directories) is its user's alone.
+    process.umask(PRIVATE_UMASK);
     config = loadConfig();
+    if (parsed.spec === SERVE) return await serve(config, parsed.values['demo-live'] === true);
+    return await administer(config, parsed.spec, argv, parsed.values);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`bookmaker: configuration error: ${error.message}\n`);
-    return 1;
+    return fail(error, config);
   }
-  if (parsed.spec === SERVE) return serve(config, parsed.values['demo-live'] === true);
-  return administer(config, parsed.spec, argv, parsed.values);
+}
+
+/** Group and others get no permission on anything the process creates. */
+const PRIVATE_UMASK = 0o077;
+
+/** Any failure of a command, said in one line with what to do; the stack only under LOG_LEVEL=debug or trace. */
+function fail(error: unknown, config: Config | undefined): number {
+  process.stderr.write(`bookmaker: ${explain(error, config)}\n`);
+  showDebugDetails(error);
+  return 1;
+}
+
+function explain(error: unknown, config: Config | undefined): string {
+  if (error instanceof ConfigError) return `configuration error: ${error.message}`;
+  if (error instanceof StartupError || error instanceof InstanceLockError) return error.message;
+  return explainFailure(error, whereCommandsRun(config));
+}
+
+function whereCommandsRun(config: Config | undefined): FailureContext {
+  return {
+    dataDir: config?.dataDir ?? dataDirOf(),
+    database: config?.databaseUrl ? describeDatabase(config) : undefined,
+  };
+}
+
+function showDebugDetails(error: unknown): void {
+  const details = debugDetails(error, process.env.LOG_LEVEL);
+  if (details) process.stderr.write(`${details}\n`);
 }
 
 function help(words: string[]): number {
@@ -136,21 +166,11 @@ function sentence(message: string): string {
 
 async function serve(config: Config, demoLive: boolean): Promise<number> {
   const say = (line: string) => process.stderr.write(`bookmaker: ${line}\n`);
-  let server;
-  try {
-    server = await startServer(config, {
-      demoLive,
-      say,
-      onFatal: () => process.exit(1),
-    });
-  } catch (error) {
-    if (error instanceof StartupError || error instanceof InstanceLockError) {
-      say(error.message);
-      return 1;
-    }
-    throw error;
-  }
-  const running = server;
+  const running = await startServer(config, {
+    demoLive,
+    say,
+    onFatal: () => process.exit(1),
+  });
   const shutdown = (signal: string) => {
     say(`stopping (${signal}): finishing requests in flight, stopping the workers, closing the database`);
     running.app.http.log.info({ signal }, 'shutting down');
@@ -159,10 +179,7 @@ async function serve(config: Config, demoLive: boolean): Promise<number> {
         say('stopped');
         process.exit(0);
       },
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
+      (error: unknown) => process.exit(fail(error, config)),
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -187,6 +204,8 @@ async function administer(
   process.once('SIGTERM', stop);
   try {
     if (config.databaseUrl) return await runDirectly(config, spec, values, controller.signal);
+    // Checked before the lock, which writes in DATA_DIR: a directory open to others is refused (data-dir.ts).
+    ensurePrivateDir(config.dataDir);
     let lock;
     try {
       lock = await lockDataDir(config.dataDir, () => controller.abort());
@@ -195,6 +214,8 @@ async function administer(
       return await runThroughServer(config, argv, controller.signal);
     }
     try {
+      // Ours now (a server's files are its own business): what was left open to others in it is made private.
+      makePrivate(config.dataDir);
       return await runDirectly(config, spec, values, controller.signal);
     } finally {
       await lock.release();
@@ -218,7 +239,15 @@ async function runDirectly(
       await migrateToLatest(database.db, (pending) => stdout.progress(`bookmaker: migrating: ${pending.join(', ')}`));
     }
     const services = adminServices(database.db, config, systemClock);
-    return await runCommand(spec, values, { db: database.db, clock: systemClock, services, out: stdout, signal });
+    return await runCommand(spec, values, {
+      db: database.db,
+      clock: systemClock,
+      services,
+      out: stdout,
+      signal,
+      where: whereCommandsRun(config),
+      onUnexpected: showDebugDetails,
+    });
   } finally {
     await database.close();
   }

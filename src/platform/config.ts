@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
+import { ensurePrivateDir, makePrivate } from './data-dir.ts';
 
 export type AppEnv = 'development' | 'staging' | 'production';
 
@@ -46,7 +47,7 @@ export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = parseAppEnv(env.APP_ENV);
-  const dataDir = resolve(nonEmpty(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR);
+  const dataDir = dataDirOf(env);
   return {
     port: parsePort(env.PORT),
     host: nonEmpty(env, 'HOST') ?? '127.0.0.1',
@@ -59,6 +60,11 @@ export function loadConfig(env: Env = process.env): Config {
     integrationSandboxes: parseBoolean('INTEGRATION_SANDBOXES', env.INTEGRATION_SANDBOXES, true),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** DATA_DIR as an absolute path; also for saying where things are when the rest of the configuration is wrong. */
+export function dataDirOf(env: Env = process.env): string {
+  return resolve(nonEmpty(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR);
 }
 
 function nonEmpty(env: Env, name: string): string | undefined {
@@ -153,16 +159,29 @@ function decodeKey(variable: string, raw: string): Buffer {
   return key;
 }
 
-/** Outside development the key must be given; in development one is generated once into DATA_DIR. */
+/**
+ * Outside development the key must be given; in development one is generated once into DATA_DIR, which must be
+ * private to this user (data-dir.ts), and the file 0600.
+ */
 function secretsKey(env: Env, appEnv: AppEnv, dataDir: string): Buffer {
   const raw = nonEmpty(env, 'SECRETS_KEY');
   if (raw) return decodeKey('SECRETS_KEY', raw);
   if (appEnv !== 'development') {
     throw new ConfigError('SECRETS_KEY', `is required when APP_ENV=${appEnv}`);
   }
+  ensurePrivateDir(dataDir);
   const file = join(dataDir, DEV_KEY_FILE);
-  if (existsSync(file)) return decodeKey('SECRETS_KEY', readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) {
+    if (!statSync(file).isFile()) {
+      throw new ConfigError(
+        'SECRETS_KEY',
+        `${file}, the development key, is not a file: put the key file back, or move this aside to have a new key ` +
+          'made (what the old key encrypted can then no longer be read)',
+      );
+    }
+    makePrivate(file);
+    return decodeKey('SECRETS_KEY', readFileSync(file, 'utf8'));
+  }
   const generated = randomBytes(32).toString('base64');
   writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
   return Buffer.from(generated, 'base64');

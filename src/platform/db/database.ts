@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
 import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
@@ -51,11 +52,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(target.dataDir ? { dataDir: target.dataDir } : {}),
-    parsers: { [INT8_OID]: parseInt8 },
-  });
+  const pglite = await openPglite(target.dataDir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
@@ -65,6 +62,35 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       await pglite.close();
     },
   };
+}
+
+/**
+ * PGlite in `dataDir` (in memory without one). PGlite chooses the modes of the files it writes (initdb's are 0666),
+ * so once it is open everything in its directory is made 0700/0600; the caller has checked the directory above it
+ * (data-dir.ts). A failure to open says which directory and what to do.
+ */
+async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } });
+  } catch (error) {
+    // A file system error of Node's own (permissions, a missing directory) is said as such by whoever reports it.
+    if (typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DataDirError(
+      `the embedded database in ${dataDir ?? 'memory'} could not be opened (${reason}): its files may be damaged, ` +
+        'changed by another program, or written by another PGlite version. Restore the directory from a backup ' +
+        '(or, in development, move it aside to start with an empty database)',
+    );
+  }
+  try {
+    if (dataDir) makePrivate(dataDir);
+  } catch (error) {
+    await pglite.close();
+    throw error;
+  }
+  return pglite;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFile, rmdir, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -86,7 +86,9 @@ export async function lockDataDir(dataDir: string, onLost: LockLost): Promise<In
       await rmdir(lockfilePath).catch(() => undefined);
       release = await take();
     }
-    await writeFile(owner, JSON.stringify({ pid: process.pid, host: hostname() }));
+    // Private whatever the umask, like everything in DATA_DIR (data-dir.ts): proper-lockfile makes its directory.
+    await chmod(lockfilePath, 0o700);
+    await writeFile(owner, JSON.stringify({ pid: process.pid, host: hostname() }), { mode: 0o600 });
     return { release };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {

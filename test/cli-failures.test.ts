@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { debugDetails, explainFailure } from '../src/cli/failures.ts';
+import { BIN } from './helpers/process.ts';
+
+const embedded = !process.env.DATABASE_URL;
+const KEY = Buffer.alloc(32, 5).toString('base64');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `bookmaker <args>` in a clean development environment (no SECRETS_KEY unless given), optionally as another user. */
+function bookmaker(env: Record<string, string>, args: string[], as?: { uid: number; gid: number }): Promise<Run> {
+  const command = as
+    ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups', process.execPath, BIN, ...args]
+    : [process.execPath, BIN, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', APP_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  // A server that should have refused to start would never end: give up on it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** Exit 1 and exactly these stderr lines: what is wrong and what to do, no stack trace. */
+function assertFails(run: Run, stderr: string | RegExp): void {
+  assert.doesNotMatch(run.stderr, /^\s+at /m, 'no stack trace');
+  if (typeof stderr === 'string') assert.equal(run.stderr, stderr);
+  else assert.match(run.stderr, stderr);
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, '');
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'bookmaker-failures-'));
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('CLI failures are one line that says what to do', () => {
+  it('DATA_DIR/secrets.key that is not a file', async () => {
+    const dataDir = tempDir();
+    mkdirSync(join(dataDir, 'secrets.key'));
+    assertFails(
+      await bookmaker({ DATA_DIR: dataDir }, ['migrate']),
+      `bookmaker: configuration error: SECRETS_KEY: ${dataDir}/secrets.key, the development key, is not a file: put ` +
+        'the key file back, or move this aside to have a new key made (what the old key encrypted can then no longer ' +
+        'be read)\n',
+    );
+  });
+
+  it('DATA_DIR under a regular file', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const expected =
+      `bookmaker: cannot stat ${file}/data: a part of this path is a file, not a directory. Set DATA_DIR to a ` +
+      'directory (made if missing)\n';
+    assertFails(await bookmaker({ DATA_DIR: join(file, 'data') }, ['migrate']), expected);
+    if (embedded) {
+      assertFails(await bookmaker({ DATA_DIR: join(file, 'data'), SECRETS_KEY: KEY }, ['serve']), expected);
+    }
+  });
+
+  it(
+    'an embedded database PGlite cannot open',
+    { skip: !embedded && 'PGlite only: on PostgreSQL no embedded database is opened' },
+    async () => {
+      const dataDir = tempDir();
+      mkdirSync(join(dataDir, 'pglite'), { mode: 0o700 });
+      writeFileSync(join(dataDir, 'pglite', 'PG_VERSION'), 'not a version\n', { mode: 0o600 });
+      const expected = new RegExp(
+        `^bookmaker: the embedded database in ${escaped(dataDir)}/pglite could not be opened \\(.+\\): its files ` +
+          'may be damaged, changed by another program, or written by another PGlite version\\. Restore the ' +
+          'directory from a backup \\(or, in development, move it aside to start with an empty database\\)\\n$',
+      );
+      for (const args of [['migrate'], ['serve']]) {
+        assertFails(await bookmaker({ DATA_DIR: dataDir, SECRETS_KEY: KEY }, args), expected);
+      }
+    },
+  );
+
+  it('PostgreSQL that does not answer', async () => {
+    const port = await closedPort();
+    const env = { DATA_DIR: tempDir(), SECRETS_KEY: KEY, DATABASE_URL: `postgres://bookmaker@127.0.0.1:${port}/app` };
+    const refused = (prefix: string) =>
+      `${prefix}: cannot connect to PostgreSQL at 127.0.0.1:${port}/app (ECONNREFUSED): check that it is running ` +
+      'and reachable, or correct DATABASE_URL\n';
+    assertFails(await bookmaker(env, ['serve']), refused('bookmaker'));
+    const opening = `bookmaker: database: PostgreSQL at 127.0.0.1:${port}/app\n`;
+    // migrate meets the database inside the command; staff create before it, when it migrates first.
+    assertFails(await bookmaker(env, ['migrate']), opening + refused('bookmaker migrate'));
+    assertFails(
+      await bookmaker(env, [
+        'staff',
+        'create',
+        '--email',
+        'a@b.test',
+        '--password',
+        'long enough pass',
+        '--role',
+        'trader',
+      ]),
+      opening + refused('bookmaker'),
+    );
+  });
+
+  it(
+    'PostgreSQL that refuses the connection',
+    { skip: embedded && 'needs a PostgreSQL server (set DATABASE_URL)' },
+    async () => {
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = '/bookmaker_no_such_database';
+      const where = `PostgreSQL at ${url.host}/bookmaker_no_such_database`;
+      const env = { DATA_DIR: tempDir(), SECRETS_KEY: KEY, DATABASE_URL: url.toString() };
+      assertFails(
+        await bookmaker(env, ['serve']),
+        `bookmaker: ${where} refused the connection: database "bookmaker_no_such_database" does not exist: correct ` +
+          'the user, password or database name in DATABASE_URL\n',
+      );
+    },
+  );
+});
+
+/**
+ * Files this user cannot read. Root reads everything, so as root the commands run as `nobody` (setpriv), when that
+ * user can run the checkout's Node; as anyone else, as themselves.
+ */
+const asRoot = process.getuid?.() === 0;
+const nobody = asRoot ? otherUser() : undefined;
+const permissionsSkip =
+  process.platform === 'win32'
+    ? 'Unix file modes only'
+    : asRoot && !nobody && 'running as root, and user nobody cannot run this checkout through setpriv';
+
+function otherUser(): { uid: number; gid: number } | undefined {
+  try {
+    const user = {
+      uid: Number(execFileSync('id', ['-u', 'nobody']).toString()),
+      gid: Number(execFileSync('id', ['-g', 'nobody']).toString()),
+    };
+    const args = [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, BIN, '--version'];
+    execFileSync('setpriv', args, { stdio: 'ignore' });
+    return user;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A DATA_DIR for the user the commands run as, in a directory that user may pass through. */
+function dataDirOf(owner: { uid: number; gid: number } | undefined): string {
+  const parent = tempDir();
+  chmodSync(parent, 0o711);
+  const dataDir = join(parent, 'data');
+  mkdirSync(dataDir, { mode: 0o700 });
+  if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  return dataDir;
+}
+
+function writeKey(file: string, mode: number, owner: { uid: number; gid: number } | undefined): void {
+  writeFileSync(file, KEY, { mode });
+  chmodSync(file, mode);
+  if (owner) chownSync(file, owner.uid, owner.gid);
+}
+
+describe('CLI failures: files this user may not use', { skip: permissionsSkip }, () => {
+  it('a secrets.key it cannot read', async () => {
+    const dataDir = dataDirOf(nobody);
+    writeKey(join(dataDir, 'secrets.key'), 0o000, nobody);
+    assertFails(
+      await bookmaker({ DATA_DIR: dataDir }, ['migrate'], nobody),
+      `bookmaker: cannot open ${dataDir}/secrets.key: permission denied. Run bookmaker as the user that owns ` +
+        `DATA_DIR (${dataDir}), and let that user read and write everything in it: chown -R <user> ${dataDir} && ` +
+        `chmod -R u+rwX ${dataDir}\n`,
+    );
+  });
+
+  it('a DATA_DIR of another user', { skip: !asRoot && 'needs root, to make a directory of another user' }, async () => {
+    const dataDir = dataDirOf(undefined);
+    assertFails(
+      await bookmaker({ DATA_DIR: dataDir }, ['migrate'], nobody),
+      `bookmaker: DATA_DIR ${dataDir} belongs to another user (uid 0, this process runs as uid ${nobody!.uid}): ` +
+        'run bookmaker as the user that owns it, or set DATA_DIR to a directory of your own\n',
+    );
+  });
+
+  it(
+    'a file another user left in DATA_DIR',
+    { skip: !asRoot && 'needs root, to leave a file of another user' },
+    async () => {
+      const dataDir = dataDirOf(nobody);
+      const key = join(dataDir, 'secrets.key');
+      writeKey(key, 0o600, undefined);
+      const fix = `chown -R ${nobody!.uid} ${key}`;
+      assertFails(
+        await bookmaker({ DATA_DIR: dataDir }, ['migrate'], nobody),
+        `bookmaker: ${key} belongs to another user (uid 0, this process runs as uid ${nobody!.uid}; was bookmaker ` +
+          `run as that user?): give it back with ${fix} (as root) and try again\n`,
+      );
+    },
+  );
+});
+
+describe('explainFailure', () => {
+  it('says an unexpected error in one line, with how to see more', () => {
+    assert.equal(
+      explainFailure(new TypeError('x is not a function')),
+      'unexpected error: x is not a function. Run the command again with LOG_LEVEL=debug to see where it ' +
+        'happened, and report it',
+    );
+    assert.match(explainFailure('thrown text'), /^unexpected error: thrown text\. /);
+  });
+
+  it('says a database error that is not about connecting as unexpected, with its SQLSTATE', () => {
+    const error = Object.assign(new Error('relation "x" does not exist'), { code: '42P01', severity: 'ERROR' });
+    assert.match(
+      explainFailure(error),
+      /^unexpected error: the database answered relation "x" does not exist \(SQLSTATE 42P01\)\. /,
+    );
+  });
+
+  it('names the file and the fix for file system errors', () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: '/srv/data/pglite/base/5/1259',
+    });
+    assert.equal(
+      explainFailure(full, { dataDir: '/srv/data' }),
+      'cannot write /srv/data/pglite/base/5/1259: no space left on the device. Free some space, then try again',
+    );
+    const readOnly = Object.assign(new Error('EROFS'), { code: 'EROFS', syscall: 'open', path: '/srv/data/x' });
+    assert.equal(
+      explainFailure(readOnly),
+      'cannot open /srv/data/x: the file system is read-only. Set DATA_DIR to a directory on a writable one',
+    );
+  });
+
+  it('shows the stack only under LOG_LEVEL=debug or trace', () => {
+    const error = new Error('boom');
+    assert.equal(debugDetails(error, undefined), undefined);
+    assert.equal(debugDetails(error, 'info'), undefined);
+    assert.equal(debugDetails(error, 'debug'), error.stack);
+    assert.equal(debugDetails(error, 'trace'), error.stack);
+  });
+});
