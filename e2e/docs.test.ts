@@ -23,6 +23,15 @@ describe('the human API reference', { skip: skip ?? false }, () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const failures: string[] = [];
     page.on('requestfailed', (request) => failures.push(request.url()));
+    const violations: string[] = [];
+    await page.exposeFunction('reportViolation', (violation: string) => violations.push(violation));
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (event) =>
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(
+          `${event.effectiveDirective} ${event.blockedURI}`,
+        ),
+      ),
+    );
     await page.goto(`${t.url}/docs`);
     await page.getByRole('heading', { level: 1, name: 'Bookmaker API' }).waitFor();
     for (const text of ['Register a casino as a client', 'admin: trading']) {
@@ -36,6 +45,13 @@ describe('the human API reference', { skip: skip ?? false }, () => {
     assert.ok(await page.getByText('v1.0.0').first().isVisible(), 'the aggregator document is version 1.0.0');
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-aggregator-1280.png') });
     assert.deepEqual(failures, [], 'everything the page needs is served by this deployment');
+    // The page's Content-Security-Policy lets it work. The one report allowed is the bundle's probe for eval
+    // (Zod tries `Function('')` once, in a try/catch, and works without it).
+    assert.deepEqual(
+      violations.filter((violation) => violation !== 'script-src eval'),
+      [],
+      'the reference runs under its Content-Security-Policy',
+    );
     await page.close();
   });
 

@@ -25,8 +25,10 @@ import { SecretBox } from './platform/crypto.ts';
 import type { Db } from './platform/db/database.ts';
 import { Auth, type AuthLimits } from './platform/http/auth.ts';
 import { installErrorHandling } from './platform/http/errors.ts';
+import { installResponseDefaults } from './platform/http/headers.ts';
 import { loggerOptions } from './platform/http/logging.ts';
 import { PLATFORM_DOCUMENT_URL, registerOpenApi, serveDocuments, type DocumentSpec } from './platform/http/openapi.ts';
+import { routerFailureOptions } from './platform/http/router-failures.ts';
 import type { TypedApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { IdempotencyService } from './platform/idempotency/service.ts';
@@ -91,6 +93,8 @@ export interface App {
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** A request (headers and body) must arrive within 30 s: a client trickling its body cannot hold a connection. */
+const REQUEST_TIMEOUT_MS = 30_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
 /** Contract: "Wallet timeout: 5 s per attempt". */
@@ -146,8 +150,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Bad URLs, shutdown and parser refusals answered in the error shape with the default headers.
+    ...routerFailureOptions(() => http),
   }).withTypeProvider() as unknown as TypedApp;
   http.setValidatorCompiler(validatorCompiler());
+  // Bodies are JSON only: Fastify's own text/plain parser would hand a string to the schema (400 validation)
+  // where the answer is 415 unsupported_media_type.
+  http.removeContentTypeParser('text/plain');
   installErrorHandling(http);
   installResponseDefaults(http);
   await registerOpenApi(http, VERSION, DOCUMENTS[0]!);
@@ -274,12 +284,4 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 /** TRUST_PROXY as Fastify wants it: a number of hops becomes "the nearest N hops". */
 function proxyTrust(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
-}
-
-function installResponseDefaults(http: TypedApp): void {
-  http.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    // API answers carry credentials or personal data: never cached unless a route says otherwise.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
 }

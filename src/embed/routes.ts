@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { IntegrationService } from '../integration/service.ts';
 import { AppError } from '../platform/errors.ts';
+import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { DOCS_PATH, type DocumentSpec } from '../platform/http/openapi.ts';
 import { VERSION } from '../platform/version.ts';
@@ -40,12 +42,12 @@ export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; in
     if (tenant !== undefined) {
       const html = await page.text();
       if (html === null) throw embedErrors.not_built();
-      reply.header('content-security-policy', sportsbookPolicy(await embedOrigins(deps.integration, tenant)));
-      reply.header('x-content-type-options', 'nosniff');
+      reply.headers(pageHeaders(sportsbookPolicy(await embedOrigins(deps.integration, tenant))));
       reply.header('content-type', 'text/html; charset=utf-8');
       return html;
     }
     if (!request.headers.accept?.includes('text/html')) return { name: 'Bookmaker', version: VERSION, links };
+    reply.headers(pageHeaders(HOME_POLICY));
     reply.header('content-type', 'text/html; charset=utf-8');
     return homePage(deps.documents);
   });
@@ -107,14 +109,21 @@ export function sportsbookPolicy(origins: string[]): string {
   ].join('; ');
 }
 
+const HOME_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
+a{color:#0b57d0}code{background:#f2f2f2;padding:0 .25rem}`;
+
+/** The home page is links and its one style element, allowed by its hash; nothing else loads, nobody frames it. */
+const HOME_POLICY = contentSecurityPolicy({
+  'style-src': [`'sha256-${createHash('sha256').update(HOME_STYLE).digest('base64')}'`],
+});
+
 function homePage(documents: DocumentSpec[]): string {
   const items = documents.map((document) => `<li><a href="${document.url}">${document.title}</a> (OpenAPI 3.1)</li>`);
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Bookmaker</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
-a{color:#0b57d0}code{background:#f2f2f2;padding:0 .25rem}</style></head>
+<style>${HOME_STYLE}</style></head>
 <body>
 <h1>Bookmaker <small>${VERSION}</small></h1>
 <p>The sportsbook casino platforms embed. This server answers the API.</p>

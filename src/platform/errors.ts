@@ -66,12 +66,22 @@ export function defineErrors<const T extends Record<string, ErrorSpec>>(specs: T
 export const platformErrors = defineErrors({
   validation: { status: 400, message: 'A field breaks its rule; details.field names it.' },
   bad_request: { status: 400, message: 'The body is not valid JSON.' },
+  malformed_url: {
+    status: 400,
+    message: 'The URL has a malformed percent-encoding (details.in: path or querystring).',
+  },
   unauthorized: { status: 401, message: 'Missing or invalid credentials.' },
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
   not_found: { status: 404, message: 'Not found.' },
-  method_not_allowed: { status: 405, message: 'The path exists with other methods; see the Allow header.' },
+  method_not_allowed: {
+    status: 405,
+    message: 'The path exists with other methods; see the Allow header.',
+    headers: (details) => ({ allow: (details.allowed as string[]).join(', ') }),
+  },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
   conflict: { status: 409, message: 'The change conflicts with existing state.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  url_too_long: { status: 414, message: 'The URL is longer than the service reads (details.maxLength).' },
   unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   origin_not_allowed: {
     status: 403,
@@ -84,8 +94,13 @@ export const platformErrors = defineErrors({
     message: 'Too many requests; wait for Retry-After seconds.',
     headers: (details) => ({ 'retry-after': String(details.retryAfterSeconds) }),
   },
+  headers_too_large: {
+    status: 431,
+    message: 'The request line and headers together are larger than the service reads (details.maxBytes).',
+  },
   internal: { status: 500, message: 'Something went wrong on our side; it has been logged.' },
   not_ready: { status: 503, message: 'The service is not ready.' },
+  shutting_down: { status: 503, message: 'The service is shutting down; send the request again.' },
 });
 
 export const notFound = (what: string): AppError => platformErrors.not_found(undefined, `${what} not found.`);

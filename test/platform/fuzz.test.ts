@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { maxHeaderSize } from 'node:http';
+import { MAX_URL_LENGTH } from '../../src/platform/http/router-failures.ts';
 import { createClientBody, newIdempotencyKey, setUpAggregator } from '../helpers/aggregator.ts';
 import { startTestApp, type HttpResponse, type TestApp } from '../helpers/app.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
 import { newRequestId, playerWithBalance, setUpSportsbook } from '../helpers/sportsbook.ts';
 import { openSession } from '../helpers/tenant.ts';
 import { startTestWallet, startWalletPair, type TestWallet, type WalletPair } from '../helpers/wallet.ts';
@@ -13,6 +16,8 @@ import { startTestWallet, startWalletPair, type TestWallet, type WalletPair } fr
  * value (wrong type, a bound plus one, NUL, lone surrogates, huge text), an extra field, bad JSON, a wrong content
  * type. Whatever is sent, the answer is never a 5xx, always the error shape with Cache-Control: no-store, and its
  * code is one the operation documents (TestApp.request checks that). Seeded and bounded: the same run every time.
+ * Then every operation gets the URLs a router cannot read: a malformed %XX in a path parameter, in the path and in
+ * the query string, a URL over the service's limit and one over Node's header limit.
  */
 const SEED = 20_261_122;
 const RUNS_PER_OPERATION = 30;
@@ -305,6 +310,22 @@ function mutations(operation: Operation, body: unknown): fc.Arbitrary<Mutation> 
 // ---- sending it ----
 
 function send(operation: Operation, mutation: Mutation): Promise<HttpResponse> {
+  const { url, headers } = requestOf(operation, mutation);
+  if (mutation.kind === 'raw body') {
+    return t.request(operation.method, url, {
+      rawBody: mutation.body,
+      headers: { ...headers, 'content-type': mutation.contentType },
+    });
+  }
+  if (!operation.body) return t.request(operation.method, url, { headers });
+  const body = structuredClone(validValue(operation.body)) as Record<string, unknown>;
+  if (mutation.kind === 'body field') setAt(body, mutation.path, mutation.value);
+  if (mutation.kind === 'extra field') body[mutation.name] = mutation.value;
+  return t.request(operation.method, url, { body, headers });
+}
+
+/** The URL (path and query, a mutated parameter as given) and the headers (credentials) of a request. */
+function requestOf(operation: Operation, mutation: Mutation): { url: string; headers: Record<string, string> } {
   const values = new Map<string, string>();
   for (const parameter of operation.parameters) {
     if (parameter.required || parameter.in === 'path') {
@@ -326,18 +347,7 @@ function send(operation: Operation, mutation: Mutation): Promise<HttpResponse> {
     else if (location === 'query') query.push(`${name}=${value}`);
     else headers[name] = value;
   }
-  const url = query.length > 0 ? `${path}?${query.join('&')}` : path;
-  if (mutation.kind === 'raw body') {
-    return t.request(operation.method, url, {
-      rawBody: mutation.body,
-      headers: { ...headers, 'content-type': mutation.contentType },
-    });
-  }
-  if (!operation.body) return t.request(operation.method, url, { headers });
-  const body = structuredClone(validValue(operation.body)) as Record<string, unknown>;
-  if (mutation.kind === 'body field') setAt(body, mutation.path, mutation.value);
-  if (mutation.kind === 'extra field') body[mutation.name] = mutation.value;
-  return t.request(operation.method, url, { body, headers });
+  return { url: query.length > 0 ? `${path}?${query.join('&')}` : path, headers };
 }
 
 function encodeIfText(location: string, value: string): string {
@@ -393,4 +403,73 @@ describe('fuzzing every operation of both documents', () => {
     }
     assert.deepEqual(shallow, [], 'operations the fuzz never got past authentication on');
   });
+
+  it('answers unreadable and over-long URLs on every operation in the error shape, with a documented code', async () => {
+    for (const operation of operations) {
+      for (const { mutation, url, expected } of unreadableUrls(operation)) {
+        const { headers } = requestOf(operation, mutation);
+        // Through the test client, which keeps a malformed %XX as it is and checks the code is documented.
+        const response = await t.request(operation.method, url, { headers });
+        checkAnswer(operation, mutation, response);
+        const what = `${operation.method} ${url.slice(0, 120)}`;
+        assert.equal(response.status, expected.status, `${what}: ${response.text}`);
+        assert.equal(response.body.error.code, expected.code, what);
+        assert.deepEqual(response.body.error.details, expected.details, what);
+        assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8', what);
+      }
+      // Over Node's header limit no request exists yet, so no operation can list the answer: it is checked here.
+      const { url, headers } = requestOf(operation, { kind: 'as generated' });
+      const huge = await rawRequest(t.url, operation.method, withQuery(url, `pad=${'x'.repeat(maxHeaderSize)}`), {
+        headers,
+      });
+      checkAnswer(operation, { kind: 'parameter', in: 'query', name: 'pad', value: 'x…' }, huge);
+      assert.equal(huge.status, 431, `${operation.method} ${operation.path}: ${huge.text}`);
+      assert.equal(huge.body.error.code, 'headers_too_large');
+    }
+  });
 });
+
+const UNREADABLE_ESCAPES = ['%E0%A4%A', '%', '%zz'];
+
+interface UnreadableUrl {
+  mutation: Mutation;
+  url: string;
+  expected: { status: number; code: string; details: Record<string, unknown> };
+}
+
+/** Each operation's URL broken the ways a router cannot read, and the answer each must get. */
+function unreadableUrls(operation: Operation): UnreadableUrl[] {
+  const inPath = { status: 400, code: 'malformed_url', details: { in: 'path' } };
+  const inQuery = { status: 400, code: 'malformed_url', details: { in: 'querystring' } };
+  const query = operation.parameters.find((parameter) => parameter.in === 'query')?.name ?? 'unexpected';
+  const asGenerated = requestOf(operation, { kind: 'as generated' }).url;
+  const [path, search] = asGenerated.split('?') as [string, string | undefined];
+  const urls: UnreadableUrl[] = UNREADABLE_ESCAPES.flatMap((value) => [
+    ...operation.parameters
+      .filter((parameter) => parameter.in === 'path')
+      .map((parameter): UnreadableUrl => {
+        const mutation: Mutation = { kind: 'parameter', in: 'path', name: parameter.name, value };
+        return { mutation, url: requestOf(operation, mutation).url, expected: inPath };
+      }),
+    {
+      mutation: { kind: 'parameter', in: 'path', name: '(last segment)', value },
+      url: `${path}${value}${search === undefined ? '' : `?${search}`}`,
+      expected: inPath,
+    },
+    (() => {
+      const mutation: Mutation = { kind: 'parameter', in: 'query', name: query, value };
+      return { mutation, url: requestOf(operation, mutation).url, expected: inQuery };
+    })(),
+  ]);
+  const padding = 'x'.repeat(MAX_URL_LENGTH);
+  urls.push({
+    mutation: { kind: 'parameter', in: 'query', name: 'pad', value: `${MAX_URL_LENGTH} characters` },
+    url: withQuery(asGenerated, `pad=${padding}`),
+    expected: { status: 414, code: 'url_too_long', details: { maxLength: MAX_URL_LENGTH } },
+  });
+  return urls;
+}
+
+function withQuery(url: string, parameter: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${parameter}`;
+}

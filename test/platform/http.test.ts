@@ -227,6 +227,9 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/admin/obligations/{id}/resolve',
     'POST /api/v1/admin/obligations/{id}/cancel',
     'POST /api/v1/admin/adjustments',
+    'GET /api/v1/admin/adjustments',
+    'POST /api/v1/admin/adjustments/{id}/approve',
+    'POST /api/v1/admin/adjustments/{id}/reject',
     'GET /api/v1/admin/reports/ggr',
   ];
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { AppError, errorBody } from '../errors.ts';
+import { AppError, errorBody, platformErrors, type ErrorFactory } from '../errors.ts';
+import { MAX_PARAM_LENGTH, refuseUnservableRequests } from './router-failures.ts';
 import { PLAIN_TEXT, PLAIN_TEXT_PROBLEM } from './validation.ts';
 
 interface AjvIssue {
@@ -10,9 +11,13 @@ interface AjvIssue {
   params: Record<string, unknown>;
 }
 
-/** Renders every failure in the one error shape; unknown routes get 404, known paths with a wrong method 405. */
+/**
+ * Renders every failure in the one error shape; unknown routes get 404, known paths with a wrong method 405, and
+ * what the routes cannot serve (see router-failures.ts) is refused before any route's own hooks.
+ */
 export function installErrorHandling(app: FastifyInstance): void {
-  const knownRoutes = FindMyWay({ ignoreTrailingSlash: false });
+  refuseUnservableRequests(app);
+  const knownRoutes = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -21,19 +26,16 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
       (method) => knownRoutes.find(method, path) !== null,
     );
     // A route that exists for this method sent the request here itself (a static file that is not there).
     if (allowed.length > 0 && !allowed.includes(request.method as (typeof allowed)[number])) {
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send(errorBody('method_not_allowed', `${request.method} is not allowed on this path.`, { allowed }));
+      throw platformErrors.method_not_allowed({ allowed }, `${request.method} is not allowed on this path.`);
     }
-    return reply.code(404).send(errorBody('not_found', 'No such endpoint.'));
+    throw platformErrors.not_found(undefined, 'No such endpoint.');
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
@@ -49,7 +51,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(errorBody('internal', 'Something went wrong on our side; it has been logged.'));
     }
-    return reply.code(status).send(errorBody(clientErrorCode(status), clientErrorMessage(error, status)));
+    // Fastify's own refusals (body, media type, JSON) and those of plugins, under the catalogued code of their
+    // status; a status the catalogue does not have becomes 400 bad_request.
+    const known = FRAMEWORK_ERRORS.get(status) ?? platformErrors.bad_request;
+    return reply.code(known.status).send(errorBody(known.code, frameworkErrorMessage(error, known)));
   });
 }
 
@@ -76,24 +81,25 @@ function fieldOf(issue: AjvIssue): string {
   return base || '(root)';
 }
 
-function clientErrorCode(status: number): string {
-  switch (status) {
-    case 413:
-      return 'payload_too_large';
-    case 415:
-      return 'unsupported_media_type';
-    case 429:
-      return 'rate_limited';
-    default:
-      return 'bad_request';
-  }
-}
+const FRAMEWORK_ERRORS = new Map<number, ErrorFactory>(
+  [
+    platformErrors.bad_request,
+    platformErrors.forbidden,
+    platformErrors.not_found,
+    platformErrors.request_timeout,
+    platformErrors.payload_too_large,
+    platformErrors.url_too_long,
+    platformErrors.unsupported_media_type,
+    platformErrors.rate_limited,
+    platformErrors.headers_too_large,
+  ].map((error) => [error.status, error]),
+);
 
-function clientErrorMessage(error: FastifyError, status: number): string {
-  if (status === 413) return 'The request body is too large.';
-  if (status === 415) return 'Send the body as application/json.';
+function frameworkErrorMessage(error: FastifyError, known: ErrorFactory): string {
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The body is empty: send JSON, or no Content-Type.';
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return 'The body is not valid JSON.';
   }
-  return error.message;
+  if (known === platformErrors.bad_request) return error.message;
+  return known.message;
 }

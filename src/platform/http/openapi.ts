@@ -6,12 +6,14 @@
  * response per status listing the codes it can return: input errors from its schemas, the errors of its
  * guards, and the catalogued errors it declares in `schema.errors`.
  */
+import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import type { RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { platformErrors, type ErrorFactory } from '../errors.ts';
 import { guardInfo, type GuardInfo } from './auth.ts';
+import { contentSecurityPolicy, pageHeaders } from './headers.ts';
 import type { TypedApp } from './types.ts';
 
 declare module 'fastify' {
@@ -101,7 +103,18 @@ export async function serveDocuments(http: TypedApp, documents: Array<DocumentSp
   for (const document of documents) {
     http.get(document.url, { schema: { hide: true } }, async () => subDocument(http, document));
   }
-  await http.register(scalar, {
+  // Scalar's routes join the context they are registered in (it is a fastify-plugin), so this hook is theirs.
+  await http.register(async (docs: FastifyInstance) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      const html = String(reply.getHeader('content-type')).startsWith('text/html') && typeof payload === 'string';
+      reply.headers(pageHeaders(docsPolicy(html ? payload : '')));
+    });
+    await registerReference(docs, documents);
+  });
+}
+
+async function registerReference(docs: FastifyInstance, documents: Array<DocumentSpec>): Promise<void> {
+  await docs.register(scalar, {
     routePrefix: DOCS_PATH,
     configuration: {
       pageTitle: 'Bookmaker API reference',
@@ -116,6 +129,28 @@ export async function serveDocuments(http: TypedApp, documents: Array<DocumentSp
     },
   });
 }
+
+/**
+ * The policy of /docs and everything under it. The page runs its bundled script (`'self'`) and one inline script
+ * of Scalar's that starts it, allowed by its hash; Scalar injects its styles at run time (`'unsafe-inline'` for
+ * styles only) and fetches the two documents from this deployment. Nothing may frame it.
+ */
+function docsPolicy(page: string): string {
+  return contentSecurityPolicy({
+    'script-src': ["'self'", ...inlineScripts(page).map(scriptHash)],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'"],
+  });
+}
+
+/** The text of each inline script element of an HTML page (those without a src): what a script hash covers. */
+function inlineScripts(page: string): string[] {
+  return [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+}
+
+const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 
 /** The document of one audience: the same generated operations, only those under its prefix. */
 export function subDocument(http: TypedApp, document: DocumentSpec) {
@@ -178,13 +213,18 @@ function completeRoute(route: RouteOptions): void {
   route.schema = schema;
 }
 
-/** Every route validates its query string; methods that carry a body also parse it, declared or not. */
+/**
+ * Every route validates its query string, and every request is refused before its route when its URL cannot be
+ * read or is too long, or when the service is shutting down (router-failures.ts); methods that carry a body also
+ * parse it, declared or not.
+ */
 function inputErrors(schema: Schema, methods: string[]): ErrorFactory[] {
   const parsesBody = schema.body !== undefined || methods.some((method) => BODY_METHODS.has(method));
   const body = parsesBody
     ? [platformErrors.bad_request, platformErrors.payload_too_large, platformErrors.unsupported_media_type]
     : [];
-  return [platformErrors.validation, ...body];
+  const beforeRoute = [platformErrors.malformed_url, platformErrors.url_too_long, platformErrors.shutting_down];
+  return [platformErrors.validation, ...beforeRoute, ...body];
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
