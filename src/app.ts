@@ -210,7 +210,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
-  ledger.whenCountedLate((tx, obligation) => settlement.reconcile(tx, obligation));
+  ledger.whenCountedLate({
+    lockBets: (tx, betIds) => settlement.lockBets(tx, betIds),
+    reconcile: (tx, obligation) => settlement.reconcile(tx, obligation),
+  });
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
   const reports = new Reports({ db, ledger, tenants });
 

@@ -173,6 +173,11 @@ export class Settlement {
     return report;
   }
 
+  /** Locks bets in id order, as a settlement does, before their obligations are written. */
+  async lockBets(tx: Tx, betIds: string[]): Promise<void> {
+    await store.lockBets(tx, betIds);
+  }
+
   /**
    * A movement of a settled bet counts after all (an operator resolved it, or the wallet confirmed it after a
    * resettlement superseded it): the bet's postings may no longer add up to its return. Its postings owed on the

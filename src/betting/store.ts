@@ -74,6 +74,12 @@ export function lockBet(q: Queryable, id: string): Promise<Bet | undefined> {
   return q.selectFrom('bets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** Bets locked until the caller's transaction ends, in id order (so two writers never deadlock on them). */
+export async function lockBets(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.selectFrom('bets').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+}
+
 /** What a settlement changes for one bet. */
 export interface BetMove {
   id: string;

@@ -19,6 +19,8 @@ import type { AdjustmentState } from './states.ts';
 import * as store from './store.ts';
 
 const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
+/** The window over which adjustments approved alone add up against the approval threshold. */
+const SPLIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Another request with the same Idempotency-Key committed first: answer from it. */
 class KeyTaken extends Error {}
@@ -73,11 +75,12 @@ export class Adjustments {
     if (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey)) return replay();
     const policy = await this.#tenants.get(player.tenant_id);
     checkWithinMaximum(policy, body.amount);
-    const needsApproval = body.amount > policy.adjustment_approval_above;
-    // Money moves: like a first stake, a first adjustment owed locks the tenant's wallet identity for good.
-    const tenant = needsApproval ? policy : await this.#tenants.forMoneyMovement(player.tenant_id);
+    const aboveAlone = body.amount > policy.adjustment_approval_above;
+    // Money may move: like a first stake, a first adjustment owed locks the tenant's wallet identity for good.
+    const tenant = aboveAlone ? policy : await this.#tenants.forMoneyMovement(player.tenant_id);
     try {
       const adjustment = await inTransaction(this.#db, async (tx) => {
+        const needsApproval = aboveAlone || (await this.#splitPastThreshold(tx, call, tenant, player.id, body.amount));
         const row: Adjustment = {
           id: newAdjustmentId(),
           tenant_id: tenant.id,
@@ -103,12 +106,24 @@ export class Adjustments {
         });
         return row;
       });
-      if (!needsApproval) this.#delivery.wake();
+      if (adjustment.status === 'approved') this.#delivery.wake();
       return { adjustment: await this.#view(adjustment), replayed: false };
     } catch (error) {
       if (error instanceof KeyTaken) return replay();
       throw error;
     }
+  }
+
+  /**
+   * Four eyes cannot be dodged by splitting: what one staff member approved alone in the last 24 hours, or what was
+   * approved alone for the player, plus this amount, above the threshold needs a second staff member too. The
+   * tenant's adjustments are serialised so that two made at once see each other.
+   */
+  async #splitPastThreshold(tx: Tx, call: StaffCall, tenant: Tenant, playerId: string, amount: number) {
+    await store.lockAdjustmentsOf(tx, tenant.id);
+    const since = new Date(this.#clock.now().getTime() - SPLIT_WINDOW_MS);
+    const recent = await store.autoApprovedSince(tx, { tenantId: tenant.id, staffId: call.staff.id, playerId, since });
+    return Math.max(recent.byStaff, recent.forPlayer) + amount > tenant.adjustment_approval_above;
   }
 
   /** A second staff member approves a proposed adjustment: its movement is owed now. */

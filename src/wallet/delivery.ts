@@ -5,6 +5,7 @@ import type { WalletObligation } from '../platform/db/schema.ts';
 import type { TenantService, TenantWallet } from '../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
 import type { Delivery, Ledger } from './ledger.ts';
+import type { ObligationState } from './states.ts';
 import * as store from './store.ts';
 
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */
@@ -271,6 +272,23 @@ export class DeliveryEngine {
     });
   }
 
+  /**
+   * Answers to obligations that changed while their attempts were in flight (a resettlement superseded them), in a
+   * transaction of their own after the batch, so that their bets are locked before their obligations, as a
+   * settlement locks them. If this fails, the answers stay in the call log and the obligations held for review.
+   */
+  async #recordSuperseded(lost: Delivery[]): Promise<Map<string, ObligationState>> {
+    try {
+      return await inTransaction(this.#db, (tx) => this.#ledger.recordSuperseded(tx, lost));
+    } catch (err) {
+      this.#log.error(
+        { err, txIds: lost.map(({ obligation }) => obligation.tx_id) },
+        'answers to superseded movements not recorded; they stay held for review with their calls logged',
+      );
+      return new Map();
+    }
+  }
+
   #send(obligation: WalletObligation, target: TenantWallet): Promise<WalletAttempt> {
     return this.#wallets.send(
       { walletUrl: obligation.wallet_url, secret: target.secret },
@@ -292,7 +310,7 @@ export class DeliveryEngine {
       const batch = this.#unrecorded.splice(0, RECORD_BATCH);
       const at = this.#clock.now();
       try {
-        const moved = await inTransaction(this.#db, async (tx) => {
+        const recorded = await inTransaction(this.#db, async (tx) => {
           await store.logWalletCalls(
             tx,
             batch.map(({ delivery }) => store.callOfObligation(delivery.obligation, delivery.attempt, at)),
@@ -302,12 +320,16 @@ export class DeliveryEngine {
             batch.map((entry) => entry.delivery),
           );
         });
+        const states = recorded.states;
+        if (recorded.lost.length > 0) {
+          for (const [id, state] of await this.#recordSuperseded(recorded.lost)) states.set(id, state);
+        }
         for (const { delivery } of batch) {
-          if (moved.get(delivery.obligation.id) !== 'pending') continue;
+          if (states.get(delivery.obligation.id) !== 'pending') continue;
           const due = delivery.nextAttemptAt.getTime();
           this.#nextDue = Math.min(this.#nextDue ?? due, due);
         }
-        const lost = batch.filter(({ delivery }) => !moved.has(delivery.obligation.id));
+        const lost = batch.filter(({ delivery }) => !states.has(delivery.obligation.id));
         if (lost.length > 0) {
           this.#log.warn(
             { txIds: lost.map(({ delivery }) => delivery.obligation.tx_id) },

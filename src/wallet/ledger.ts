@@ -70,11 +70,22 @@ export interface Review {
 }
 
 /**
- * Called inside the transaction in which a movement of a bet counts after all, having not counted before: an
- * operator resolved it, or the wallet confirmed it after a resettlement had superseded it. The bet owes what is due
- * now (betting's Settlement.reconcile).
+ * What betting does when a movement of a bet counts after all, having not counted before (an operator resolved it,
+ * or the wallet confirmed it after a resettlement had superseded it), inside the transaction that records it:
+ * `lockBets` first, before any obligation of theirs is written (the order a settlement takes, so the two never
+ * deadlock), then `reconcile`: the bet owes what is due now (betting's Settlement.reconcile).
  */
-export type CountedLateHook = (tx: Tx, obligation: WalletObligation) => Promise<void>;
+export interface CountedLate {
+  lockBets(tx: Tx, betIds: string[]): Promise<void>;
+  reconcile(tx: Tx, obligation: WalletObligation): Promise<void>;
+}
+
+/** What recording a batch of attempts did: the new state of each obligation that moved, and the answers left over. */
+export interface RecordedDeliveries {
+  states: Map<string, ObligationState>;
+  /** Attempts whose obligation changed meanwhile (a resettlement may have superseded it): see recordSuperseded. */
+  lost: Delivery[];
+}
 
 const DELIVERY: HistoryActor = { type: 'system', id: 'delivery' };
 const SETTLEMENT: HistoryActor = { type: 'system', id: 'settlement' };
@@ -88,14 +99,14 @@ const SETTLEMENT: HistoryActor = { type: 'system', id: 'settlement' };
  */
 export class Ledger {
   readonly #clock: Clock;
-  #countedLate: CountedLateHook = async () => {};
+  #countedLate: CountedLate = { lockBets: async () => {}, reconcile: async () => {} };
 
   constructor(deps: { clock: Clock }) {
     this.#clock = deps.clock;
   }
 
-  /** Betting owes a bet its due when one of its movements counts late (see CountedLateHook). */
-  whenCountedLate(hook: CountedLateHook): void {
+  /** Betting owes a bet its due when one of its movements counts late (see CountedLate). */
+  whenCountedLate(hook: CountedLate): void {
     this.#countedLate = hook;
   }
 
@@ -320,7 +331,7 @@ export class Ledger {
    * Each is guarded like every move; the answer maps each obligation that moved to its new state (one that lost a
    * race is absent).
    */
-  async recordDeliveries(tx: Tx, deliveries: Delivery[]): Promise<Map<string, ObligationState>> {
+  async recordDeliveries(tx: Tx, deliveries: Delivery[]): Promise<RecordedDeliveries> {
     const now = this.#clock.now();
     const changes = deliveries.map(({ obligation, attempt, nextAttemptAt }) => {
       const change = deliveryChange(obligation, attempt, now, nextAttemptAt);
@@ -328,46 +339,38 @@ export class Ledger {
       return change;
     });
     const moved = await store.recordDeliveries(tx, changes, now);
-    const states = new Map(
-      changes.filter((change) => moved.has(change.id)).map((change) => [change.id, change.status]),
-    );
-    const lost = deliveries.filter(({ obligation }) => !moved.has(obligation.id));
-    if (lost.length > 0) {
-      for (const [id, state] of await this.#recordSuperseded(tx, lost, now)) states.set(id, state);
-    }
-    return states;
+    return {
+      states: new Map(changes.filter((change) => moved.has(change.id)).map((change) => [change.id, change.status])),
+      lost: deliveries.filter(({ obligation }) => !moved.has(obligation.id)),
+    };
   }
 
   /**
-   * Attempts whose obligation a resettlement superseded while they were in flight. What the wallet answered is
-   * kept all the same: applied, it counts, and the bet owes the difference at once; refused, nothing moved and it is
-   * no longer owed; anything else leaves it held, with the attempt on its count.
+   * Attempts whose obligation changed while they were in flight, in a transaction of their own (their bets are
+   * locked first). One that a resettlement superseded keeps what the wallet answered all the same: applied, it
+   * counts, and the bet owes the difference at once; refused, nothing moved and it is no longer owed; anything else
+   * leaves it held, with the attempt on its count. Any other change (another writer recorded an attempt) wins, and
+   * the answer is not recorded: the map holds only those recorded.
    */
-  async #recordSuperseded(tx: Tx, lost: Delivery[], now: Date): Promise<Map<string, ObligationState>> {
-    const current = new Map(
-      (
-        await store.findObligations(
-          tx,
-          lost.map(({ obligation }) => obligation.id),
-        )
-      ).map((row) => [row.id, row]),
-    );
+  async recordSuperseded(tx: Tx, lost: Delivery[]): Promise<Map<string, ObligationState>> {
+    const now = this.#clock.now();
+    const betIds = [...new Set(lost.flatMap(({ obligation }) => (obligation.bet_id ? [obligation.bet_id] : [])))];
+    await this.#countedLate.lockBets(tx, betIds.sort());
+    const ids = lost.map(({ obligation }) => obligation.id);
+    const current = new Map((await store.findObligations(tx, ids)).map((row) => [row.id, row]));
     const superseded = lost.flatMap(({ obligation, attempt }) => {
       const row = current.get(obligation.id);
       const stillSuperseded =
         row?.status === 'held' && isObsolete(row.hold_reason) && row.attempts === obligation.attempts;
       return stillSuperseded ? [{ row, change: supersededDeliveryChange(row, attempt, now) }] : [];
     });
-    const moved = await store.recordDeliveries(
-      tx,
-      superseded.map(({ change }) => change),
-      now,
-    );
+    const changes = superseded.map(({ change }) => change);
+    const moved = changes.length > 0 ? await store.recordDeliveries(tx, changes, now) : new Set<string>();
     const states = new Map<string, ObligationState>();
     for (const { row, change } of superseded) {
       if (!moved.has(row.id)) continue;
       states.set(row.id, change.status);
-      if (change.status === 'applied') await this.#countedLate(tx, { ...row, status: 'applied' });
+      if (change.status === 'applied') await this.#countedLate.reconcile(tx, { ...row, status: 'applied' });
     }
     return states;
   }
@@ -393,9 +396,10 @@ export class Ledger {
 
   /** The movement was done outside the service (the casino confirms it): it counts as applied. */
   async resolve(tx: Tx, obligation: WalletObligation, review: Review): Promise<void> {
+    if (obligation.bet_id) await this.#countedLate.lockBets(tx, [obligation.bet_id]);
     const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
     const resolved = await this.#move(tx, obligation, 'resolved', changes, byStaff('resolve', review));
-    await this.#countedLate(tx, resolved);
+    await this.#countedLate.reconcile(tx, resolved);
   }
 
   /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */

@@ -91,7 +91,10 @@ export async function settlementTotals(
   return rows;
 }
 
-/** Settlement postings of a bet not yet settled one way or the other (owed, or held). */
+/**
+ * Settlement postings of a bet not yet settled one way or the other (owed, or held), locked: one the delivery
+ * engine records meanwhile is waited for and, settled, left out (READ COMMITTED reads the row again).
+ */
 export function unresolvedSettlementPostings(q: Queryable, betId: string): Promise<WalletObligation[]> {
   return q
     .selectFrom('wallet_obligations')
@@ -100,6 +103,7 @@ export function unresolvedSettlementPostings(q: Queryable, betId: string): Promi
     .where('kind', 'in', ['payout', 'refund', 'resettle'])
     .where('status', 'in', ['pending', 'held'])
     .orderBy('sequence')
+    .forUpdate()
     .execute();
 }
 
@@ -562,4 +566,30 @@ export function listAdjustments(q: Queryable, filter: AdjustmentFilter): Promise
     .orderBy('id', 'desc')
     .limit(filter.limit + 1)
     .execute();
+}
+
+/**
+ * Serialises the adjustments of a tenant until the caller's transaction ends, so that two made at once both see
+ * each other in the rolling totals of autoApprovedSince.
+ */
+export async function lockAdjustmentsOf(q: Queryable, tenantId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`adjustments:${tenantId}`}, 0))`.execute(q);
+}
+
+/**
+ * What one staff member approved alone (within the threshold, no second approver) since `since`, in the tenant,
+ * and what was approved alone for the player by anyone: minor units, credits and debits alike.
+ */
+export async function autoApprovedSince(
+  q: Queryable,
+  by: { tenantId: string; staffId: string; playerId: string; since: Date },
+): Promise<{ byStaff: number; forPlayer: number }> {
+  const { rows } = await sql<{ by_staff: string; for_player: string }>`
+    select coalesce(sum(amount) filter (where staff_id = ${by.staffId}), 0) as by_staff,
+      coalesce(sum(amount) filter (where player_id = ${by.playerId}), 0) as for_player
+    from adjustments
+    where tenant_id = ${by.tenantId} and status = 'approved' and decided_by is null and created_at > ${by.since}`.execute(
+    q,
+  );
+  return { byStaff: Number(rows[0]!.by_staff), forPlayer: Number(rows[0]!.for_player) };
 }

@@ -143,3 +143,66 @@ describe('migration 0006', () => {
     }
   });
 });
+
+describe('migration 0011', () => {
+  it('counts a request as possibly sent wherever an older obligation shows one may have left, and starts every history', async () => {
+    const old = await createTestDatabase({ migrate: false });
+    try {
+      await migrator(old.db).migrateTo('0010_statement_check');
+      await sql`insert into tenants (id, environment, name, currency, locale, jurisdiction, wallet_url,
+        wallet_secret_enc, status, created_at) values ('tn_1', 'production', 'Sol', 'BRL', 'pt-BR', 'BR',
+        'https://wallet.example', 'x', 'active', now())`.execute(old.db);
+      await sql`insert into players (id, tenant_id, external_id, display_name, kyc_status, created_at, updated_at)
+        values ('pl_1', 'tn_1', 'p1', 'Player', 'verified', now(), now())`.execute(old.db);
+      // id, status, hold reason, attempts, a logged call, a live claim
+      const rows: Array<[string, string, string | null, number, boolean, boolean]> = [
+        ['ob_never', 'pending', null, 0, false, false],
+        ['ob_tried', 'pending', null, 2, true, false],
+        ['ob_lost_race', 'held', 'refused', 0, true, false],
+        ['ob_claimed', 'pending', null, 0, false, true],
+        ['ob_superseded', 'held', 'obsolete_credit_requires_review', 0, false, false],
+      ];
+      for (const [id, status, holdReason, attempts, logged, claimed] of rows) {
+        await sql`insert into wallet_obligations (id, tenant_id, player_id, sequence, tx_id, endpoint, wallet_url, kind,
+          amount, body, status, hold_reason, attempts, next_attempt_at, created_at, claimed_until)
+          values (${id}, 'tn_1', 'pl_1', 1, ${id}, 'credit', 'https://wallet.example', 'adjustment', 100, '{}',
+          ${status}, ${holdReason}, ${attempts}, now(), now(), ${claimed ? new Date() : null})`.execute(old.db);
+        if (logged) {
+          await sql`insert into wallet_calls (tenant_id, obligation_id, tx_id, endpoint, kind, http_status, outcome,
+            duration_ms, attempted_at) values ('tn_1', ${id}, ${id}, 'credit', 'adjustment', 200, 'applied', 1, now())`.execute(
+            old.db,
+          );
+        }
+      }
+      await migrateToLatest(old.db);
+      const migrated = await old.db.selectFrom('wallet_obligations').select(['id', 'claims']).orderBy('id').execute();
+      assert.deepEqual(
+        migrated.map((row) => [row.id, row.claims]),
+        [
+          ['ob_claimed', 1],
+          ['ob_lost_race', 1],
+          ['ob_never', 0],
+          ['ob_superseded', 1],
+          ['ob_tried', 2],
+        ],
+      );
+      const history = await old.db
+        .selectFrom('wallet_obligation_history')
+        .select(['obligation_id', 'from_status', 'to_status'])
+        .orderBy('obligation_id')
+        .execute();
+      assert.deepEqual(
+        history.map((row) => [row.obligation_id, row.from_status, row.to_status]),
+        [
+          ['ob_claimed', null, 'pending'],
+          ['ob_lost_race', null, 'held'],
+          ['ob_never', null, 'pending'],
+          ['ob_superseded', null, 'held'],
+          ['ob_tried', null, 'pending'],
+        ],
+      );
+    } finally {
+      await old.close();
+    }
+  });
+});

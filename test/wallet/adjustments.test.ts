@@ -260,6 +260,52 @@ describe('adjustment bounds and four eyes', () => {
     );
   });
 
+  it('four eyes cannot be dodged by splitting: what was approved alone in 24 hours adds up, per staff member and per player', async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 100_00 });
+    const first = await adjust({ direction: 'credit', amount: 60_00, reason: 'first half' });
+    const second = await adjust({ direction: 'debit', amount: 40_00, reason: 'debits count too' });
+    const third = await adjust({ direction: 'credit', amount: 1, reason: 'one unit past it' });
+    assert.deepEqual(
+      [first.body.adjustment.status, second.body.adjustment.status, third.body.adjustment.status],
+      ['approved', 'approved', 'proposed'],
+    );
+    const colleague = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+    const samePlayer = await adjust({ direction: 'credit', amount: 1, reason: 'same player' }, { as: colleague });
+    assert.equal(samePlayer.body.adjustment.status, 'proposed', 'the player received 100.00 approved alone already');
+    t.clock.advance(24 * 60 * 60 * 1000 + 1_000);
+    const later = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token; // tokens expired
+    const nextDay = await adjust({ direction: 'credit', amount: 100_00, reason: 'a day later' }, { as: later });
+    assert.equal(nextDay.body.adjustment.status, 'approved');
+  });
+
+  it('two staff members approving at once: one approval, one movement', async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 0 });
+    const proposed = (await adjust({ direction: 'credit', amount: 5_00, reason: 'approved twice at once' })).body
+      .adjustment;
+    const second = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+    const answers = await Promise.all([
+      decide(proposed.id, 'approve', second),
+      decide(proposed.id, 'approve', book.admin),
+    ]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409]);
+    assert.deepEqual(await obligations(), [{ tx_id: `adjustment:${proposed.id}` }]);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(externalId), 55_00);
+  });
+
+  it('the database refuses a decision by the proposer, a proposal with a decision, and a rejection by no one', async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 0 });
+    const { id } = (await adjust({ direction: 'credit', amount: 5_00, reason: 'checked by the database' })).body
+      .adjustment;
+    const staffId = (await t.db.selectFrom('adjustments').select('staff_id').executeTakeFirstOrThrow()).staff_id;
+    for (const change of [{ decided_by: staffId, decided_at: t.clock.now() }, { status: 'rejected' as const }]) {
+      await assert.rejects(
+        t.db.updateTable('adjustments').set(change).where('id', '=', id).execute(),
+        /adjustments_four_eyes/,
+      );
+    }
+  });
+
   it('another staff member rejects it (with a reason): nothing is owed, ever', async () => {
     await setPolicy({ maxAmount: 5_000_00, approvalAbove: 0 });
     const proposed = (await adjust({ direction: 'debit', amount: 10_00, reason: 'suspected abuse' })).body.adjustment;

@@ -70,14 +70,13 @@ describe('the ledger', () => {
     const nextAttemptAt = new Date(t.clock.now().getTime() + 30_000);
     const attempt = { outcome: 'unknown', status: 503, reason: 'status_5xx', durationMs: 1 } as const;
     const ledger = t.app.services.ledger;
-    assert.deepEqual(
-      await inTransaction(t.db, (tx) => ledger.recordDeliveries(tx, [{ obligation: seen, attempt, nextAttemptAt }])),
-      new Map([[seen.id, 'pending']]),
-    );
-    const again = inTransaction(t.db, (tx) =>
-      ledger.recordDeliveries(tx, [{ obligation: seen, attempt, nextAttemptAt }]),
-    );
-    assert.deepEqual(await again, new Map());
+    const delivery = { obligation: seen, attempt, nextAttemptAt };
+    const first = await inTransaction(t.db, (tx) => ledger.recordDeliveries(tx, [delivery]));
+    assert.deepEqual(first, { states: new Map([[seen.id, 'pending']]), lost: [] });
+    const again = await inTransaction(t.db, (tx) => ledger.recordDeliveries(tx, [delivery]));
+    assert.deepEqual(again, { states: new Map(), lost: [delivery] });
+    const late = await inTransaction(t.db, (tx) => ledger.recordSuperseded(tx, again.lost));
+    assert.deepEqual(late, new Map(), 'not superseded: the newer attempt stands');
     const row = await t.db
       .selectFrom('wallet_obligations')
       .selectAll()

@@ -9,7 +9,8 @@ import { oneOf } from './checks.ts';
  * - `confirmed_tx_id`, `confirmed_balance`: what the wallet answered when it confirmed the movement.
  * - `superseded_by`: the settlement that superseded it (`result:<marketId>:<version>`).
  * - `wallet_obligation_history`: one row per change of state or hold reason, with who or what made it and why.
- *   Existing obligations get one row for the state they are in, from what the row still says.
+ *   Existing obligations get one row for the state they are in, from what the row still says; what superseded
+ *   them before is not known (`superseded_by` stays null).
  */
 const STATES = ['sending', 'pending', 'applied', 'refused', 'unknown', 'held', 'resolved', 'cancelled'];
 const HOLD_REASONS = [
@@ -28,8 +29,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column confirmed_tx_id text,
       add column confirmed_balance bigint,
       add column superseded_by text`.execute(db);
-  // An obligation with attempts was claimed at least once for each (the stake debit excepted: the placement sends it).
-  await sql`update wallet_obligations set claims = attempts where kind <> 'bet'`.execute(db);
+  // Before this migration nothing counted claims, and an answer that lost its race to a resettlement was logged but
+  // not counted as an attempt: whatever shows a request may have left counts as one claim at least (its attempts,
+  // its logged calls, a live claim), and so does every obligation superseded before (the evidence was cleared).
+  await sql`
+    update wallet_obligations o set claims = greatest(
+      o.attempts,
+      (select count(*)::int from wallet_calls c where c.obligation_id = o.id),
+      case when o.claimed_until is not null
+        or (o.hold_reason in ('obsolete_credit_requires_review', 'obsolete_debit_requires_review')) then 1 else 0 end)
+    where o.kind <> 'bet'`.execute(db);
   await sql`
     create table wallet_obligation_history (
       id bigint generated always as identity primary key,
@@ -50,6 +59,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select id, coalesce(resolved_at, created_at), null, status, hold_reason,
       case when reviewed_by is null then 'system' else 'staff' end, coalesce(reviewed_by, 'migration'),
       coalesce(last_outcome, 'recorded'), 'the state it was in when history began (migration 0011)'
-    from wallet_obligations
-    where status <> 'pending' and status <> 'sending'`.execute(db);
+    from wallet_obligations`.execute(db);
 }

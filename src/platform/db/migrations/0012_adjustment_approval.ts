@@ -22,10 +22,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column decision_reason text,
       alter column obligation_id drop not null`.execute(db);
   await sql`alter table adjustments alter column status drop default`.execute(db);
-  // Money is owed exactly when an adjustment is approved.
+  // Money is owed exactly when an adjustment is approved; a decision is never its proposer's, and a rejection is
+  // always someone's.
   await sql`
     alter table adjustments add constraint adjustments_owed_when_approved
     check ((status = 'approved') = (obligation_id is not null))`.execute(db);
+  await sql`
+    alter table adjustments add constraint adjustments_four_eyes
+    check ((decided_by is null or decided_by <> staff_id)
+      and (status <> 'rejected' or decided_by is not null)
+      and (status <> 'proposed' or decided_by is null))`.execute(db);
   await sql`create index adjustments_proposed on adjustments (tenant_id, created_at) where status = 'proposed'`.execute(
     db,
   );
