@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
-import type { AggregatorAuthorization, Client, Tenant } from '../platform/db/schema.ts';
+import type { Tenant } from '../tenants/tables.ts';
+import type { AggregatorAuthorization, Client } from './tables.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { AuthorizationRecord, ClientRecord } from './schemas.ts';
 

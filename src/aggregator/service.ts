@@ -4,7 +4,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { AggregatorAuthorization, Client } from '../platform/db/schema.ts';
+import type { AggregatorAuthorization, Client } from './tables.ts';
 import { notFound, platformErrors, validationError, type ErrorFactory } from '../platform/errors.ts';
 import type { AggregatorPrincipal, AggregatorScope } from '../platform/http/principals.ts';
 import type { IdempotencyScope, IdempotencyService, StoredResponse } from '../platform/idempotency/service.ts';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { AggregatorAuthorizationsTable, Client, ClientsTable } from '../platform/db/schema.ts';
+import type { AggregatorAuthorizationsTable, Client, ClientsTable } from './tables.ts';
 
 export async function insertAggregator(
   q: Queryable,

@@ -3,7 +3,7 @@ import { cashOutValue, potentialPayout, type CashOutLeg } from '../catalog/odds.
 import type { CatalogService } from '../catalog/service.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
-import type { Bet, BetLeg } from '../platform/db/schema.ts';
+import type { Bet, BetLeg } from './tables.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';

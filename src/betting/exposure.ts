@@ -1,6 +1,7 @@
 import type { Queryable, Tx } from '../platform/db/database.ts';
 import type { StatementPart } from '../platform/db/one-statement.ts';
-import type { Bet, Tenant } from '../platform/db/schema.ts';
+import type { Tenant } from '../tenants/tables.ts';
+import type { Bet } from './tables.ts';
 import { bettingErrors } from './errors.ts';
 import * as store from './store.ts';
 

@@ -1,5 +1,5 @@
 import type { AppError } from '../platform/errors.ts';
-import type { Bet } from '../platform/db/schema.ts';
+import type { Bet } from './tables.ts';
 import type { WalletAttempt } from '../wallet/client.ts';
 import { bettingErrors, type RefusalCode } from './errors.ts';
 

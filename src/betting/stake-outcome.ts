@@ -1,7 +1,8 @@
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { writeTogether } from '../platform/db/one-statement.ts';
-import type { Bet, WalletObligation } from '../platform/db/schema.ts';
+import type { WalletObligation } from '../wallet/tables.ts';
+import type { Bet } from './tables.ts';
 import type { WalletAttempt } from '../wallet/client.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { StatementPart } from '../platform/db/one-statement.ts';
-import type { BetsTable } from '../platform/db/schema.ts';
+import type { BetsTable } from './tables.ts';
 import * as store from './store.ts';
 
 /**

@@ -1,15 +1,8 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
-import type {
-  Bet,
-  BetLegsTable,
-  BetStatus,
-  BetsTable,
-  Cashout,
-  CashoutsTable,
-  SelectionResult,
-} from '../platform/db/schema.ts';
+import type { SelectionResult } from '../catalog/tables.ts';
+import type { Bet, BetLegsTable, BetStatus, BetsTable, Cashout, CashoutsTable } from './tables.ts';
 
 export function findBetByRequest(q: Queryable, playerId: string, requestId: string): Promise<Bet | undefined> {
   return q

@@ -1,4 +1,4 @@
-import type { EventStatus } from '../platform/db/schema.ts';
+import type { EventStatus } from './tables.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import type { CatalogActor, CatalogService } from './service.ts';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
-import type { EventStatus, MarketStatus, MarketType, SelectionResult } from '../platform/db/schema.ts';
+import type { EventStatus, MarketStatus, MarketType, SelectionResult } from './tables.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
 import { formatLine, formatMilli, parseMilli } from './odds.ts';

@@ -1,12 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type {
-  EventsTable,
-  MarketStatus,
-  MarketsTable,
-  SelectionResult,
-  SelectionsTable,
-} from '../platform/db/schema.ts';
+import type { EventsTable, MarketStatus, MarketsTable, SelectionResult, SelectionsTable } from './tables.ts';
 
 function eventHeaders(q: Queryable) {
   return q

@@ -1,6 +1,7 @@
 import { sql, type QueryCreator } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { Database, Player, PlayerStatus, SessionEndReason } from '../platform/db/schema.ts';
+import type { Database } from '../platform/db/schema.ts';
+import type { Player, PlayerStatus, SessionEndReason } from './tables.ts';
 
 export interface NewPlayer {
   id: string;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/db/database.ts';
-import type { NewStaffUser, StaffUser } from '../platform/db/schema.ts';
+import type { NewStaffUser, StaffUser } from './tables.ts';
 
 export async function insertStaff(q: Queryable, staff: NewStaffUser): Promise<void> {
   await q.insertInto('staff_users').values(staff).execute();

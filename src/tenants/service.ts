@@ -5,7 +5,7 @@ import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
 import { CommittedCache } from '../platform/db/committed-cache.ts';
 import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
-import type { Tenant } from '../platform/db/schema.ts';
+import type { Tenant } from './tables.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { allows } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';

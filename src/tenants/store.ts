@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { Tenant, TenantsTable } from '../platform/db/schema.ts';
+import type { Tenant, TenantsTable } from './tables.ts';
 
 export async function insertTenant(q: Queryable, tenant: Insertable<TenantsTable>): Promise<void> {
   await q.insertInto('tenants').values(tenant).execute();

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db } from '../platform/db/database.ts';
-import type { WalletObligation } from '../platform/db/schema.ts';
+import type { WalletObligation } from './tables.ts';
 import type { TenantService, TenantWallet } from '../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
 import type { Delivery, Ledger } from './ledger.ts';

@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Queryable, Tx } from '../platform/db/database.ts';
 import type { StatementPart } from '../platform/db/one-statement.ts';
-import type { WalletObligation, WalletObligationsTable } from '../platform/db/schema.ts';
+import type { WalletObligation, WalletObligationsTable } from './tables.ts';
 import type { WalletAttempt } from './client.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
 import { checkTransition, LostRaceError, type HistoryActor, type HoldReason, type ObligationState } from './states.ts';

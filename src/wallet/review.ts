@@ -1,7 +1,7 @@
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { WalletObligation } from '../platform/db/schema.ts';
+import type { WalletObligation } from './tables.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { tenantScope } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';

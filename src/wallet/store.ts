@@ -1,17 +1,17 @@
 import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
+import type { Database } from '../platform/db/schema.ts';
 import type {
   Adjustment,
   AdjustmentsTable,
-  Database,
   ObligationHistoryEntry,
   ObligationStatus,
   WalletCallsTable,
   WalletObligation,
   WalletObligationHistoryTable,
   WalletObligationsTable,
-} from '../platform/db/schema.ts';
+} from './tables.ts';
 import type { WalletAttempt } from './client.ts';
 import { UNSETTLED_STATES, type HistoryActor } from './states.ts';
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -6,7 +7,8 @@ import ts from 'typescript';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /**
- * The table types Kysely checks queries against (src/platform/db/schema.ts) must be the tables the migrations
+ * The table types Kysely checks queries against (Database in src/platform/db/schema.ts, with every domain's
+ * src/<domain>/tables.ts) must be the tables the migrations
  * make: the same columns, the same nullability, compatible types, and for every column with a list of allowed
  * values (a CHECK ... IN (...)) exactly that list as its TypeScript union.
  */
@@ -16,7 +18,12 @@ interface DeclaredColumn {
   values?: string[];
 }
 
-const SCHEMA_FILE = join(import.meta.dirname, '..', '..', 'src', 'platform', 'db', 'schema.ts');
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+const SCHEMA_FILE = join(SRC, 'platform', 'db', 'schema.ts');
+/** Each domain adds its tables to Database in its tables.ts. */
+const TABLE_FILES = readdirSync(SRC, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(SRC, entry.name, 'tables.ts')))
+  .map((entry) => join(SRC, entry.name, 'tables.ts'));
 const COMPATIBLE: Record<DeclaredColumn['kind'], string[]> = {
   text: ['text'],
   enum: ['text'],
@@ -28,7 +35,7 @@ const COMPATIBLE: Record<DeclaredColumn['kind'], string[]> = {
 
 /** Table -> column -> what schema.ts declares, read with the TypeScript checker (select types of ColumnType). */
 function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
-  const program = ts.createProgram([SCHEMA_FILE], {
+  const program = ts.createProgram([SCHEMA_FILE, ...TABLE_FILES], {
     strict: true,
     allowImportingTsExtensions: true,
     noEmit: true,

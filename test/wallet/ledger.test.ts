@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../src/platform/db/database.ts';
 import { beforeEach, describe, it } from 'node:test';
-import type { WalletObligation } from '../../src/platform/db/schema.ts';
+import type { WalletObligation } from '../../src/wallet/tables.ts';
 import {
   checkTransition,
   ForbiddenTransitionError,

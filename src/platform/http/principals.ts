@@ -2,7 +2,6 @@
  * Who is calling: one principal type per credential. Types only, so every domain can name them without
  * depending on the domain that authenticates them.
  */
-import type { Tenant } from '../db/schema.ts';
 
 export const STAFF_ROLES = ['platform_admin', 'trader', 'operator'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -47,5 +46,10 @@ export interface AggregatorPrincipal {
   scopes: AggregatorScope[];
 }
 
-/** A casino's server behind X-Tenant-ID and its integration key. */
-export type TenantPrincipal = Tenant;
+/**
+ * A casino's server behind X-Tenant-ID and its integration key: its tenant, as the tenants domain describes it
+ * (tenants/tables.ts adds the tenant's columns here, so the platform imports no domain).
+ */
+export interface TenantPrincipal {
+  id: string;
+}

@@ -1,0 +1,76 @@
+import type { ColumnType } from 'kysely';
+import type { OneOf } from '../platform/db/schema.ts';
+import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './schemas.ts';
+
+/**
+ * The catalog domain's tables as Kysely sees them: Sports, competitions, events, markets and selections. Each is
+ * added to the one Database type (platform/db/schema.ts) here, so the platform never imports a domain; only this
+ * domain's store reads and writes them.
+ */
+declare module '../platform/db/schema.ts' {
+  interface Database {
+    sports: SportsTable;
+    competitions: CompetitionsTable;
+    events: EventsTable;
+    markets: MarketsTable;
+    selections: SelectionsTable;
+  }
+}
+
+export interface SportsTable {
+  id: string;
+  name: string;
+  sort_order: ColumnType<number, number | undefined, number>;
+}
+
+export interface CompetitionsTable {
+  id: string;
+  sport_id: string;
+  name: string;
+  country: string;
+}
+
+export type EventStatus = OneOf<typeof EVENT_STATUSES>;
+
+export interface EventsTable {
+  id: string;
+  competition_id: string;
+  home: string;
+  away: string;
+  starts_at: Date;
+  status: EventStatus;
+  score_home: number | null;
+  score_away: number | null;
+  updated_at: Date;
+}
+
+export type MarketType = OneOf<typeof MARKET_TYPES>;
+
+export type MarketStatus = OneOf<typeof MARKET_STATES>;
+
+export interface MarketsTable {
+  id: string;
+  event_id: string;
+  type: MarketType;
+  line_milli: number | null;
+  name: string;
+  status: MarketStatus;
+  sort_order: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+  /** 0 until settled; 1 when settled; one more for each resettlement. */
+  settlement_version: ColumnType<number, number | undefined, number>;
+  settled_at: Date | null;
+}
+
+export type SelectionResult = OneOf<typeof SELECTION_RESULTS>;
+
+export interface SelectionsTable {
+  id: string;
+  market_id: string;
+  name: string;
+  outcome: string;
+  odds_milli: number;
+  odds_version: ColumnType<number, number | undefined, number>;
+  sort_order: ColumnType<number, number | undefined, number>;
+  result: ColumnType<SelectionResult | null, SelectionResult | null | undefined, SelectionResult | null>;
+}

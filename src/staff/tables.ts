@@ -1,0 +1,47 @@
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { CreatedAt, OneOf } from '../platform/db/schema.ts';
+import type { STAFF_ROLES } from '../platform/http/principals.ts';
+import type { STAFF_STATUSES } from './schemas.ts';
+
+/**
+ * The staff domain's tables as Kysely sees them: Staff accounts and their tokens. Each is added to the one Database
+ * type (platform/db/schema.ts) here, so the platform never imports a domain; only this domain's store reads and
+ * writes them.
+ */
+declare module '../platform/db/schema.ts' {
+  interface Database {
+    staff_users: StaffUsersTable;
+    staff_tokens: StaffTokensTable;
+  }
+}
+
+export interface StaffUsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  role: OneOf<typeof STAFF_ROLES>;
+  tenant_id: string | null;
+  totp_secret_enc: string;
+  /** Last TOTP time step accepted; a code at or below it is a replay. */
+  totp_last_step: ColumnType<number, number | undefined, number>;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_until: Date | null;
+  status: ColumnType<
+    OneOf<typeof STAFF_STATUSES>,
+    OneOf<typeof STAFF_STATUSES> | undefined,
+    OneOf<typeof STAFF_STATUSES>
+  >;
+  created_at: CreatedAt;
+}
+
+export interface StaffTokensTable {
+  token_hash: string;
+  staff_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export type StaffUser = Selectable<StaffUsersTable>;
+
+export type NewStaffUser = Insertable<StaffUsersTable>;
