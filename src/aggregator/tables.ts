@@ -3,7 +3,7 @@ import type { Json, OneOf } from '../platform/db/schema.ts';
 import type { CLIENT_STATUSES } from './schemas.ts';
 
 /**
- * The aggregator domain's tables as Kysely sees them: Aggregators, their authorizations and keys, and the clients
+ * The aggregator domain's tables as Kysely sees them: aggregators, their authorizations and keys, and the clients
  * they provision. Each is added to the one Database type (platform/db/schema.ts) here, so the platform never
  * imports a domain; only this domain's store reads and writes them.
  */

@@ -5,7 +5,7 @@ import type { EXPOSURE_SCOPES } from './schemas.ts';
 import type { BET_STATES } from './states.ts';
 
 /**
- * The betting domain's tables as Kysely sees them: Bets, their legs, cash-outs and the exposure they reserve. Each
+ * The betting domain's tables as Kysely sees them: bets, their legs, cash-outs and the exposure they reserve. Each
  * is added to the one Database type (platform/db/schema.ts) here, so the platform never imports a domain; only this
  * domain's store reads and writes them.
  */

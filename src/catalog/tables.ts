@@ -3,7 +3,7 @@ import type { OneOf } from '../platform/db/schema.ts';
 import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './schemas.ts';
 
 /**
- * The catalog domain's tables as Kysely sees them: Sports, competitions, events, markets and selections. Each is
+ * The catalog domain's tables as Kysely sees them: sports, competitions, events, markets and selections. Each is
  * added to the one Database type (platform/db/schema.ts) here, so the platform never imports a domain; only this
  * domain's store reads and writes them.
  */

@@ -3,7 +3,7 @@ import type { OneOf } from '../platform/db/schema.ts';
 import type { PLAYER_STATUSES, SESSION_END_REASONS, SESSION_TOKEN_HOLDERS } from './schemas.ts';
 
 /**
- * The integration domain's tables as Kysely sees them: Players, their sessions, session tokens and launch tokens.
+ * The integration domain's tables as Kysely sees them: players, their sessions, session tokens and launch tokens.
  * Each is added to the one Database type (platform/db/schema.ts) here, so the platform never imports a domain; only
  * this domain's store reads and writes them.
  */

@@ -4,7 +4,7 @@ import type { STAFF_ROLES } from '../platform/http/principals.ts';
 import type { STAFF_STATUSES } from './schemas.ts';
 
 /**
- * The staff domain's tables as Kysely sees them: Staff accounts and their tokens. Each is added to the one Database
+ * The staff domain's tables as Kysely sees them: staff accounts and their tokens. Each is added to the one Database
  * type (platform/db/schema.ts) here, so the platform never imports a domain; only this domain's store reads and
  * writes them.
  */

@@ -2,17 +2,17 @@ import type { ColumnType, Selectable } from 'kysely';
 import type { Json, OneOf } from '../platform/db/schema.ts';
 import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from './schemas.ts';
 
-/**
- * The tenants domain's tables as Kysely sees them: Tenants (one per client environment) and their integration keys. Each is added to the one Database type
- * (platform/db/schema.ts) here, so the platform never imports a domain; only this domain's store reads and
- * writes them.
- */
 declare module '../platform/http/principals.ts' {
   /** The principal behind a tenant's integration key is the tenant's row. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the row's columns into the principal
   interface TenantPrincipal extends Tenant {}
 }
 
+/**
+ * The tenants domain's tables as Kysely sees them: tenants (one per client environment) and their integration keys.
+ * Each is added to the one Database type (platform/db/schema.ts) here, so the platform never imports a domain; only
+ * this domain's store reads and writes them.
+ */
 declare module '../platform/db/schema.ts' {
   interface Database {
     tenants: TenantsTable;

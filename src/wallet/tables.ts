@@ -6,7 +6,7 @@ import type { ADJUSTMENT_DIRECTIONS } from './schemas.ts';
 import type { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 
 /**
- * The wallet domain's tables as Kysely sees them: The ledger of obligations, its history, the wallet call log and
+ * The wallet domain's tables as Kysely sees them: the ledger of obligations, its history, the wallet call log and
  * adjustments. Each is added to the one Database type (platform/db/schema.ts) here, so the platform never imports a
  * domain; only this domain's store reads and writes them.
  */
