@@ -33,6 +33,14 @@ if (files.length === 0) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
   }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
+  results.push(
+    run('import rules (dependency-cruiser: no cycles, platform imports no domain, stores stay home)', 'depcruise', [
+      'src',
+      'web/src',
+      'sdk',
+      'demo',
+    ]),
+  );
   results.push(run('format (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']));
   const documents = mkdtempSync(join(tmpdir(), 'bookmaker-openapi-'));
   results.push(

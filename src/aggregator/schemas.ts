@@ -1,3 +1,4 @@
+import { CLIENT_STATUSES } from './states.ts';
 import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { Type, type Static } from 'typebox';
 import { platformErrors, type ErrorFactory } from '../platform/errors.ts';
@@ -18,8 +19,6 @@ export const MAX_AUTHORIZATION_YEARS = 5;
 export const MAX_KEY_DAYS = 365;
 export const CREDENTIALS_REPLAY_SECONDS = 86_400;
 export const CLIENTS_PAGE = 50;
-/** clients.status: created suspended, active once both wallets passed activation. */
-export const CLIENT_STATUSES = ['suspended', 'active'] as const;
 
 /** Text a person typed: no leading or trailing whitespace. */
 const Text = (min: number, max: number, description?: string) =>

@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Json, OneOf } from '../platform/db/schema.ts';
-import type { CLIENT_STATUSES } from './schemas.ts';
+import type { CLIENT_STATUSES } from './states.ts';
 
 /**
  * The aggregator domain's tables as Kysely sees them: aggregators, their authorizations and keys, and the clients

@@ -11,7 +11,8 @@ import type { Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
 import { releaseExposure } from './exposure.ts';
 import type { BetView, CashOutBody } from './schemas.ts';
-import { isOpen, moveBet } from './states.ts';
+import { moveBet } from './moves.ts';
+import { isOpen } from './states.ts';
 import * as store from './store.ts';
 import type { BetViews } from './views.ts';
 

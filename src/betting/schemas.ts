@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { MARKET_STATES, Odds, SELECTION_RESULTS } from '../catalog/schemas.ts';
+import { Odds } from '../catalog/schemas.ts';
+import { MARKET_STATES, SELECTION_RESULTS } from '../catalog/states.ts';
 import { platformErrors } from '../platform/errors.ts';
 import { HOLD_REASONS, OBLIGATION_STATES } from '../wallet/states.ts';
 import { BET_STATES } from './states.ts';
@@ -9,8 +10,6 @@ import { bettingErrors } from './errors.ts';
 export const MAX_LEGS = 20;
 /** How a player sees a movement: done, still owed (being delivered, or under review), or never done. */
 export const MOVEMENT_STATUSES = ['applied', 'owed', 'not_applied', 'in_review'] as const;
-/** exposure.scope and bet_exposure.scope: liability is reserved per selection and per event. */
-export const EXPOSURE_SCOPES = ['selection', 'event'] as const;
 export const MY_BETS_PAGE = 20;
 export const STAFF_BETS_PAGE = 50;
 const Timestamp = Type.String({ format: 'date-time' });

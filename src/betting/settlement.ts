@@ -11,16 +11,9 @@ import type { DeliveryEngine } from '../wallet/delivery.ts';
 import { SETTLEMENT_KINDS, type BetAccount, type BetMovement, type Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
 import { settleExposure } from './exposure.ts';
+import { moveBets } from './moves.ts';
 import type { SettleBody, SettlementReport } from './schemas.ts';
-import {
-  isOpen,
-  isSettled,
-  moveBets,
-  OPEN_STATES,
-  SETTLED_STATES,
-  type BetState,
-  type SettledState,
-} from './states.ts';
+import { isOpen, isSettled, OPEN_STATES, SETTLED_STATES, type BetState, type SettledState } from './states.ts';
 import * as store from './store.ts';
 
 /**

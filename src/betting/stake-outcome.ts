@@ -8,7 +8,7 @@ import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
 import { releaseExposure } from './exposure.ts';
 import { stakeRefusal, type Refusal } from './refusals.ts';
-import { moveBet, moveBetPart } from './states.ts';
+import { moveBet, moveBetPart } from './moves.ts';
 import * as store from './store.ts';
 
 export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;

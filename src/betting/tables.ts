@@ -1,7 +1,7 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
 import type { SelectionResult } from '../catalog/tables.ts';
-import type { EXPOSURE_SCOPES } from './schemas.ts';
+import type { EXPOSURE_SCOPES } from './states.ts';
 import type { BET_STATES } from './states.ts';
 
 /**

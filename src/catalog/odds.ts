@@ -1,4 +1,4 @@
-import type { SelectionResult } from './schemas.ts';
+import type { SelectionResult } from './tables.ts';
 
 /**
  * Odds and lines are exact integers in thousandths (2.15 -> 2150, -1.5 -> -1500). The API shows and accepts them

@@ -1,26 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
+import { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './states.ts';
 import { LINE_PATTERN, ODDS_PATTERN } from './odds.ts';
 
-export const MARKET_TYPES = [
-  'match_result',
-  'moneyline',
-  'totals',
-  'handicap',
-  'both_teams_to_score',
-  'correct_score',
-] as const;
-/** markets.status; traders set the first three, settlement the last. */
-export const MARKET_STATES = ['open', 'suspended', 'closed', 'settled'] as const;
 export const TRADER_MARKET_STATUSES = ['open', 'suspended', 'closed'] as const;
-export const EVENT_STATUSES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
-/**
- * What a selection's result can be. half_won and half_lost exist for quarter lines (2.25, -0.75): half the stake
- * is settled on each neighbouring line, so half wins (or loses) and half is refunded.
- */
-export const SELECTION_RESULTS = ['won', 'lost', 'void', 'half_won', 'half_lost'] as const;
-export type SelectionResult = (typeof SELECTION_RESULTS)[number];
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });

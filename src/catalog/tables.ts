@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
-import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './schemas.ts';
+import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './states.ts';
 
 /**
  * The catalog domain's tables as Kysely sees them: sports, competitions, events, markets and selections. Each is

@@ -1,14 +1,8 @@
+import { PLAYER_STATUSES } from './states.ts';
 import { Type, type Static } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
 import { integrationErrors } from './errors.ts';
 import { Currency, Locale } from '../tenants/schemas.ts';
-
-/** players.status: only an active player opens sessions and plays. */
-export const PLAYER_STATUSES = ['active', 'blocked', 'paused', 'closed'] as const;
-/** player_sessions.end_reason: why a session ended. */
-export const SESSION_END_REASONS = ['logout', 'idle', 'expired', 'restricted', 'suspended'] as const;
-/** session_tokens.issued_to: the casino's server, or the iframe that exchanged a launch token. */
-export const SESSION_TOKEN_HOLDERS = ['server', 'iframe'] as const;
 
 const Id = '[A-Za-z0-9_-]{1,64}';
 /** Contract deep links: /, /live, /live/{sportId}, /sport/{sportId}, /competition/{competitionId}, /event/{eventId}, /my-bets. */

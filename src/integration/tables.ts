@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
-import type { PLAYER_STATUSES, SESSION_END_REASONS, SESSION_TOKEN_HOLDERS } from './schemas.ts';
+import type { PLAYER_STATUSES, SESSION_END_REASONS, SESSION_TOKEN_HOLDERS } from './states.ts';
 
 /**
  * The integration domain's tables as Kysely sees them: players, their sessions, session tokens and launch tokens.

@@ -3,9 +3,6 @@ import { platformErrors } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
 import { staffErrors } from './errors.ts';
 
-/** staff_users.status: active accounts log in; disabled ones never again. */
-export const STAFF_STATUSES = ['active', 'disabled'] as const;
-
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 export const Password = Type.String({ minLength: 1, maxLength: 256 });
 /** Policy for new passwords; login accepts any length up to the bound so old passwords keep working. */

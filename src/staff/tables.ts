@@ -1,7 +1,7 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { CreatedAt, OneOf } from '../platform/db/schema.ts';
 import type { STAFF_ROLES } from '../platform/http/principals.ts';
-import type { STAFF_STATUSES } from './schemas.ts';
+import type { STAFF_STATUSES } from './states.ts';
 
 /**
  * The staff domain's tables as Kysely sees them: staff accounts and their tokens. Each is added to the one Database

@@ -1,14 +1,12 @@
+import { WALLET_MODES } from './states.ts';
+import { TENANT_STATUSES } from './states.ts';
+import { ENVIRONMENTS } from './states.ts';
 import { Type, type Static } from 'typebox';
 
 /** Reference data of the contract (CreateClient table). */
 export const CURRENCIES = ['BRL', 'USD', 'EUR', 'PEN', 'COP', 'MXN', 'KES', 'ZAR', 'PHP'] as const;
 export const JURISDICTIONS = ['BR', 'ROW'] as const;
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
-export const ENVIRONMENTS = ['production', 'sandbox'] as const;
-/** tenants.status: a suspended tenant opens no sessions and takes no bets. */
-export const TENANT_STATUSES = ['suspended', 'active'] as const;
-/** tenants.wallet_mode: every tenant is a seamless-wallet tenant. */
-export const WALLET_MODES = ['seamless'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export const Currency = Type.Enum(CURRENCIES);

@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Json, OneOf } from '../platform/db/schema.ts';
-import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from './schemas.ts';
+import type { ENVIRONMENTS, TENANT_STATUSES, WALLET_MODES } from './states.ts';
 
 declare module '../platform/http/principals.ts' {
   /** The principal behind a tenant's integration key is the tenant's row. */

@@ -6,13 +6,18 @@ import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { WalletObligation, WalletObligationsTable } from './tables.ts';
 import type { WalletAttempt } from './client.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
-import { checkTransition, LostRaceError, type HistoryActor, type HoldReason, type ObligationState } from './states.ts';
+import {
+  type OBLIGATION_ENDPOINTS,
+  checkTransition,
+  LostRaceError,
+  type HistoryActor,
+  type HoldReason,
+  type ObligationState,
+} from './states.ts';
 import * as store from './store.ts';
 
 const newObligationId = () => `ob_${randomBytes(8).toString('hex')}`;
 
-/** wallet_obligations.endpoint: where an owed movement goes (balance reads are never owed). */
-export const OBLIGATION_ENDPOINTS = ['debit', 'credit', 'rollback'] as const;
 export type ObligationEndpoint = (typeof OBLIGATION_ENDPOINTS)[number];
 
 /** The movements that settle a bet's standing stake: the first settlement, and its corrections. */

@@ -1,3 +1,5 @@
+import type { OBLIGATION_KINDS } from './states.ts';
+
 /** The four wallet endpoints and the movement kinds each one carries (contract: "Kinds and endpoints"). */
 export const WALLET_ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
 export type WalletEndpoint = (typeof WALLET_ENDPOINTS)[number];
@@ -14,8 +16,6 @@ export const MOVEMENT_KINDS = [
 ] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
-/** Kinds that are owed (recorded in the ledger): every kind but the balance read. */
-export const OBLIGATION_KINDS = ['bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback', 'adjustment'] as const;
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
 export const KINDS_BY_ENDPOINT: Record<WalletEndpoint, readonly MovementKind[]> = {

@@ -1,14 +1,12 @@
+import { ADJUSTMENT_DIRECTIONS } from './states.ts';
 import { Type, type Static } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
 import { idempotencyErrors } from '../platform/idempotency/errors.ts';
 import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { walletErrors } from './errors.ts';
-import { OBLIGATION_ENDPOINTS } from './ledger.ts';
-import { OBLIGATION_KINDS } from './movement.ts';
+import { OBLIGATION_ENDPOINTS } from './states.ts';
+import { OBLIGATION_KINDS } from './states.ts';
 import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
-
-/** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
-export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
 
 export const balanceSchema = {
   tags: ['player: wallet'],

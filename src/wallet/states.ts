@@ -102,3 +102,12 @@ export const ADJUSTMENT_TRANSITIONS: Readonly<Record<AdjustmentState, readonly A
   approved: [],
   rejected: [],
 };
+
+/** wallet_obligations.endpoint: where an owed movement goes (balance reads are never owed). */
+export const OBLIGATION_ENDPOINTS = ['debit', 'credit', 'rollback'] as const;
+
+/** Kinds that are owed (recorded in the ledger): every kind but the balance read. */
+export const OBLIGATION_KINDS = ['bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback', 'adjustment'] as const;
+
+/** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
+export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;

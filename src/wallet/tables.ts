@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
-import type { OBLIGATION_ENDPOINTS } from './ledger.ts';
-import type { OBLIGATION_KINDS } from './movement.ts';
-import type { ADJUSTMENT_DIRECTIONS } from './schemas.ts';
+import type { OBLIGATION_ENDPOINTS } from './states.ts';
+import type { OBLIGATION_KINDS } from './states.ts';
+import type { ADJUSTMENT_DIRECTIONS } from './states.ts';
 import type { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 
 /**

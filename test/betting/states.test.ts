@@ -6,9 +6,9 @@ import {
   BetRaceError,
   checkBetTransition,
   ForbiddenBetTransitionError,
-  moveBet,
   type BetState,
 } from '../../src/betting/states.ts';
+import { moveBet } from '../../src/betting/moves.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { newRequestId, playerWithBalance, setUpSportsbook } from '../helpers/sportsbook.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { IDEMPOTENCY_STATES } from '../idempotency/service.ts';
+import type { IDEMPOTENCY_STATES } from '../idempotency/states.ts';
 
 /** A column that holds one of a constant list of values. */
 export type OneOf<T extends readonly string[]> = T[number];

@@ -6,8 +6,6 @@ import { idempotencyErrors } from './errors.ts';
 import * as store from './store.ts';
 
 export const REPLAY_WINDOW_SECONDS = 86_400;
-/** idempotency_records.state: claimed by a request in progress, or completed with its stored response. */
-export const IDEMPOTENCY_STATES = ['in_progress', 'completed'] as const;
 /** An in-progress claim older than this belongs to a crashed request: its effect never committed. */
 const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const WAIT_STEP_MS = 100;

@@ -1,0 +1,75 @@
+/**
+ * The import rules of ARCHITECTURE.md, checked in `npm run lint` (and `npm test`) by dependency-cruiser.
+ * Type-only imports count: a type that pulls a domain into the platform is a dependency all the same.
+ */
+const DOMAINS = '(aggregator|betting|catalog|integration|reports|staff|tenants|wallet|embed|health)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle: the files in it cannot be understood, tested or moved one at a time.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'platform-knows-no-domain',
+      severity: 'error',
+      comment: 'src/platform/ is the floor every domain stands on: it imports no domain (domains extend its types).',
+      from: { path: '^src/platform/' },
+      to: { path: `^src/${DOMAINS}/` },
+    },
+    {
+      name: 'domains-look-down',
+      severity: 'error',
+      comment: 'A domain never imports what wires it (app.ts, server.ts, the CLI).',
+      from: { path: `^src/${DOMAINS}/` },
+      to: { path: '^src/(app|server)\\.ts$|^src/cli/' },
+    },
+    {
+      name: 'a-store-belongs-to-its-domain',
+      severity: 'error',
+      comment: "A domain's store (its SQL) is used only inside its folder; other domains ask its service.",
+      from: { path: '^src/([^/]+)/' },
+      to: { path: 'store\\.ts$', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'web-and-sdk-stay-in-the-browser',
+      severity: 'error',
+      comment: 'The iframe app and the SDK run in browsers: they import no server code.',
+      from: { path: '^(web|sdk)/' },
+      to: { path: '^(src|demo|reference-wallet|bench)/' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A source file nothing imports is dead code (entry points and tests excepted).',
+      from: {
+        orphan: true,
+        pathNot: [
+          '(^|/)\\.[^/]+\\.(c?js|json)$',
+          '\\.d\\.ts$',
+          '(^|/)tsconfig\\.json$',
+          '^(test|e2e|bench|scripts)/',
+          '^bin/',
+          'vite\\.config\\.ts$',
+          'eslint\\.config\\.js$',
+          '^web/src/main\\.tsx$',
+          '^sdk/(index|build)\\.ts$',
+          '^demo/main\\.ts$',
+          '^reference-wallet/main\\.ts$',
+          '^demo/public/',
+        ],
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+  },
+};
