@@ -16,11 +16,11 @@ import { HttpError, callJson } from './http.ts';
 import { casinoPage, startingPage, type PageConfig } from './page.ts';
 import type { DemoWallet } from './wallet.ts';
 
-export const LOCALES = ['en', 'pt-BR', 'es'] as const;
+const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** What the casino needs once the client is provisioned and active. */
-export interface CasinoSetup {
+interface CasinoSetup {
   /** The sportsbook as the browser reaches it (another origin than the casino's). */
   sportsbookUrl: string;
   /** The same service as this server reaches it, server to server. */
@@ -352,7 +352,7 @@ interface SettlementReport {
   owed: Array<{ currency: string; credits: number; debits: number; movements: number }>;
 }
 
-export interface TraderMarket {
+interface TraderMarket {
   eventId: string;
   eventName: string;
   home: string;

@@ -20,7 +20,7 @@ export interface PageConfig {
 const LOCALE_NAMES: Record<string, string> = { en: 'English', 'pt-BR': 'Português', es: 'Español' };
 export const DEMO_PLAYERS = ['Ana', 'Bruno', 'Carla'];
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(
     /[&<>"']/g,
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,

@@ -86,7 +86,7 @@ export async function authorizeAggregator(
   };
 }
 
-export interface Environment {
+interface Environment {
   tenantId: string;
   walletSecret: string;
 }

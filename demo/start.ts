@@ -69,7 +69,7 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export interface DemoWalletInfo {
+interface DemoWalletInfo {
   url: string;
   controlToken: string;
 }
@@ -82,7 +82,7 @@ export class DemoError extends Error {
   }
 }
 
-export const DEFAULT_PORTS: DemoPorts = { sportsbook: 3000, casino: 3100, wallet: 4000, sandboxWallet: 4001 };
+const DEFAULT_PORTS: DemoPorts = { sportsbook: 3000, casino: 3100, wallet: 4000, sandboxWallet: 4001 };
 /** The environment variable that sets each port in `npm run demo`. */
 export const PORT_VARIABLES: Record<keyof DemoPorts, string> = {
   sportsbook: 'DEMO_SPORTSBOOK_PORT',
@@ -90,7 +90,7 @@ export const PORT_VARIABLES: Record<keyof DemoPorts, string> = {
   wallet: 'DEMO_WALLET_PORT',
   sandboxWallet: 'DEMO_SANDBOX_WALLET_PORT',
 };
-export const DEFAULT_DATA_DIR = join(import.meta.dirname, '..', 'data', 'demo');
+const DEFAULT_DATA_DIR = join(import.meta.dirname, '..', 'data', 'demo');
 
 const HOST = '127.0.0.1';
 const MARKER = '.bookmaker-demo';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createReferenceWallet, type ReferenceWallet } from '../reference-wallet/server.ts';
 import { callJson } from './http.ts';
 
-export interface WalletPlayer {
+interface WalletPlayer {
   id: string;
   balance: number;
   currency: string;

@@ -20,12 +20,12 @@ export interface ReferenceWalletOptions {
 }
 
 /** How many movement calls are being processed now, and the most at once since the last reset. */
-export interface CallStats {
+interface CallStats {
   inFlight: number;
   maxInFlight: number;
 }
 
-export type FaultMode =
+type FaultMode =
   | 'delay' // wait delayMs (past the caller's 5 s timeout), then apply and answer normally when apply, else 503
   | 'reset' // close the connection without an answer
   | 'refuse' // a definitive 4xx with a valid error envelope (code refused_by_test)
@@ -49,7 +49,7 @@ export interface Fault {
   delayMs: number;
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   endpoint: string;
   txId: string | null;
   signatureValid: boolean;
@@ -150,7 +150,7 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
  * HMAC-SHA256 over `timestamp.rawBody` (the bytes as received), hex in either case, compared in constant time,
  * within 300 s. Without a configured secret nothing verifies: an empty key would let anyone sign.
  */
-export function verifySignature(secret: string, headers: Record<string, unknown>, raw: Buffer, nowMs: number): boolean {
+function verifySignature(secret: string, headers: Record<string, unknown>, raw: Buffer, nowMs: number): boolean {
   if (!secret) return false;
   const timestamp = headers['x-timestamp'];
   const signature = headers['x-signature'];

@@ -41,6 +41,7 @@ if (files.length === 0) {
       'demo',
     ]),
   );
+  results.push(run('dead files, exports and dependencies (knip)', 'knip', ['--no-progress']));
   results.push(run('format (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']));
   const documents = mkdtempSync(join(tmpdir(), 'bookmaker-openapi-'));
   results.push(

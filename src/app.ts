@@ -98,7 +98,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
 /** Contract: "Wallet timeout: 5 s per attempt". */
-export const WALLET_TIMEOUT_MS = 5_000;
+const WALLET_TIMEOUT_MS = 5_000;
 /** How often the running service looks for bets left pending by a placement that lost its database. */
 const STALE_SWEEP_MS = 10_000;
 const DEMO_TICK_MS = 3_000;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium package; test tools never download a browser of their own here. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where screenshots go, for a person to look at after a run. */
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');

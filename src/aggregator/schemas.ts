@@ -98,7 +98,7 @@ export const ListClientsQuery = Type.Object(
 );
 export type ListClientsQuery = Static<typeof ListClientsQuery>;
 
-export const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 // ---- aggregator API: responses ----
 
@@ -136,7 +136,7 @@ export const ClientRecord = Type.Object({
   activatedAt: Nullable(Timestamp),
 });
 
-export const CreatedClient = Type.Object({
+const CreatedClient = Type.Object({
   id: Type.String(),
   externalId: Type.String(),
   status: Type.Literal('suspended'),
@@ -154,7 +154,7 @@ const IssuedEnvironmentKey = (environment: 'production' | 'sandbox') =>
     integrationApiKey: Type.String(),
   });
 
-export const ActivatedClient = Type.Object({
+const ActivatedClient = Type.Object({
   id: Type.String(),
   status: Type.Literal('active'),
   credentialsReplaySeconds: Type.Literal(CREDENTIALS_REPLAY_SECONDS),
@@ -162,7 +162,7 @@ export const ActivatedClient = Type.Object({
   sandbox: IssuedEnvironmentKey('sandbox'),
 });
 
-export const RotatedCredentials = Type.Object({
+const RotatedCredentials = Type.Object({
   id: Type.String({ description: 'client id' }),
   environment: EnvironmentName,
   tenantId: Type.String(),
@@ -249,7 +249,7 @@ export const rotateCredentialsSchema = {
 
 // ---- platform administration ----
 
-export const CreateAggregatorBody = Type.Object({ name: Text(2, 100) }, { additionalProperties: false });
+const CreateAggregatorBody = Type.Object({ name: Text(2, 100) }, { additionalProperties: false });
 
 export const AuthorizationBody = Type.Object(
   {
@@ -308,7 +308,7 @@ export const AggregatorRecord = Type.Object({
   clientCount: Type.Integer(),
 });
 
-export const ClientActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+const ClientActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 
 const adminTags = ['admin: aggregators'];
 const AggregatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -434,7 +434,7 @@ function checkNoPlatformHold(client: Client): void {
 }
 
 /** The authorization exists, is enabled and has not expired; otherwise the aggregator has no API access. */
-export function checkAuthorizationLive(
+function checkAuthorizationLive(
   authorization: AggregatorAuthorization | undefined,
   now: Date,
 ): AggregatorAuthorization {

@@ -16,7 +16,7 @@ declare module '../platform/db/schema.ts' {
   }
 }
 
-export interface AggregatorsTable {
+interface AggregatorsTable {
   id: string;
   name: string;
   created_at: Date;
@@ -39,7 +39,7 @@ export interface AggregatorAuthorizationsTable {
   updated_by: string;
 }
 
-export interface AggregatorKeysTable {
+interface AggregatorKeysTable {
   id: string;
   aggregator_id: string;
   key_hash: string;

@@ -17,7 +17,7 @@ import * as store from './store.ts';
 import type { BetViews } from './views.ts';
 
 /** The book's margin on a cash-out, in basis points of its fair value (5%). */
-export const CASHOUT_MARGIN_BASIS_POINTS = 500;
+const CASHOUT_MARGIN_BASIS_POINTS = 500;
 
 const newCashoutId = () => `co_${randomBytes(8).toString('hex')}`;
 

@@ -7,7 +7,7 @@ import { BET_STATES } from './states.ts';
 import { catalogErrors } from '../catalog/errors.ts';
 import { bettingErrors } from './errors.ts';
 
-export const MAX_LEGS = 20;
+const MAX_LEGS = 20;
 /** How a player sees a movement: done, still owed (being delivered, or under review), or never done. */
 export const MOVEMENT_STATUSES = ['applied', 'owed', 'not_applied', 'in_review'] as const;
 export const MY_BETS_PAGE = 20;
@@ -38,7 +38,7 @@ export const PlaceBetBody = Type.Object(
 );
 export type PlaceBetBody = Static<typeof PlaceBetBody>;
 
-export const BetLegView = Type.Object({
+const BetLegView = Type.Object({
   selectionId: Type.String(),
   selectionName: Type.String(),
   marketId: Type.String(),
@@ -51,7 +51,7 @@ export const BetLegView = Type.Object({
 });
 
 /** The player's view of one wallet movement of the bet: a result can show before its money is delivered. */
-export const MovementView = Type.Object({
+const MovementView = Type.Object({
   txId: Type.String(),
   kind: Type.String({ description: 'bet, payout, refund, cashout, resettle or rollback' }),
   direction: Type.Enum(['debit', 'credit']),
@@ -128,7 +128,7 @@ export const getBetSchema = {
   errors: [platformErrors.not_found],
 };
 
-export const ObligationView = Type.Object({
+const ObligationView = Type.Object({
   txId: Type.String(),
   endpoint: Type.String(),
   kind: Type.String(),
@@ -142,7 +142,7 @@ export const ObligationView = Type.Object({
   resolvedAt: Nullable(Timestamp),
 });
 
-export const StaffBetView = Type.Object({
+const StaffBetView = Type.Object({
   ...BetView.properties,
   money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }),
 });
@@ -246,13 +246,13 @@ export const resettleSchema = {
 const BetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const amount = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description });
 
-export const CashOutOffer = Type.Object({
+const CashOutOffer = Type.Object({
   amount: Type.Integer({ description: 'what the wallet is credited if the player accepts, minor units' }),
   currency: Type.String(),
   stake: Type.Integer({ description: 'the part of the remaining stake this offer cashes out' }),
 });
 
-export const CashOutOfferQuery = Type.Object(
+const CashOutOfferQuery = Type.Object(
   { stake: Type.Optional(amount('a part of the remaining stake; all of it when omitted')) },
   { additionalProperties: false },
 );

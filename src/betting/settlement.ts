@@ -21,7 +21,7 @@ import * as store from './store.ts';
  * every leg void makes it void; otherwise a half-lost leg makes it half_lost, a half-won leg half_won, and all
  * legs won (or void) make it won.
  */
-export function betResult(results: Array<SelectionResult | null>): SettledState | 'open' {
+function betResult(results: Array<SelectionResult | null>): SettledState | 'open' {
   if (results.includes('lost')) return 'lost';
   if (results.includes(null)) return 'open';
   if (results.every((result) => result === 'void')) return 'void';
@@ -31,7 +31,7 @@ export function betResult(results: Array<SelectionResult | null>): SettledState 
 }
 
 /** What a settlement does to one bet, before any money: how it moves, and what happens to its postings. */
-export interface BetChange {
+interface BetChange {
   kind: 'settled' | 'resettled' | 'reopened' | 'unchanged';
   move: store.BetMove | null;
   /** Its unsettled settlement postings stop first: the return they were owed for is no longer the bet's. */
@@ -41,7 +41,7 @@ export interface BetChange {
 }
 
 /** The settlement rules for one bet, given its legs with their current results. */
-export function changeOf(
+function changeOf(
   bet: Pick<Bet, 'id' | 'status' | 'stake' | 'cashed_out_stake' | 'settled_version' | 'settled_return'>,
   legs: Array<Pick<BetLeg, 'odds_milli' | 'result'>>,
   now: Date,
@@ -78,7 +78,7 @@ export function changeOf(
  * the new return and what the bet's settlement postings that count add up to (`account.settled`, after any
  * superseded ones stopped counting), as `resettle:<betId>:<version>:<n>`, a credit or a debit; nothing if none.
  */
-export function movementFor(
+function movementFor(
   change: BetChange,
   account: Pick<BetAccount, 'betId' | 'settled' | 'corrections'>,
   ref: string,

@@ -21,7 +21,7 @@ declare module '../platform/db/schema.ts' {
 
 export type BetStatus = OneOf<typeof BET_STATES>;
 
-export type ExposureScope = OneOf<typeof EXPOSURE_SCOPES>;
+type ExposureScope = OneOf<typeof EXPOSURE_SCOPES>;
 
 export interface BetsTable {
   id: string;
@@ -70,14 +70,14 @@ export interface BetLegsTable {
   result: ColumnType<SelectionResult | null, SelectionResult | null | undefined, SelectionResult | null>;
 }
 
-export interface ExposureTable {
+interface ExposureTable {
   tenant_id: string;
   scope: ExposureScope;
   ref_id: string;
   reserved: number;
 }
 
-export interface BetExposureTable {
+interface BetExposureTable {
   bet_id: string;
   scope: ExposureScope;
   ref_id: string;

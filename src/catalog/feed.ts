@@ -16,7 +16,7 @@ export type FeedUpdate =
   | { type: 'market_status'; marketId: string; status: 'open' | 'suspended' | 'closed' }
   | { type: 'event_state'; eventId: string; status?: EventStatus; score?: { home: number; away: number } };
 
-export const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
+const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
 
 export async function applyFeedUpdate(
   catalog: CatalogService,

@@ -4,7 +4,7 @@ import { catalogErrors } from './errors.ts';
 import { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './states.ts';
 import { LINE_PATTERN, ODDS_PATTERN } from './odds.ts';
 
-export const TRADER_MARKET_STATUSES = ['open', 'suspended', 'closed'] as const;
+const TRADER_MARKET_STATUSES = ['open', 'suspended', 'closed'] as const;
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });
@@ -21,7 +21,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 // ---- reads ----
 
-export const SelectionView = Type.Object({
+const SelectionView = Type.Object({
   id: Type.String(),
   name: Type.String(),
   outcome: Type.String(),
@@ -29,7 +29,7 @@ export const SelectionView = Type.Object({
   oddsVersion: Type.Integer(),
   result: Nullable(Type.Enum(SELECTION_RESULTS, { description: 'null until the market is settled' })),
 });
-export const MarketView = Type.Object({
+const MarketView = Type.Object({
   id: Type.String(),
   type: Type.Enum(MARKET_TYPES),
   name: Type.String(),
@@ -57,7 +57,7 @@ export const EventDetail = Type.Object({ ...EventHeader, markets: Type.Array(Mar
 export type EventDetail = Static<typeof EventDetail>;
 export type EventSummary = Static<typeof EventSummary>;
 
-export const SportView = Type.Object({
+const SportView = Type.Object({
   id: Type.String(),
   name: Type.String(),
   eventCount: Type.Integer(),
@@ -130,7 +130,7 @@ export const catalogSchemas = {
 
 // ---- trading ----
 
-export const CreateSportBody = Type.Object(
+const CreateSportBody = Type.Object(
   {
     id: Type.String({ pattern: '^[a-z][a-z0-9-]{1,31}$' }),
     name: Name,
@@ -138,15 +138,15 @@ export const CreateSportBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const CreateCompetitionBody = Type.Object(
+const CreateCompetitionBody = Type.Object(
   { sportId: Id, name: Name, country: Type.String({ minLength: 2, maxLength: 60 }) },
   { additionalProperties: false },
 );
-export const CreateEventBody = Type.Object(
+const CreateEventBody = Type.Object(
   { competitionId: Id, home: Name, away: Name, startsAt: Timestamp },
   { additionalProperties: false },
 );
-export const UpdateEventBody = Type.Object(
+const UpdateEventBody = Type.Object(
   {
     startsAt: Type.Optional(Timestamp),
     status: Type.Optional(Type.Enum(EVENT_STATUSES)),
@@ -176,11 +176,8 @@ export const CreateMarketBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateMarketBody = Static<typeof CreateMarketBody>;
-export const MarketStatusBody = Type.Object(
-  { status: Type.Enum(TRADER_MARKET_STATUSES) },
-  { additionalProperties: false },
-);
-export const OddsBody = Type.Object({ odds: Odds }, { additionalProperties: false });
+const MarketStatusBody = Type.Object({ status: Type.Enum(TRADER_MARKET_STATUSES) }, { additionalProperties: false });
+const OddsBody = Type.Object({ odds: Odds }, { additionalProperties: false });
 
 const tradingTags = ['admin: trading'];
 export const tradingSchemas = {

@@ -183,10 +183,6 @@ export function pricesOf(q: Queryable, selectionIds: string[], lock: boolean) {
   return (lock ? query.forShare(['selections', 'markets', 'events']) : query).execute();
 }
 
-export function findSelection(q: Queryable, id: string) {
-  return q.selectFrom('selections').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function updateEvent(q: Queryable, id: string, changes: Updateable<EventsTable>): Promise<void> {
   await q.updateTable('events').set(changes).where('id', '=', id).execute();
 }

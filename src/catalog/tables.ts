@@ -17,13 +17,13 @@ declare module '../platform/db/schema.ts' {
   }
 }
 
-export interface SportsTable {
+interface SportsTable {
   id: string;
   name: string;
   sort_order: ColumnType<number, number | undefined, number>;
 }
 
-export interface CompetitionsTable {
+interface CompetitionsTable {
   id: string;
   sport_id: string;
   name: string;

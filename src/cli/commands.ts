@@ -212,7 +212,7 @@ export function commandHelp(spec: CommandSpec): string {
 }
 
 /** A usage mistake with the command's usage; anything else in one line (failures.ts). */
-export function describeFailure(error: unknown, spec?: CommandSpec, where?: FailureContext): string {
+function describeFailure(error: unknown, spec?: CommandSpec, where?: FailureContext): string {
   if (error instanceof UsageError) return `${error.message}\n\n${commandHelp(error.spec ?? spec!)}`;
   return explainFailure(error, where);
 }

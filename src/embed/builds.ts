@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Where `npm run build` writes the iframe app and the SDK; neither is committed. */
-export const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 export const APP_DIR = join(ROOT, 'web', 'dist');
 export const APP_ASSETS_DIR = join(APP_DIR, 'assets');
 export const SDK_FILE = join(ROOT, 'sdk', 'dist', 'v1.js');

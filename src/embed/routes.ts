@@ -95,7 +95,7 @@ async function embedOrigins(integration: IntegrationService, tenantId: string): 
  * Contract: `frame-ancestors 'self'` followed by the tenant's embed origins. The rest keeps the page to its own
  * scripts and its own API: no inline script, no third-party origin, no form posting anywhere.
  */
-export function sportsbookPolicy(origins: string[]): string {
+function sportsbookPolicy(origins: string[]): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

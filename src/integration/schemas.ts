@@ -6,8 +6,8 @@ import { Currency, Locale } from '../tenants/schemas.ts';
 
 const Id = '[A-Za-z0-9_-]{1,64}';
 /** Contract deep links: /, /live, /live/{sportId}, /sport/{sportId}, /competition/{competitionId}, /event/{eventId}, /my-bets. */
-export const DEEP_LINK_PATTERN = `^/((live(/${Id})?)|(sport/${Id})|(competition/${Id})|(event/${Id})|(my-bets))?$`;
-export const DeepLink = Type.String({
+const DEEP_LINK_PATTERN = `^/((live(/${Id})?)|(sport/${Id})|(competition/${Id})|(event/${Id})|(my-bets))?$`;
+const DeepLink = Type.String({
   pattern: DEEP_LINK_PATTERN,
   maxLength: 100,
   description: 'deep link of the first page',
@@ -15,7 +15,7 @@ export const DeepLink = Type.String({
 
 const Timestamp = Type.String({ format: 'date-time' });
 
-export const TenantHeaders = Type.Object({
+const TenantHeaders = Type.Object({
   'x-tenant-id': Type.String({ minLength: 1, maxLength: 80, description: 'tenant id of the environment' }),
 });
 
@@ -53,7 +53,7 @@ export const PlayerRecord = Type.Object({
   createdAt: Timestamp,
 });
 
-export const SessionResponse = Type.Object({
+const SessionResponse = Type.Object({
   launchToken: Type.String({ description: 'single use, for the page or SDK; expires at launchExpiresAt' }),
   launchExpiresAt: Timestamp,
   launchUrl: Type.String({ description: 'ready-made iframe URL with tenant, launch, path and locale' }),
@@ -61,13 +61,13 @@ export const SessionResponse = Type.Object({
   player: PlayerRecord,
 });
 
-export const LaunchBody = Type.Object(
+const LaunchBody = Type.Object(
   { launchToken: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 );
-export const LaunchResponse = Type.Object({ token: Type.String(), player: PlayerRecord });
+const LaunchResponse = Type.Object({ token: Type.String(), player: PlayerRecord });
 
-export const SessionInfo = Type.Object({
+const SessionInfo = Type.Object({
   player: PlayerRecord,
   session: Type.Object({
     expiresAt: Timestamp,
@@ -76,7 +76,7 @@ export const SessionInfo = Type.Object({
   }),
 });
 
-export const ConfigQuery = Type.Object(
+const ConfigQuery = Type.Object(
   { tenant: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
   { additionalProperties: false },
 );
@@ -156,7 +156,7 @@ export const logoutSchema = {
   response: { 204: Type.Null({ description: 'the session has ended' }) },
 };
 
-export const PlayerStatusBody = Type.Object(
+const PlayerStatusBody = Type.Object(
   {
     status: Type.Enum(PLAYER_STATUSES),
     reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),

@@ -16,11 +16,11 @@ import type { TenantService } from '../tenants/service.ts';
 import type { PlayerRecord, PublicConfig, SessionRequest } from './schemas.ts';
 import * as store from './store.ts';
 
-export const LAUNCH_TOKEN_TTL_MS = 120_000;
-export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
-export const LAUNCH_RETENTION_MS = 24 * 60 * 60 * 1000;
+const LAUNCH_TOKEN_TTL_MS = 120_000;
+const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+const LAUNCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Contract: idle timeout 60 min, 30 min for Brazil. */
-export const idleTimeoutMinutes = (jurisdiction: string): number => (jurisdiction === 'BR' ? 30 : 60);
+const idleTimeoutMinutes = (jurisdiction: string): number => (jurisdiction === 'BR' ? 30 : 60);
 const idleMs = (jurisdiction: string) => idleTimeoutMinutes(jurisdiction) * 60_000;
 
 const newPlayerId = () => `pl_${randomBytes(8).toString('hex')}`;
@@ -46,7 +46,7 @@ export const TENANT_KEY_ERRORS: readonly ErrorFactory[] = [
 ];
 
 /** Activity is recorded at most this often per session. */
-export const ACTIVITY_GRANULARITY_MS = 10_000;
+const ACTIVITY_GRANULARITY_MS = 10_000;
 /**
  * How long a session found live is trusted from memory at most. Every change that ends a session or restricts a
  * player goes through this service, which forgets the remembered sessions at once, so this bound only matters for
@@ -414,7 +414,7 @@ function playerRefusal(status: string) {
   }
 }
 
-export function playerRecord(player: Player, tenant: Pick<Tenant, 'currency'>): Static<typeof PlayerRecord> {
+function playerRecord(player: Player, tenant: Pick<Tenant, 'currency'>): Static<typeof PlayerRecord> {
   return {
     id: player.id,
     tenantId: player.tenant_id,

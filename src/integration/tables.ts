@@ -18,7 +18,7 @@ declare module '../platform/db/schema.ts' {
 
 export type PlayerStatus = OneOf<typeof PLAYER_STATUSES>;
 
-export interface PlayersTable {
+interface PlayersTable {
   id: string;
   tenant_id: string;
   external_id: string;
@@ -31,7 +31,7 @@ export interface PlayersTable {
 
 export type SessionEndReason = OneOf<typeof SESSION_END_REASONS>;
 
-export interface PlayerSessionsTable {
+interface PlayerSessionsTable {
   id: string;
   tenant_id: string;
   player_id: string;
@@ -42,14 +42,14 @@ export interface PlayerSessionsTable {
   end_reason: SessionEndReason | null;
 }
 
-export interface SessionTokensTable {
+interface SessionTokensTable {
   token_hash: string;
   session_id: string;
   issued_to: OneOf<typeof SESSION_TOKEN_HOLDERS>;
   created_at: Date;
 }
 
-export interface LaunchTokensTable {
+interface LaunchTokensTable {
   token_hash: string;
   tenant_id: string;
   session_id: string;
@@ -59,5 +59,3 @@ export interface LaunchTokensTable {
 }
 
 export type Player = Selectable<PlayersTable>;
-
-export type PlayerSession = Selectable<PlayerSessionsTable>;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { ensurePrivateDir, makePrivate } from './data-dir.ts';
 
-export type AppEnv = 'development' | 'staging' | 'production';
+type AppEnv = 'development' | 'staging' | 'production';
 
 export interface Config {
   port: number;

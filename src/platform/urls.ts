@@ -7,7 +7,7 @@ export function bareHostname(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost') return true;
   return isIP(hostname) !== 0 && ipaddr.parse(hostname).range() === 'loopback';
 }
@@ -40,7 +40,7 @@ export interface OriginRules {
  * An exact web origin as the contract wants it: scheme, host and optional port; no wildcard, path, query,
  * fragment or user info. Returns the normalised origin, or the reason it is refused.
  */
-export function parseExactOrigin(value: string, rules: OriginRules): { origin: string } | { problem: string } {
+function parseExactOrigin(value: string, rules: OriginRules): { origin: string } | { problem: string } {
   if (value.includes('*')) return { problem: 'wildcards are not allowed' };
   const url = parseAbsolute(value);
   if ('problem' in url) return url;
@@ -54,10 +54,7 @@ export function parseExactOrigin(value: string, rules: OriginRules): { origin: s
 }
 
 /** A wallet base URL: an HTTPS origin plus an optional path, nothing else. */
-export function parseWalletBaseUrl(
-  value: string,
-  rules: OriginRules,
-): { url: string; origin: string } | { problem: string } {
+function parseWalletBaseUrl(value: string, rules: OriginRules): { url: string; origin: string } | { problem: string } {
   const url = parseAbsolute(value);
   if ('problem' in url) return url;
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
@@ -73,7 +70,7 @@ export function parseWalletBaseUrl(
  * development only port 443, and never an IP literal in a special range (private, link-local, metadata,
  * CGNAT, mapped, unspecified, ...). A hostname is checked again at every call, when it resolves.
  */
-export function walletDestinationProblem(url: URL, rules: OriginRules): { rule: string; problem: string } | null {
+function walletDestinationProblem(url: URL, rules: OriginRules): { rule: string; problem: string } | null {
   const host = bareHostname(url);
   if (isLoopbackHost(host)) {
     return rules.allowLoopback

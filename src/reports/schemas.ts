@@ -34,7 +34,7 @@ export const GgrDay = Type.Object({ date: Day(), ...figures });
 export type GgrDay = Static<typeof GgrDay>;
 export type GgrFigures = Omit<GgrDay, 'date'>;
 
-export const GgrReport = Type.Object({
+const GgrReport = Type.Object({
   tenantId: Type.String(),
   currency: Type.String(),
   days: Type.Array(GgrDay, { description: 'every day from `from` to `to`, in order, zeros included' }),

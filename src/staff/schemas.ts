@@ -3,12 +3,12 @@ import { platformErrors } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
 import { staffErrors } from './errors.ts';
 
-export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
-export const Password = Type.String({ minLength: 1, maxLength: 256 });
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const Password = Type.String({ minLength: 1, maxLength: 256 });
 /** Policy for new passwords; login accepts any length up to the bound so old passwords keep working. */
 export const NEW_PASSWORD_MIN_LENGTH = 12;
 
-export const LoginBody = Type.Object(
+const LoginBody = Type.Object(
   {
     email: Email,
     password: Password,
@@ -16,14 +16,14 @@ export const LoginBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type LoginBody = Static<typeof LoginBody>;
+type LoginBody = Static<typeof LoginBody>;
 
-export const LoginResponse = Type.Object({
+const LoginResponse = Type.Object({
   token: Type.String({ description: 'opaque staff token (prefix bm_staff_); send as Authorization: Bearer' }),
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
-export const StaffProfile = Type.Object({
+const StaffProfile = Type.Object({
   id: Type.String(),
   email: Type.String(),
   role: Type.Enum(STAFF_ROLES),

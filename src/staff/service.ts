@@ -174,7 +174,7 @@ export class StaffService {
   }
 }
 
-export const STAFF_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
+const STAFF_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 function checkNewStaff(email: string, input: NewStaffInput): StaffRole {
   if (!EMAIL_PATTERN.test(email) || email.length > 254) {

@@ -15,7 +15,7 @@ declare module '../platform/db/schema.ts' {
   }
 }
 
-export interface StaffUsersTable {
+interface StaffUsersTable {
   id: string;
   email: string;
   password_hash: string;
@@ -34,7 +34,7 @@ export interface StaffUsersTable {
   created_at: CreatedAt;
 }
 
-export interface StaffTokensTable {
+interface StaffTokensTable {
   token_hash: string;
   staff_id: string;
   created_at: CreatedAt;

@@ -4,8 +4,8 @@ import { ENVIRONMENTS } from './states.ts';
 import { Type, type Static } from 'typebox';
 
 /** Reference data of the contract (CreateClient table). */
-export const CURRENCIES = ['BRL', 'USD', 'EUR', 'PEN', 'COP', 'MXN', 'KES', 'ZAR', 'PHP'] as const;
-export const JURISDICTIONS = ['BR', 'ROW'] as const;
+const CURRENCIES = ['BRL', 'USD', 'EUR', 'PEN', 'COP', 'MXN', 'KES', 'ZAR', 'PHP'] as const;
+const JURISDICTIONS = ['BR', 'ROW'] as const;
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
@@ -31,7 +31,7 @@ const EmbedOrigins = Type.Array(Origin, {
 });
 
 const MinorUnits = Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 });
-export const BettingLimits = Type.Object(
+const BettingLimits = Type.Object(
   {
     minStake: MinorUnits,
     maxStake: MinorUnits,
@@ -46,7 +46,7 @@ export const BettingLimits = Type.Object(
   },
 );
 
-export const AdjustmentPolicy = Type.Object(
+const AdjustmentPolicy = Type.Object(
   {
     maxAmount: MinorUnits,
     approvalAbove: Type.Integer({

@@ -50,7 +50,7 @@ export interface TenantsTable {
   adjustment_approval_above: ColumnType<number, number | undefined, number>;
 }
 
-export interface IntegrationKeysTable {
+interface IntegrationKeysTable {
   id: string;
   tenant_id: string;
   key_hash: string;

@@ -16,7 +16,7 @@ import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
 import type { Ledger } from './ledger.ts';
 import { ADJUSTMENTS_PAGE, type AdjustmentBody, type AdjustmentsQuery, type AdjustmentView } from './schemas.ts';
-import type { AdjustmentState } from './states.ts';
+import { ADJUSTMENT_TRANSITIONS, type AdjustmentState } from './states.ts';
 import * as store from './store.ts';
 
 const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
@@ -211,6 +211,9 @@ export class Adjustments {
     reason: string | null,
     obligationId: string | null,
   ): Promise<Adjustment> {
+    if (!ADJUSTMENT_TRANSITIONS[adjustment.status].includes(status)) {
+      throw walletErrors.adjustment_not_proposed({ status: adjustment.status });
+    }
     const decision = {
       status,
       decided_by: call.staff.id,

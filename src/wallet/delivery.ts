@@ -11,11 +11,11 @@ import * as store from './store.ts';
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */
 export const RETRY_DELAYS_MS = [200, 400, 800, 1_600];
 /** Contract: settlements that could not be paid are retried every 30 s. */
-export const RESEND_AFTER_MS = 30_000;
+const RESEND_AFTER_MS = 30_000;
 /** Calls in flight to one wallet at most: a casino's wallet is not ours to flood. */
-export const WALLET_CONCURRENCY = 64;
+const WALLET_CONCURRENCY = 64;
 /** How long a claim keeps others off an obligation: past the 5 s timeout with a wide margin. */
-export const CLAIM_MS = 60_000;
+const CLAIM_MS = 60_000;
 /** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
 const POLL_MS = 1_000;
 /** Results recorded per statement at most; the rest wait for the next write. */

@@ -544,7 +544,7 @@ export class Ledger {
  * envelope) held for review, a correction debit refused for insufficient funds with its own reason; a destination
  * the transport refuses held; anything else unknown, owed still.
  */
-export function deliveryChange(
+function deliveryChange(
   obligation: WalletObligation,
   attempt: WalletAttempt,
   now: Date,
@@ -588,7 +588,7 @@ export function deliveryChange(
  * answer decides. Applied: it counts (and the bet owes the difference); refused: nothing moved, and it is no longer
  * owed, so it is cancelled; anything else: still held, the attempt on its count. The hold reason is kept.
  */
-export function supersededDeliveryChange(
+function supersededDeliveryChange(
   obligation: WalletObligation,
   attempt: WalletAttempt,
   now: Date,

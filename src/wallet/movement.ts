@@ -4,28 +4,12 @@ import type { OBLIGATION_KINDS } from './states.ts';
 export const WALLET_ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
 export type WalletEndpoint = (typeof WALLET_ENDPOINTS)[number];
 
-export const MOVEMENT_KINDS = [
-  'balance',
-  'bet',
-  'payout',
-  'refund',
-  'cashout',
-  'resettle',
-  'rollback',
-  'adjustment',
-] as const;
-export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+/** What a movement is for (contract: "Kinds and endpoints"): a balance read, or one of the obligations' kinds. */
+export type MovementKind = 'balance' | ObligationKind;
 
 export type ObligationKind = (typeof OBLIGATION_KINDS)[number];
 
-export const KINDS_BY_ENDPOINT: Record<WalletEndpoint, readonly MovementKind[]> = {
-  balance: ['balance'],
-  debit: ['bet', 'resettle', 'adjustment'],
-  credit: ['payout', 'refund', 'cashout', 'resettle', 'adjustment'],
-  rollback: ['rollback'],
-};
-
-export const MAX_TX_ID_LENGTH = 200;
+const MAX_TX_ID_LENGTH = 200;
 
 export interface Movement {
   txId: string;

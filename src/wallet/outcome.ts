@@ -14,9 +14,9 @@ export type WalletOutcome =
  * refused_address: the scheme, port or address breaks the transport rules (it will until someone changes the
  * destination); unresolvable: the name did not resolve (it may later).
  */
-export type NotSentReason = 'refused_address' | 'unresolvable';
+type NotSentReason = 'refused_address' | 'unresolvable';
 
-export type UnknownReason =
+type UnknownReason =
   | 'timeout'
   | 'connection_error'
   | 'status_408'

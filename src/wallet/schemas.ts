@@ -28,7 +28,7 @@ export const CALLS_SHOWN = 20;
 /** What an operator can do with an obligation in its state. */
 export const REVIEW_ACTIONS = ['retry', 'resolve', 'cancel'] as const;
 
-export const WalletCallView = Type.Object({
+const WalletCallView = Type.Object({
   at: Timestamp,
   httpStatus: Nullable(Type.Integer()),
   outcome: Type.Enum(['applied', 'refused', 'unknown', 'not_sent']),
@@ -37,7 +37,7 @@ export const WalletCallView = Type.Object({
   durationMs: Type.Integer(),
 });
 
-export const ObligationChange = Type.Object({
+const ObligationChange = Type.Object({
   at: Timestamp,
   from: Nullable(Type.Enum(OBLIGATION_STATES, { description: 'null: the state it was in when its history began' })),
   to: Type.Enum(OBLIGATION_STATES),
@@ -111,9 +111,9 @@ export const ObligationsQuery = Type.Object(
 );
 export type ObligationsQuery = Static<typeof ObligationsQuery>;
 
-export const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
-export const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
-export const CancelBody = Type.Object(
+const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+const CancelBody = Type.Object(
   {
     reason: Type.Optional({
       ...Reason,

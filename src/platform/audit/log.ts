@@ -2,8 +2,8 @@ import type { Clock } from '../clock.ts';
 import type { Queryable } from '../db/database.ts';
 import { insertAuditEntry } from './store.ts';
 
-export type ActorType = 'staff' | 'aggregator' | 'tenant' | 'player' | 'system' | 'anonymous';
-export type AuditOutcome = 'success' | 'failure' | 'denied';
+type ActorType = 'staff' | 'aggregator' | 'tenant' | 'player' | 'system' | 'anonymous';
+type AuditOutcome = 'success' | 'failure' | 'denied';
 
 export interface AuditRecord {
   actor: { type: ActorType; id?: string | null | undefined };

@@ -171,7 +171,7 @@ export function migrator(db: Db): Migrator {
 }
 
 /** Names of the migrations not yet applied, in order. */
-export async function pendingMigrations(db: Db): Promise<string[]> {
+async function pendingMigrations(db: Db): Promise<string[]> {
   return (await migrator(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }
 

@@ -35,8 +35,6 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string, never>;
 }
 
-export type AuditEntry = Selectable<AuditLogTable>;
-
 export interface IdempotencyRecordsTable {
   scope: string;
   idempotency_key: string;

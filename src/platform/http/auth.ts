@@ -36,8 +36,8 @@ declare module 'fastify' {
  * not for something the player did: the session is checked but its idle clock is not reset, so an open iframe
  * left alone still times out.
  */
-export const BACKGROUND_HEADER = 'x-player-activity';
-export const PERMISSIONS = {
+const BACKGROUND_HEADER = 'x-player-activity';
+const PERMISSIONS = {
   /** Aggregators, clients, any tenant, a tenant's wallet identity and status. */
   platform: ['platform_admin'],
   /** The catalog: sports, events, markets, odds. */
@@ -77,7 +77,7 @@ export function targetTenant(staff: StaffPrincipal, requested: string | undefine
 }
 
 /** A credential check provided by the domain that issued the credential. */
-export interface CredentialCheck<A extends unknown[], P> {
+interface CredentialCheck<A extends unknown[], P> {
   check(...args: A): Promise<P>;
   /** The catalogued errors the check can throw, listed in the OpenAPI documents. */
   errors: readonly ErrorFactory[];

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** For answers that are not pages: nothing may load from them, nobody may frame them. */
-export const NO_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const NO_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** The defaults of every answer; the parser-level answers written before Fastify has a request use them too. */
 export function defaultHeaders(requestId: string): Record<string, string> {

@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 /** Query parameters that may carry credentials (the deprecated ?token= launch among them). */
 const SECRET_QUERY_PARAMS = /([?&](?:token|launch|launchToken|key|apiKey|secret)=)[^&#]*/gi;
 
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]');
 }
 

@@ -39,7 +39,7 @@ export interface DocumentSpec {
 const LICENSE = { name: 'Proprietary', url: 'https://bookmaker.example/terms' };
 
 /** Tags group operations by audience in the reference; each carries a description. */
-export const TAGS = [
+const TAGS = [
   { name: 'aggregator', description: "An aggregator's server provisions casinos (clients) and their environments." },
   {
     name: 'integration',
@@ -61,7 +61,7 @@ export const TAGS = [
   { name: 'health', description: 'Liveness and readiness probes.' },
 ];
 
-export const SECURITY_SCHEMES = {
+const SECURITY_SCHEMES = {
   staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/v1/admin/auth/login' },
   aggregatorKey: {
     type: 'http',
@@ -230,7 +230,7 @@ function inputErrors(schema: Schema, methods: string[]): ErrorFactory[] {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One response per status; its schema names the codes that status can carry and what each means. */
-export function errorResponses(errors: readonly ErrorFactory[]): Record<number, TSchema> {
+function errorResponses(errors: readonly ErrorFactory[]): Record<number, TSchema> {
   const byStatus = new Map<number, Map<string, ErrorFactory>>();
   for (const error of errors) {
     const codes = byStatus.get(error.status) ?? new Map<string, ErrorFactory>();

@@ -20,7 +20,7 @@ export const PLAIN_TEXT_PROBLEM = 'must not contain NUL characters or unpaired s
  * Text that PostgreSQL and JSON can hold as it was sent: no NUL character (text columns refuse it) and no lone
  * surrogate (jsonb refuses it, text columns would silently store U+FFFD instead).
  */
-export function isPlainText(value: string): boolean {
+function isPlainText(value: string): boolean {
   return !value.includes('\u0000') && value.isWellFormed();
 }
 
@@ -40,7 +40,7 @@ function newAjv(options: Options): Ajv {
  * A copy of the schema in which every string schema also requires plain text. Applied to every schema the
  * server compiles, so no route, present or future, can forget it; the published documents keep the originals.
  */
-export function withPlainText(schema: unknown): unknown {
+function withPlainText(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withPlainText);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};

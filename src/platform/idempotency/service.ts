@@ -5,7 +5,7 @@ import { inTransaction, type Db, type Tx } from '../db/database.ts';
 import { idempotencyErrors } from './errors.ts';
 import * as store from './store.ts';
 
-export const REPLAY_WINDOW_SECONDS = 86_400;
+const REPLAY_WINDOW_SECONDS = 86_400;
 /** An in-progress claim older than this belongs to a crashed request: its effect never committed. */
 const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const WAIT_STEP_MS = 100;
