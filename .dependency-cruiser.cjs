@@ -35,6 +35,13 @@ module.exports = {
       to: { path: 'store\\.ts$', pathNot: '^src/$1/' },
     },
     {
+      name: 'states-are-data',
+      severity: 'error',
+      comment: "A domain's states.ts holds its column values and state machines as data: it imports nothing.",
+      from: { path: '(^|/)states\\.ts$' },
+      to: {},
+    },
+    {
       name: 'web-and-sdk-stay-in-the-browser',
       severity: 'error',
       comment: 'The iframe app and the SDK run in browsers: they import no server code.',

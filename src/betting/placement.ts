@@ -274,14 +274,15 @@ export class Placement {
    * stake's answer is waited for, and answered "in progress" if it still waits.
    */
   async #settledRepeat(player: SessionPrincipal, requestId: string, requestHash: string): Promise<BetView> {
-    const deadline = Date.now() + REPEAT_WAIT_MS;
+    // Waiting is real time, not the business clock: a monotonic deadline.
+    const deadline = performance.now() + REPEAT_WAIT_MS;
     for (;;) {
       const bet = await store.findBetByRequest(this.#db, player.playerId, requestId);
       if (!bet) throw bettingErrors.bet_in_progress();
       if (bet.request_hash !== requestHash) throw bettingErrors.request_id_reused();
       if (bet.status === 'refused') throw toError(storedRefusal(bet));
       if (bet.status !== 'pending') return this.#views.view(bet.id);
-      if (Date.now() > deadline) throw bettingErrors.bet_in_progress();
+      if (performance.now() > deadline) throw bettingErrors.bet_in_progress();
       await sleep(100);
     }
   }

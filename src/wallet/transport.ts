@@ -111,9 +111,10 @@ export class WalletTransport {
    */
   async post(rawUrl: string, body: string, headers: Record<string, string>): Promise<TransportResponse> {
     const url = new URL(rawUrl);
-    const deadline = Date.now() + this.#policy.timeoutMs;
+    // Elapsed real time, not the business clock: a monotonic deadline.
+    const deadline = performance.now() + this.#policy.timeoutMs;
     const address = await withDeadline(this.checkedAddress(url), this.#policy.timeoutMs);
-    return this.#send(url, address, body, headers, Math.max(1, deadline - Date.now()));
+    return this.#send(url, address, body, headers, Math.max(1, Math.round(deadline - performance.now())));
   }
 
   #send(
