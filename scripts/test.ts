@@ -29,7 +29,15 @@ results.push(
   run('build (the SDK and the iframe app, with their size budgets)', process.execPath, ['scripts/build.ts']),
 );
 if (files.length === 0) {
-  for (const project of ['.', 'web', 'sdk', 'e2e', 'demo']) {
+  // The web app's API types are generated from the v1 document and checked in: stale ones fail here, and web code
+  // that no longer matches them fails the type-check of `web` below.
+  results.push(
+    run('API types (web/src/generated/openapi.d.ts is what the v1 OpenAPI document gives)', process.execPath, [
+      'scripts/api-types.ts',
+      '--check',
+    ]),
+  );
+  for (const project of ['.', 'web', 'web/test', 'sdk', 'e2e', 'demo']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
   }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
@@ -57,7 +65,8 @@ if (files.length === 0) {
     ),
   );
 }
-const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'e2e/**/*.test.ts'];
+// web/test: the iframe app's logic (slip arithmetic, formatting, router, bridge); no database, no browser.
+const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts'];
 results.push(run('tests on embedded PGlite', process.execPath, nodeTest(tests), withoutDatabase));
 if (DATABASE_URL) {
   // The browser tests check pages, not the database: once is enough.

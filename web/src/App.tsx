@@ -13,6 +13,7 @@ import { MyBetsPage } from './pages/MyBets.tsx';
 import { SportPage } from './pages/Sport.tsx';
 import { routeStore } from './router.ts';
 import { useStore } from './store.ts';
+import './App.css';
 
 function Page({ route }: { route: Route }) {
   switch (route.page) {

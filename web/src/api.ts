@@ -1,15 +1,4 @@
-import type {
-  Balance,
-  Bet,
-  CashOutOffer,
-  CompetitionPage,
-  EventDetail,
-  EventSummary,
-  Player,
-  SportPage,
-  SportSummary,
-  TenantConfig,
-} from './types.ts';
+import type { ApiQuery, ApiRequest, ApiResponse } from './types.ts';
 
 /** An API refusal ({ error: { code, message, details } }), or `network` when no answer came. */
 export class ApiError extends Error {
@@ -87,45 +76,50 @@ async function call<T>(method: string, path: string, options: CallOptions = {}):
 const enc = encodeURIComponent;
 
 export const api = {
-  config: (tenant: string) => call<TenantConfig>('GET', `/api/v1/config?tenant=${enc(tenant)}`),
+  config: (tenant: string) => call<ApiResponse<'getPublicConfig'>>('GET', `/api/v1/config?tenant=${enc(tenant)}`),
   launch: (tenant: string, launchToken: string) =>
-    call<{ token: string; player: Player }>('POST', '/api/v1/integration/launch', {
-      body: { launchToken },
+    call<ApiResponse<'exchangeLaunchToken'>>('POST', '/api/v1/integration/launch', {
+      body: { launchToken } satisfies ApiRequest<'exchangeLaunchToken'>,
       headers: { 'x-tenant-id': tenant },
     }),
   /** Checks a session token (the deprecated `?token=`, or one kept in sessionStorage). */
-  session: (token: string) => call<{ player: Player }>('GET', '/api/v1/session', { token }),
+  session: (token: string) => call<ApiResponse<'getPlayerSession'>>('GET', '/api/v1/session', { token }),
   logout: (token: string) => call<unknown>('POST', '/api/v1/session/logout', { token, body: {} }),
 
-  sports: (signal?: AbortSignal) => call<{ sports: SportSummary[] }>('GET', '/api/v1/catalog/sports', { signal }),
+  sports: (signal?: AbortSignal) => call<ApiResponse<'listSports'>>('GET', '/api/v1/catalog/sports', { signal }),
   live: (sportId?: string, signal?: AbortSignal) =>
-    call<{ events: EventSummary[] }>('GET', `/api/v1/catalog/live${sportId ? `?sport=${enc(sportId)}` : ''}`, {
+    call<ApiResponse<'listLiveEvents'>>('GET', `/api/v1/catalog/live${sportId ? `?sport=${enc(sportId)}` : ''}`, {
       signal,
     }),
-  sport: (id: string, signal?: AbortSignal) => call<SportPage>('GET', `/api/v1/catalog/sports/${enc(id)}`, { signal }),
+  sport: (id: string, signal?: AbortSignal) =>
+    call<ApiResponse<'getSport'>>('GET', `/api/v1/catalog/sports/${enc(id)}`, { signal }),
   competition: (id: string, signal?: AbortSignal) =>
-    call<CompetitionPage>('GET', `/api/v1/catalog/competitions/${enc(id)}`, { signal }),
+    call<ApiResponse<'getCompetition'>>('GET', `/api/v1/catalog/competitions/${enc(id)}`, { signal }),
   event: (id: string, signal?: AbortSignal) =>
-    call<{ event: EventDetail }>('GET', `/api/v1/catalog/events/${enc(id)}`, { signal }),
+    call<ApiResponse<'getEvent'>>('GET', `/api/v1/catalog/events/${enc(id)}`, { signal }),
 
-  balance: () => call<Balance>('GET', '/api/v1/wallet/balance', { player: true }),
-  placeBet: (body: { requestId: string; stake: number; legs: Array<{ selectionId: string; odds: string }> }) =>
-    call<{ bet: Bet; balance?: Balance }>('POST', '/api/v1/bets', { player: true, body }),
-  bets: (status: 'open' | 'settled', options: { cursor?: string; limit?: number; background?: boolean } = {}) =>
-    call<{ bets: Bet[]; nextCursor?: string }>(
+  balance: () => call<ApiResponse<'getBalance'>>('GET', '/api/v1/wallet/balance', { player: true }),
+  /** 201 with the balance after the stake, or 200 (the bet of an earlier request with this requestId) without. */
+  placeBet: (body: ApiRequest<'placeBet'>) =>
+    call<ApiResponse<'placeBet'>>('POST', '/api/v1/bets', { player: true, body }),
+  bets: (
+    status: NonNullable<ApiQuery<'listMyBets'>['status']>,
+    options: { cursor?: string; limit?: number; background?: boolean } = {},
+  ) =>
+    call<ApiResponse<'listMyBets'>>(
       'GET',
       `/api/v1/bets?status=${status}&limit=${options.limit ?? 20}${options.cursor ? `&cursor=${enc(options.cursor)}` : ''}`,
       { player: true, background: options.background },
     ),
   bet: (id: string, background = false) =>
-    call<{ bet: Bet }>('GET', `/api/v1/bets/${enc(id)}`, { player: true, background }),
+    call<ApiResponse<'getMyBet'>>('GET', `/api/v1/bets/${enc(id)}`, { player: true, background }),
   cashOutOffer: (id: string, stake?: number, background = false) =>
-    call<{ offer: CashOutOffer }>('GET', `/api/v1/bets/${enc(id)}/cashout${stake ? `?stake=${stake}` : ''}`, {
+    call<ApiResponse<'getCashOutOffer'>>('GET', `/api/v1/bets/${enc(id)}/cashout${stake ? `?stake=${stake}` : ''}`, {
       player: true,
       background,
     }),
-  cashOut: (id: string, body: { requestId: string; amount: number; stake?: number }) =>
-    call<{ bet: Bet }>('POST', `/api/v1/bets/${enc(id)}/cashout`, { player: true, body }),
+  cashOut: (id: string, body: ApiRequest<'cashOut'>) =>
+    call<ApiResponse<'cashOut'>>('POST', `/api/v1/bets/${enc(id)}/cashout`, { player: true, body }),
 };
 
 /** A request id for the API's idempotent POSTs (`[A-Za-z0-9_.:-]{8,64}`); works outside secure contexts too. */

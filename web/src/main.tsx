@@ -1,5 +1,9 @@
 // First: reading the address removes `launch` and `token` from it before anything else runs.
 import { launchParams } from './launch.ts';
+// The stylesheets every view shares, in cascade order: before any component's own, which each component imports.
+import './theme/tokens.css';
+import './theme/base.css';
+import './components/ui.css';
 import { render } from 'preact';
 import { isLocale, parsePath, type HostMessage, type Locale } from '../../sdk/protocol.ts';
 import { api } from './api.ts';
@@ -11,7 +15,6 @@ import { currencyStore, localeStore, t } from './i18n/index.ts';
 import { openPath, routeStore, setSiteName, titleChanged } from './router.ts';
 import { exchangeLaunchToken, loggedIn, logout, refreshBalance, startSession } from './session.ts';
 import { startWatching } from './watch.ts';
-import './styles.css';
 
 const root = document.getElementById('app')!;
 /** The sports list (menu, chips): read again every minute. */

@@ -1,152 +1,46 @@
-/** The shapes of the API answers the sportsbook reads (see the v1 OpenAPI document). */
+import type { operations } from './generated/openapi.d.ts';
 
-export interface TenantConfig {
-  tenant: {
-    id: string;
-    name: string;
-    currency: string;
-    locale: string;
-    jurisdiction: string;
-    embedOrigins: string[];
-    available: boolean;
-  };
-  session: { idleTimeoutMinutes: number; absoluteTimeoutHours: number };
-  locales: string[];
-  embed: { sdkUrl: string; protocolVersion: number };
-}
+/**
+ * The shapes of the API answers the sportsbook reads, named. Every one is derived from the types generated from
+ * the v1 OpenAPI document (generated/openapi.d.ts, `npm run api-types`), never declared here: when the API changes
+ * and the file is regenerated, code that no longer matches does not compile. The document names no schemas
+ * (`components.schemas` is empty), so each shape is taken from the successful answer of an operation.
+ */
 
-export interface Player {
-  id: string;
-  tenantId: string;
-  externalId: string;
-  status: 'active' | 'blocked' | 'paused' | 'closed';
-  displayName: string;
-  currency: string;
-}
+type Operation = keyof operations;
 
-export type MarketType = 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
-export type MarketStatus = 'open' | 'suspended' | 'closed' | 'settled';
-export type EventStatus = 'scheduled' | 'live' | 'finished' | 'cancelled';
-export type LegResult = 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+/** The JSON body of an operation's successful answer (200, or 201 for a creation; a union when it has both). */
+export type ApiResponse<Op extends Operation> = JsonOf<SuccessOf<operations[Op]['responses']>>;
+/** The JSON body an operation takes. */
+export type ApiRequest<Op extends Operation> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+/** The query parameters an operation reads. */
+export type ApiQuery<Op extends Operation> = NonNullable<operations[Op]['parameters']['query']>;
 
-export interface Selection {
-  id: string;
-  name: string;
-  outcome: string;
-  /** decimal odds, e.g. "2.15" */
-  odds: string;
-  oddsVersion: number;
-  result: LegResult | null;
-}
+type SuccessOf<Responses> = Responses[Extract<keyof Responses, 200 | 201>];
+type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
-export interface Market {
-  id: string;
-  type: MarketType;
-  name: string;
-  line: string | null;
-  status: MarketStatus;
-  settlementVersion: number;
-  selections: Selection[];
-}
+export type TenantConfig = ApiResponse<'getPublicConfig'>;
+export type Player = ApiResponse<'getPlayerSession'>['player'];
 
-export interface Named {
-  id: string;
-  name: string;
-}
+export type EventDetail = ApiResponse<'getEvent'>['event'];
+export type Market = EventDetail['markets'][number];
+export type Selection = Market['selections'][number];
+export type MarketType = Market['type'];
+export type MarketStatus = Market['status'];
+export type LegResult = NonNullable<Selection['result']>;
+/** What every view of an event has (a list's summary, the event page): the event without its markets. */
+export type EventHeader = Omit<EventDetail, 'markets'>;
+export type EventStatus = EventHeader['status'];
+export type Named = EventHeader['sport'];
 
-export interface EventHeader {
-  id: string;
-  sport: Named;
-  competition: Named & { country: string };
-  home: string;
-  away: string;
-  startsAt: string;
-  status: EventStatus;
-  score: { home: number; away: number } | null;
-}
+export type SportSummary = ApiResponse<'listSports'>['sports'][number];
+export type EventSummary = ApiResponse<'listLiveEvents'>['events'][number];
+export type SportPage = ApiResponse<'getSport'>;
+export type CompetitionPage = ApiResponse<'getCompetition'>;
 
-export interface EventSummary extends EventHeader {
-  marketCount: number;
-  mainMarket: Market | null;
-}
-
-export interface EventDetail extends EventHeader {
-  markets: Market[];
-}
-
-export interface SportSummary extends Named {
-  eventCount: number;
-  liveCount: number;
-}
-
-export interface SportPage {
-  sport: Named;
-  competitions: Array<Named & { country: string; events: EventSummary[] }>;
-}
-
-export interface CompetitionPage {
-  competition: Named & { country: string; sport: Named };
-  events: EventSummary[];
-}
-
-export type BetStatus =
-  | 'pending'
-  | 'accepted'
-  | 'refused'
-  | 'partially_cashed_out'
-  | 'won'
-  | 'lost'
-  | 'void'
-  | 'half_won'
-  | 'half_lost'
-  | 'cashed_out';
-
-export interface BetLeg {
-  selectionId: string;
-  selectionName: string;
-  marketId: string;
-  marketName: string;
-  eventId: string;
-  eventName: string;
-  eventStartsAt: string;
-  odds: string;
-  result: LegResult | null;
-}
-
-export interface Movement {
-  txId: string;
-  kind: string;
-  direction: 'debit' | 'credit';
-  amount: number;
-  status: 'applied' | 'owed' | 'not_applied' | 'in_review';
-}
-
-export interface Bet {
-  id: string;
-  requestId: string;
-  status: BetStatus;
-  refusal: { code: string; message: string } | null;
-  stake: number;
-  remainingStake: number;
-  currency: string;
-  odds: string;
-  potentialPayout: number;
-  settledReturn: number | null;
-  placedAt: string;
-  decidedAt: string | null;
-  settledAt: string | null;
-  legs: BetLeg[];
-  cashOuts: Array<{ stake: number; amount: number; at: string }>;
-  movements: Movement[];
-}
-
-export interface CashOutOffer {
-  amount: number;
-  currency: string;
-  stake: number;
-}
-
-export interface Balance {
-  balance: number;
-  currency: string;
-}
+export type Bet = ApiResponse<'getMyBet'>['bet'];
+export type BetStatus = Bet['status'];
+export type BetLeg = Bet['legs'][number];
+export type Movement = Bet['movements'][number];
+export type CashOutOffer = ApiResponse<'getCashOutOffer'>['offer'];
+export type Balance = ApiResponse<'getBalance'>;

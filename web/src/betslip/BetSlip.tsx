@@ -24,6 +24,7 @@ import {
   type SlipError,
   type SlipItem,
 } from './slip.ts';
+import './BetSlip.css';
 
 /** Quick stakes in major units of the tenant currency. */
 const QUICK_STAKES = [10, 20, 50];

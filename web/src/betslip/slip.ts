@@ -343,7 +343,10 @@ export async function placeBets(): Promise<void> {
   let failure: SlipError | null = null;
   for (const slip of slips) {
     try {
-      const { bet, balance } = await placeOne(slip.stake, slip.items);
+      const answer = await placeOne(slip.stake, slip.items);
+      const { bet } = answer;
+      // 201 has the balance after the stake; 200 (an earlier request's bet, replayed) has none
+      const balance = 'balance' in answer ? answer.balance : undefined;
       placed.push(bet);
       placedItems.push(...slip.items);
       if (balance) setBalance(balance.balance, balance.currency);

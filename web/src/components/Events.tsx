@@ -5,6 +5,7 @@ import { go } from '../router.ts';
 import type { EventHeader, EventSummary } from '../types.ts';
 import { Icon } from './icons.tsx';
 import { OddsButton } from './OddsButton.tsx';
+import './Events.css';
 
 /** Live badge and score, or the kick-off time in the player's time zone. */
 export function EventTime({ event }: { event: EventHeader }) {

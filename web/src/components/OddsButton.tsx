@@ -5,6 +5,7 @@ import { selectionOf } from '../labels.ts';
 import { useStore } from '../store.ts';
 import type { EventHeader, Market, Selection } from '../types.ts';
 import { Icon } from './icons.tsx';
+import './OddsButton.css';
 
 /** How long a moved price stays highlighted. */
 const FLASH_MS = 3_000;

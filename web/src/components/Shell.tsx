@@ -8,6 +8,7 @@ import { go, routeStore } from '../router.ts';
 import { balanceStore, requestDeposit, requireLogin, sessionStore } from '../session.ts';
 import { useStore } from '../store.ts';
 import { Icon, type IconName } from './icons.tsx';
+import './Shell.css';
 
 export function useMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => matchMedia(query).matches);

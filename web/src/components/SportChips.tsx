@@ -2,6 +2,7 @@ import { sportsStore } from '../catalog.ts';
 import { t } from '../i18n/index.ts';
 import { go } from '../router.ts';
 import { useStore } from '../store.ts';
+import './SportChips.css';
 
 /**
  * The sports as a row of chips (phones, and desktop without the side menu). `live` makes them filter the live

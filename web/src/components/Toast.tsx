@@ -1,4 +1,5 @@
 import { createStore, useStore } from '../store.ts';
+import './Toast.css';
 
 /** A short confirmation that outlives the element it is about (a cashed-out bet leaves the open list). */
 const toastStore = createStore<{ id: number; text: string } | null>(null);

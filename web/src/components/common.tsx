@@ -3,6 +3,7 @@ import { t } from '../i18n/index.ts';
 import { back, canGoBack } from '../router.ts';
 import { useStore } from '../store.ts';
 import { Icon } from './icons.tsx';
+import './common.css';
 
 export function Loading() {
   return (

@@ -11,6 +11,7 @@ import { eventName, marketLabel } from '../labels.ts';
 import { usePoll } from '../poll.ts';
 import { go, setPageTitle } from '../router.ts';
 import type { EventDetail, Market, MarketType } from '../types.ts';
+import './Event.css';
 
 const TYPE_ORDER: MarketType[] = [
   'match_result',

@@ -20,6 +20,7 @@ import { betsVersion, refreshBalance, requireLogin, sessionStore } from '../sess
 import { useStore } from '../store.ts';
 import type { Bet, CashOutOffer } from '../types.ts';
 import { isOpenBet, noteBet, paidOut, reconcileOpen } from '../watch.ts';
+import './MyBets.css';
 
 /** Settled bets are read again every SETTLED_POLL_MS (and whenever a bet changes); open ones every PAGE_POLL_MS. */
 const SETTLED_POLL_MS = 30_000;
