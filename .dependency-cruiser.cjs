@@ -24,8 +24,15 @@ module.exports = {
       name: 'domains-look-down',
       severity: 'error',
       comment: 'A domain never imports what wires it (app.ts, server.ts, the CLI).',
-      from: { path: `^src/${DOMAINS}/` },
+      from: { path: `^src/(${DOMAINS}|seed)/` },
       to: { path: '^src/(app|server)\\.ts$|^src/cli/' },
+    },
+    {
+      name: 'seed-stays-out-of-production',
+      severity: 'error',
+      comment: 'src/seed/ (demo catalog, live simulator) calls the domains; no domain and no platform code calls it.',
+      from: { path: `^src/(${DOMAINS}|platform)/` },
+      to: { path: '^src/seed/' },
     },
     {
       name: 'a-store-belongs-to-its-domain',

@@ -45,7 +45,7 @@ try {
     },
     ip: '127.0.0.1',
   };
-  const created = await app.services.tenants.createTenant(staff, {
+  const created = await app.services.tenantSettings.createTenant(staff, {
     name: 'Bench Casino',
     currency: 'BRL',
     locale: 'pt-BR',
@@ -138,7 +138,7 @@ async function seedSettledBets(
 ) {
   const by = { actor: { type: 'staff' as const, id: 'st_bench' } };
   const suffix = randomBytes(3).toString('hex');
-  const catalog = bench.services.catalog;
+  const catalog = bench.services.catalog.trading;
   if (await catalog.isEmpty()) await catalog.createSport(by, { id: 'soccer', name: 'Soccer' });
   const competition = await catalog.createCompetition(by, {
     sportId: 'soccer',

@@ -7,14 +7,15 @@ import { createWriteStream, existsSync, readdirSync, rmSync, writeFileSync } fro
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { seedDemoCatalog } from '../src/catalog/demo.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { ensurePrivateDir } from '../src/platform/data-dir.ts';
 import { InstanceLockError, lockDataDir } from '../src/platform/db/instance-lock.ts';
 import { DOCS_PATH } from '../src/platform/http/openapi.ts';
+import { seedDemoCatalog } from '../src/seed/demo-catalog.ts';
 import { startServer, StartupError, type RunningServer } from '../src/server.ts';
-import { startCasino, type Casino, type Locale } from './casino.ts';
+import { startCasino, type Casino } from './casino.ts';
+import type { Locale } from './casino-state.ts';
 import { DEMO_PLAYERS } from './page.ts';
 import { activateClient, authorizeAggregator, createClient, createStaff } from './provision.ts';
 import { startWallet, type DemoWallet } from './wallet.ts';

@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
+import { ClientActivation } from './aggregator/activation.ts';
 import { AggregatorAdminService } from './aggregator/admin.ts';
+import { AGGREGATOR_KEY_ERRORS, AggregatorAuthentication } from './aggregator/authentication.ts';
+import { CredentialRotation } from './aggregator/credentials.ts';
+import { ClientInterventions } from './aggregator/interventions.ts';
+import { ClientProvisioning } from './aggregator/provisioning.ts';
 import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './aggregator/routes.ts';
-import { AGGREGATOR_KEY_ERRORS, ProvisioningService } from './aggregator/service.ts';
 import { bettingRoutes } from './betting/routes.ts';
 import { CashOut } from './betting/cashout.ts';
 import { Placement } from './betting/placement.ts';
@@ -11,7 +15,6 @@ import { Recovery } from './betting/recovery.ts';
 import { Settlement } from './betting/settlement.ts';
 import { StakeOutcomes } from './betting/stake-outcome.ts';
 import { BetViews } from './betting/views.ts';
-import { randomSource, simulateLiveTick } from './catalog/demo.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { CatalogService } from './catalog/service.ts';
 import { embedRoutes } from './embed/routes.ts';
@@ -36,10 +39,15 @@ import { PeriodicJob } from './platform/jobs.ts';
 import { VERSION } from './platform/version.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { Reports } from './reports/service.ts';
+import { simulateLiveTick } from './seed/live-simulator.ts';
+import { randomSource } from './seed/random.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { StaffService } from './staff/service.ts';
+import { TenantCredentials } from './tenants/credentials.ts';
+import { TenantEnvironments } from './tenants/environments.ts';
 import { tenantRoutes } from './tenants/routes.ts';
 import { TenantService } from './tenants/service.ts';
+import { TenantSettings } from './tenants/settings.ts';
 import { Adjustments } from './wallet/adjustments.ts';
 import { WalletClient } from './wallet/client.ts';
 import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
@@ -70,9 +78,15 @@ export interface App {
   services: {
     staff: StaffService;
     tenants: TenantService;
+    tenantEnvironments: TenantEnvironments;
+    tenantCredentials: TenantCredentials;
+    tenantSettings: TenantSettings;
     idempotency: IdempotencyService;
-    provisioning: ProvisioningService;
+    provisioning: ClientProvisioning;
+    activation: ClientActivation;
+    credentialRotation: CredentialRotation;
     aggregatorAdmin: AggregatorAdminService;
+    clientInterventions: ClientInterventions;
     integration: IntegrationService;
     catalog: CatalogService;
     placement: Placement;
@@ -174,19 +188,34 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const wallets = new WalletClient(transport, clock);
   http.addHook('onClose', async () => transport.close());
   const staff = new StaffService({ db, clock, secrets, audit });
-  const tenants = new TenantService({ db, clock, secrets, audit, originRules });
+  const tenants = new TenantService({ db, clock, secrets });
+  const tenantEnvironments = new TenantEnvironments({ db, clock, secrets, tenants });
+  const tenantCredentials = new TenantCredentials({ db, clock, secrets, audit, tenants });
+  const tenantSettings = new TenantSettings({
+    db,
+    audit,
+    originRules,
+    tenants,
+    environments: tenantEnvironments,
+    credentials: tenantCredentials,
+  });
   const idempotency = new IdempotencyService({ db, clock, secrets });
-  const provisioning = new ProvisioningService({
+  const clientTenants = { environments: tenantEnvironments, credentials: tenantCredentials };
+  const aggregatorAuthentication = new AggregatorAuthentication({ db, clock });
+  const provisioning = new ClientProvisioning({ db, clock, audit, idempotency, ...clientTenants, originRules });
+  const activation = new ClientActivation({
     db,
     clock,
     audit,
     idempotency,
     tenants,
+    ...clientTenants,
     wallets,
-    originRules,
     sandboxesEnabled: config.integrationSandboxes,
   });
-  const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, tenants, originRules });
+  const credentialRotation = new CredentialRotation({ db, audit, idempotency, ...clientTenants });
+  const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, originRules });
+  const clientInterventions = new ClientInterventions({ db, clock, audit, ...clientTenants });
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
   tenants.whenSuspended((tx, tenantIds) => integration.endSessionsOfTenants(tx, tenantIds));
   const catalog = new CatalogService({ db, clock, audit });
@@ -222,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     {
       staff: { check: (token) => staff.authenticate(token), errors: [] },
       player: { check: (token, options) => integration.authenticateSession(token, options), errors: SESSION_ERRORS },
-      aggregator: { check: (key) => provisioning.authenticate(key), errors: AGGREGATOR_KEY_ERRORS },
+      aggregator: { check: (key) => aggregatorAuthentication.authenticate(key), errors: AGGREGATOR_KEY_ERRORS },
       tenant: {
         check: (tenantId, apiKey, ip) => integration.authenticateTenant(tenantId, apiKey, ip),
         errors: TENANT_KEY_ERRORS,
@@ -234,12 +263,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   embedRoutes(http, { documents: DOCUMENTS, integration });
   healthRoutes(http, db);
   staffRoutes(http, staff, auth);
-  aggregatorAdminRoutes(http, aggregatorAdmin, auth);
-  aggregatorRoutes(http, provisioning, auth);
-  tenantRoutes(http, tenants, auth);
+  aggregatorAdminRoutes(http, { admin: aggregatorAdmin, interventions: clientInterventions }, auth);
+  aggregatorRoutes(http, { provisioning, activation, rotation: credentialRotation }, auth);
+  tenantRoutes(http, { settings: tenantSettings, credentials: tenantCredentials }, auth);
   integrationRoutes(http, integration, auth);
-  catalogRoutes(http, catalog);
-  tradingRoutes(http, catalog, auth);
+  catalogRoutes(http, catalog.browsing);
+  tradingRoutes(http, catalog.trading, auth);
   walletRoutes(http, { wallet, review, adjustments }, auth);
   bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
   reportRoutes(http, reports, auth);
@@ -253,7 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   ];
   if (deps.demoLive) {
     if (config.appEnv !== 'development') throw new Error('The demo live simulator runs only with APP_ENV=development.');
-    const random = randomSource(Date.now());
+    const random = randomSource(randomInt(2 ** 31));
     jobs.push(new PeriodicJob('demo-live-simulator', DEMO_TICK_MS, () => simulateLiveTick(catalog, random), http.log));
   }
   return {
@@ -261,9 +290,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     services: {
       staff,
       tenants,
+      tenantEnvironments,
+      tenantCredentials,
+      tenantSettings,
       idempotency,
       provisioning,
+      activation,
+      credentialRotation,
       aggregatorAdmin,
+      clientInterventions,
       integration,
       catalog,
       placement,

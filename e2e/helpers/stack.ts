@@ -1,5 +1,5 @@
-import { demoCatalog } from '../../src/catalog/demo.ts';
 import { applyFeedUpdate } from '../../src/catalog/feed.ts';
+import { demoCatalog } from '../../src/seed/demo-catalog.ts';
 import { startTestApp, type HttpResponse, type TestApp } from '../../test/helpers/app.ts';
 import { setUpSportsbook, settleMarket, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
 import { openSession } from '../../test/helpers/tenant.ts';

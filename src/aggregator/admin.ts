@@ -3,13 +3,13 @@ import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex } from '../platform/crypto.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { inTransaction, type Db } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { checkedWalletOrigin, type OriginRules } from '../platform/urls.ts';
-import type { TenantService } from '../tenants/service.ts';
 import { aggregatorErrors } from './errors.ts';
-import { authorizationRecord, clientRecord } from './records.ts';
+import { recordStaffAction } from './calls.ts';
+import { authorizationRecord } from './records.ts';
 import {
   MAX_AUTHORIZATION_YEARS,
   MAX_KEY_DAYS,
@@ -23,19 +23,20 @@ const DAY_MS = 86_400_000;
 const newAggregatorId = (): string => `ag_${randomBytes(8).toString('hex')}`;
 const newKeyId = (): string => `ak_${randomBytes(8).toString('hex')}`;
 
-/** Platform administration of aggregators: registration, authorization policy, keys, and client interventions. */
+/**
+ * Platform administration of aggregators: registration, authorization policy, keys. The platform's interventions on
+ * their clients are in interventions.ts.
+ */
 export class AggregatorAdminService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #audit: AuditLog;
-  readonly #tenants: TenantService;
   readonly #originRules: OriginRules;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; originRules: OriginRules }) {
+  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; originRules: OriginRules }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#audit = deps.audit;
-    this.#tenants = deps.tenants;
     this.#originRules = deps.originRules;
   }
 
@@ -43,7 +44,7 @@ export class AggregatorAdminService {
     const id = newAggregatorId();
     await inTransaction(this.#db, async (tx) => {
       await store.insertAggregator(tx, { id, name, createdAt: this.#clock.now(), createdBy: call.staff.id });
-      await this.#record(tx, call, 'aggregator.create', id, { name });
+      await recordStaffAction(this.#audit, tx, call, 'aggregator.create', { type: 'aggregator', id }, { name });
     });
     return this.aggregator(id);
   }
@@ -100,7 +101,14 @@ export class AggregatorAdminService {
         updated_by: call.staff.id,
       });
       const record = authorizationRecord(saved);
-      await this.#record(tx, call, 'aggregator.authorization.set', aggregatorId, record);
+      await recordStaffAction(
+        this.#audit,
+        tx,
+        call,
+        'aggregator.authorization.set',
+        { type: 'aggregator', id: aggregatorId },
+        record,
+      );
       return record;
     });
   }
@@ -125,11 +133,18 @@ export class AggregatorAdminService {
         createdAt: now,
         createdBy: call.staff.id,
       });
-      await this.#record(tx, call, 'aggregator.key.issue', aggregatorId, {
-        keyId,
-        scopes: body.scopes,
-        expiresAt: expiresAt.toISOString(),
-      });
+      await recordStaffAction(
+        this.#audit,
+        tx,
+        call,
+        'aggregator.key.issue',
+        { type: 'aggregator', id: aggregatorId },
+        {
+          keyId,
+          scopes: body.scopes,
+          expiresAt: expiresAt.toISOString(),
+        },
+      );
       return { keyId, key, scopes: body.scopes, expiresAt: expiresAt.toISOString() };
     });
   }
@@ -138,84 +153,15 @@ export class AggregatorAdminService {
     return inTransaction(this.#db, async (tx) => {
       if (!(await store.findKey(tx, aggregatorId, keyId, { lock: true }))) throw notFound('Key');
       const revoked = await store.revokeKey(tx, keyId, this.#clock.now());
-      await this.#record(tx, call, 'aggregator.key.revoke', aggregatorId, { keyId });
-      return keyRecord(revoked);
-    });
-  }
-
-  // ---- interventions on a client ----
-
-  async client(clientId: string) {
-    const client = await store.findClient(this.#db, clientId);
-    if (!client) throw notFound('Client');
-    return { client: await clientRecord(this.#tenants, client), aggregatorId: client.aggregator_id };
-  }
-
-  /** Suspends the client and both environments; the aggregator cannot lift it through its API. */
-  suspendClient(call: StaffCall, clientId: string, reason: string | undefined) {
-    return this.#changeClient(call, clientId, 'client.suspend', reason, async (tx, client) => {
-      await store.updateClient(tx, client.id, { status: 'suspended', platform_suspended_at: this.#clock.now() });
-      await this.#tenants.setClientEnvironmentsStatus(tx, client.id, 'suspended');
-    });
-  }
-
-  /**
-   * Lifts the platform's holds (suspension and credential revocation): back to active if the client had been
-   * activated, else to suspended. After a revocation the aggregator then rotates to get new keys.
-   */
-  resumeClient(call: StaffCall, clientId: string, reason: string | undefined) {
-    return this.#changeClient(call, clientId, 'client.resume', reason, async (tx, client) => {
-      if (!client.platform_suspended_at && !client.credentials_revoked_at) {
-        throw aggregatorErrors.not_suspended();
-      }
-      const status = client.activated_at ? 'active' : 'suspended';
-      await store.updateClient(tx, client.id, { status, platform_suspended_at: null, credentials_revoked_at: null });
-      await this.#tenants.setClientEnvironmentsStatus(tx, client.id, status);
-    });
-  }
-
-  /** Revokes the integration keys of both environments and holds them revoked until resume; wallet secrets stay. */
-  revokeClientCredentials(call: StaffCall, clientId: string, reason: string | undefined) {
-    return this.#changeClient(call, clientId, 'client.credentials.revoke', reason, async (tx, client) => {
-      const tenants = await this.#tenants.environmentsOfClient(client.id, tx);
-      await this.#tenants.revokeIntegrationKeys(
+      await recordStaffAction(
+        this.#audit,
         tx,
-        tenants.map((tenant) => tenant.id),
+        call,
+        'aggregator.key.revoke',
+        { type: 'aggregator', id: aggregatorId },
+        { keyId },
       );
-      await store.updateClient(tx, client.id, { credentials_revoked_at: this.#clock.now() });
-    });
-  }
-
-  async #changeClient(
-    call: StaffCall,
-    clientId: string,
-    action: string,
-    reason: string | undefined,
-    change: (tx: Tx, client: NonNullable<Awaited<ReturnType<typeof store.findClient>>>) => Promise<void>,
-  ) {
-    await inTransaction(this.#db, async (tx) => {
-      const client = await store.findClient(tx, clientId, { lock: true });
-      if (!client) throw notFound('Client');
-      await change(tx, client);
-      await this.#record(tx, call, action, { type: 'client', id: clientId }, { reason });
-    });
-    return this.client(clientId);
-  }
-
-  #record(
-    tx: Tx,
-    call: StaffCall,
-    action: string,
-    target: string | { type: string; id: string },
-    details: Record<string, unknown>,
-  ) {
-    return this.#audit.record(tx, {
-      actor: { type: 'staff', id: call.staff.id },
-      action,
-      target: typeof target === 'string' ? { type: 'aggregator', id: target } : target,
-      outcome: 'success',
-      ip: call.ip,
-      details,
+      return keyRecord(revoked);
     });
   }
 }

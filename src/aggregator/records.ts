@@ -1,13 +1,18 @@
 import type { Static } from 'typebox';
 import type { Tenant } from '../tenants/tables.ts';
 import type { AggregatorAuthorization, Client } from './tables.ts';
-import type { TenantService } from '../tenants/service.ts';
+import type { TenantCredentials } from '../tenants/credentials.ts';
+import type { TenantEnvironments } from '../tenants/environments.ts';
 import type { AuthorizationRecord, ClientRecord } from './schemas.ts';
 
 /** The Client record of the API: everything about a client except secrets and credentials. */
-export async function clientRecord(tenantService: TenantService, client: Client): Promise<Static<typeof ClientRecord>> {
-  const tenants = await tenantService.environmentsOfClient(client.id);
-  const keys = await tenantService.liveIntegrationKeys(tenants.map((tenant) => tenant.id));
+export async function clientRecord(
+  environments: TenantEnvironments,
+  credentials: TenantCredentials,
+  client: Client,
+): Promise<Static<typeof ClientRecord>> {
+  const tenants = await environments.environmentsOfClient(client.id);
+  const keys = await credentials.liveIntegrationKeys(tenants.map((tenant) => tenant.id));
   const environment = (name: Tenant['environment']) => {
     const tenant = tenants.find((candidate) => candidate.environment === name);
     if (!tenant) throw new Error(`client ${client.id} has no ${name} tenant`);

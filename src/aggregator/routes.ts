@@ -2,8 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
+import type { ClientActivation } from './activation.ts';
 import type { AggregatorAdminService } from './admin.ts';
+import type { CredentialRotation } from './credentials.ts';
 import { aggregatorErrors } from './errors.ts';
+import type { ClientInterventions } from './interventions.ts';
+import type { ClientProvisioning } from './provisioning.ts';
 import {
   activateClientSchema,
   adminSchemas,
@@ -12,7 +16,6 @@ import {
   listClientsSchema,
   rotateCredentialsSchema,
 } from './schemas.ts';
-import type { ProvisioningService } from './service.ts';
 
 export const AGGREGATOR_PREFIX = '/api/v1/aggregator';
 
@@ -22,7 +25,12 @@ function sendStored(reply: FastifyReply, result: { status: number; body: unknown
 }
 
 /** The aggregator API: server to server, a scoped key on every route (see Auth.aggregator). */
-export function aggregatorRoutes(app: TypedApp, service: ProvisioningService, auth: Auth): void {
+export function aggregatorRoutes(
+  app: TypedApp,
+  useCases: { provisioning: ClientProvisioning; activation: ClientActivation; rotation: CredentialRotation },
+  auth: Auth,
+): void {
+  const { provisioning, activation, rotation } = useCases;
   const base = AGGREGATOR_PREFIX;
   const call = (request: FastifyRequest) => ({ key: String(request.headers['idempotency-key']), ip: request.ip });
 
@@ -30,17 +38,17 @@ export function aggregatorRoutes(app: TypedApp, service: ProvisioningService, au
     `${base}/clients`,
     { schema: createClientSchema, onRequest: auth.aggregator('clients:create') },
     async (request, reply) =>
-      sendStored(reply, await service.createClient(request.aggregator!, call(request), request.body)),
+      sendStored(reply, await provisioning.createClient(request.aggregator!, call(request), request.body)),
   );
   app.get(
     `${base}/clients`,
     { schema: listClientsSchema, onRequest: auth.aggregator('clients:read') },
-    async (request) => service.listClients(request.aggregator!, request.query),
+    async (request) => provisioning.listClients(request.aggregator!, request.query),
   );
   app.get(
     `${base}/clients/:id`,
     { schema: getClientSchema, onRequest: auth.aggregator('clients:read') },
-    async (request) => ({ client: await service.getClient(request.aggregator!, request.params.id) }),
+    async (request) => ({ client: await provisioning.getClient(request.aggregator!, request.params.id) }),
   );
   app.post(
     `${base}/clients/:id/activate`,
@@ -48,7 +56,7 @@ export function aggregatorRoutes(app: TypedApp, service: ProvisioningService, au
     async (request, reply) =>
       sendStored(
         reply,
-        await service.activateClient(request.aggregator!, call(request), request.params.id, request.body),
+        await activation.activateClient(request.aggregator!, call(request), request.params.id, request.body),
       ),
   );
   app.post(
@@ -57,13 +65,18 @@ export function aggregatorRoutes(app: TypedApp, service: ProvisioningService, au
     async (request, reply) =>
       sendStored(
         reply,
-        await service.rotateCredentials(request.aggregator!, call(request), request.params.id, request.body),
+        await rotation.rotateCredentials(request.aggregator!, call(request), request.params.id, request.body),
       ),
   );
 }
 
 /** Platform administration of aggregators and their clients. */
-export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminService, auth: Auth): void {
+export function aggregatorAdminRoutes(
+  app: TypedApp,
+  useCases: { admin: AggregatorAdminService; interventions: ClientInterventions },
+  auth: Auth,
+): void {
+  const { admin, interventions } = useCases;
   const onRequest = auth.staff('platform');
   const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
   const base = '/api/v1/admin/aggregators';
@@ -89,12 +102,12 @@ export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminServi
 
   const clients = '/api/v1/admin/clients';
   app.get(`${clients}/:id`, { schema: adminSchemas.getClient, onRequest }, async (request) =>
-    admin.client(request.params.id),
+    interventions.client(request.params.id),
   );
   app.post(
     `${clients}/:id/suspend`,
     { schema: adminSchemas.clientAction('suspendClient', 'Suspend a client and both its environments'), onRequest },
-    async (request) => admin.suspendClient(who(request), request.params.id, request.body.reason),
+    async (request) => interventions.suspendClient(who(request), request.params.id, request.body.reason),
   );
   app.post(
     `${clients}/:id/resume`,
@@ -104,7 +117,7 @@ export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminServi
       ]),
       onRequest,
     },
-    async (request) => admin.resumeClient(who(request), request.params.id, request.body.reason),
+    async (request) => interventions.resumeClient(who(request), request.params.id, request.body.reason),
   );
   app.post(
     `${clients}/:id/revoke-credentials`,
@@ -115,6 +128,6 @@ export function aggregatorAdminRoutes(app: TypedApp, admin: AggregatorAdminServi
       ),
       onRequest,
     },
-    async (request) => admin.revokeClientCredentials(who(request), request.params.id, request.body.reason),
+    async (request) => interventions.revokeClientCredentials(who(request), request.params.id, request.body.reason),
   );
 }

@@ -1,6 +1,7 @@
 import type { EventStatus } from './tables.ts';
 import type { CreateMarketBody } from './schemas.ts';
-import type { CatalogActor, CatalogService } from './service.ts';
+import type { CatalogService } from './service.ts';
+import type { CatalogActor } from './trading.ts';
 
 /**
  * The one door through which an external odds feed changes the catalog. An adapter for a real feed translates
@@ -18,32 +19,34 @@ export type FeedUpdate =
 
 const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
 
+/** Applies one update through the trading use cases, as a trader's change would be (audited, as the feed). */
 export async function applyFeedUpdate(
-  catalog: CatalogService,
+  catalog: Pick<CatalogService, 'trading'>,
   update: FeedUpdate,
   by: CatalogActor = FEED_ACTOR,
 ): Promise<void> {
+  const { trading } = catalog;
   switch (update.type) {
     case 'sport':
-      await catalog.createSport(by, update);
+      await trading.createSport(by, update);
       return;
     case 'competition':
-      await catalog.createCompetition(by, update);
+      await trading.createCompetition(by, update);
       return;
     case 'event':
-      await catalog.createEvent(by, update);
+      await trading.createEvent(by, update);
       return;
     case 'market':
-      await catalog.createMarket(by, update.eventId, { ...update.market, id: update.id });
+      await trading.createMarket(by, update.eventId, { ...update.market, id: update.id });
       return;
     case 'odds':
-      await catalog.setOdds(by, update.selectionId, update.odds);
+      await trading.setOdds(by, update.selectionId, update.odds);
       return;
     case 'market_status':
-      await catalog.setMarketStatus(by, update.marketId, update.status);
+      await trading.setMarketStatus(by, update.marketId, update.status);
       return;
     case 'event_state':
-      await catalog.updateEvent(by, update.eventId, { status: update.status, score: update.score });
+      await trading.updateEvent(by, update.eventId, { status: update.status, score: update.score });
       return;
   }
 }

@@ -3,8 +3,8 @@
  * and what it does with a database. They run in the CLI process, connected straight to the database, or inside
  * the running server when it owns the embedded database (see local-channel.ts); either way the same code runs.
  */
+import { randomInt } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { randomSource, seedDemoCatalog, simulateLiveTick } from '../catalog/demo.ts';
 import { CatalogService } from '../catalog/service.ts';
 import { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -13,6 +13,9 @@ import { SecretBox } from '../platform/crypto.ts';
 import { migrateToLatest, type Db } from '../platform/db/database.ts';
 import { AppError } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
+import { seedDemoCatalog } from '../seed/demo-catalog.ts';
+import { simulateLiveTick } from '../seed/live-simulator.ts';
+import { randomSource } from '../seed/random.ts';
 import { StaffService } from '../staff/service.ts';
 import { explainFailure, type FailureContext } from './failures.ts';
 
@@ -147,7 +150,7 @@ export const ADMIN_COMMANDS: CommandSpec[] = [
     run: async ({ services, out, signal }, values) => {
       const ticks = values.ticks === undefined ? Number.POSITIVE_INFINITY : positiveInteger('--ticks', values.ticks);
       const interval = values.interval === undefined ? 3_000 : positiveInteger('--interval', values.interval);
-      const random = randomSource(Date.now());
+      const random = randomSource(randomInt(2 ** 31));
       for (let tick = 1; tick <= ticks && !signal.aborted; tick++) {
         out.result(json({ tick, changes: await simulateLiveTick(services.catalog, random) }));
         if (tick < ticks) await pause(interval, signal);

@@ -27,17 +27,17 @@ const OPERATOR_MANAGED = [
   ['POST', '/api/v1/wallet/withdraw'],
 ] as const;
 
-export function integrationRoutes(app: TypedApp, service: IntegrationService, auth: Auth): void {
+export function integrationRoutes(app: TypedApp, integration: IntegrationService, auth: Auth): void {
   app.post('/api/v1/integration/sessions', { schema: sessionsSchema, onRequest: auth.tenantKey() }, async (request) =>
-    service.openSession(request.tenant!, request.body, `${request.protocol}://${request.host}`),
+    integration.launch.openSession(request.tenant!, request.body, `${request.protocol}://${request.host}`),
   );
 
   app.post('/api/v1/integration/launch', { schema: launchSchema }, async (request) =>
-    service.exchangeLaunchToken(request.headers['x-tenant-id'], request.body.launchToken, request.ip),
+    integration.launch.exchange(request.headers['x-tenant-id'], request.body.launchToken, request.ip),
   );
 
   app.get('/api/v1/config', { schema: configSchema }, async (request, reply) => {
-    const config = await service.publicConfig(tenantHeader(request) ?? request.query.tenant);
+    const config = await integration.publicConfig(tenantHeader(request) ?? request.query.tenant);
     // Public, secret-free settings: a short cache spares the database on every iframe load. The answer
     // depends on X-Tenant-ID too, so caches must key on it.
     reply.header('cache-control', 'public, max-age=60');
@@ -46,13 +46,13 @@ export function integrationRoutes(app: TypedApp, service: IntegrationService, au
   });
 
   app.get('/api/v1/session', { schema: sessionInfoSchema, onRequest: auth.player() }, async (request) =>
-    service.sessionInfo(request.session!),
+    integration.sessions.info(request.session!),
   );
   app.post(
     '/api/v1/session/logout',
     { schema: logoutSchema, onRequest: auth.player({ forLogout: true }) },
     async (request, reply) => {
-      await service.logout(request.session!);
+      await integration.sessions.logout(request.session!);
       return reply.code(204).send(null);
     },
   );
@@ -61,7 +61,7 @@ export function integrationRoutes(app: TypedApp, service: IntegrationService, au
     '/api/v1/admin/players/:id/status',
     { schema: playerStatusSchema, onRequest: auth.staff('tenant') },
     async (request) => ({
-      player: await service.setPlayerStatus(
+      player: await integration.players.setStatus(
         { staff: request.staff!, ip: request.ip },
         request.params.id,
         request.body.status,

@@ -4,6 +4,7 @@ import { platformErrors } from '../platform/errors.ts';
 import { targetTenant, type Auth } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
+import type { TenantCredentials } from './credentials.ts';
 import { tenantErrors } from './errors.ts';
 import {
   CreatedTenant,
@@ -14,11 +15,16 @@ import {
   TenantRecord,
   UpdateTenantBody,
 } from './schemas.ts';
-import type { TenantService } from './service.ts';
+import type { TenantSettings } from './settings.ts';
 
 const tags = ['admin: tenants'];
 
-export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth): void {
+export function tenantRoutes(
+  app: TypedApp,
+  useCases: { settings: TenantSettings; credentials: TenantCredentials },
+  auth: Auth,
+): void {
+  const { settings, credentials } = useCases;
   const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
   const target = (request: FastifyRequest) =>
     targetTenant(request.staff!, (request.query as { tenantId?: string }).tenantId);
@@ -36,7 +42,7 @@ export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth):
       },
       onRequest: auth.staff('platform'),
     },
-    async (request, reply) => reply.code(201).send(await tenants.createTenant(who(request), request.body)),
+    async (request, reply) => reply.code(201).send(await settings.createTenant(who(request), request.body)),
   );
 
   app.get(
@@ -52,7 +58,7 @@ export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth):
       },
       onRequest: tenantStaff,
     },
-    async (request) => ({ tenant: await tenants.tenant(target(request)) }),
+    async (request) => ({ tenant: await settings.tenant(target(request)) }),
   );
 
   app.put(
@@ -69,7 +75,7 @@ export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth):
       },
       onRequest: tenantStaff,
     },
-    async (request) => ({ tenant: await tenants.updateTenant(who(request), target(request), request.body) }),
+    async (request) => ({ tenant: await settings.updateTenant(who(request), target(request), request.body) }),
   );
 
   app.post(
@@ -85,7 +91,7 @@ export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth):
       },
       onRequest: tenantStaff,
     },
-    async (request) => tenants.rotateApiKey(who(request), target(request)),
+    async (request) => credentials.rotateApiKey(who(request), target(request)),
   );
 
   app.post(
@@ -101,6 +107,6 @@ export function tenantRoutes(app: TypedApp, tenants: TenantService, auth: Auth):
       },
       onRequest: tenantStaff,
     },
-    async (request) => tenants.rotateWalletSecret(who(request), target(request)),
+    async (request) => credentials.rotateWalletSecret(who(request), target(request)),
   );
 }

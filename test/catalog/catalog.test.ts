@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { randomSource, seedDemoCatalog, simulateLiveTick } from '../../src/catalog/demo.ts';
 import { buildApp } from '../../src/app.ts';
+import { seedDemoCatalog } from '../../src/seed/demo-catalog.ts';
+import { simulateLiveTick } from '../../src/seed/live-simulator.ts';
+import { randomSource } from '../../src/seed/random.ts';
 import { LogCapture, loginAsStaff, startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -1,0 +1,69 @@
+import type { Db } from '../platform/db/database.ts';
+import { notFound } from '../platform/errors.ts';
+import { eventDetail, eventRecord, marketRecords } from './records.ts';
+import type { EventDetail, EventSummary } from './schemas.ts';
+import * as store from './store.ts';
+import type { EventHeaderRow } from './store.ts';
+
+/** What players browse, anonymously: sports, live events, a sport's or a competition's events, one event. */
+export class CatalogBrowsing {
+  readonly #db: Db;
+
+  constructor(deps: { db: Db }) {
+    this.#db = deps.db;
+  }
+
+  async sports() {
+    const rows = await store.sportsWithCounts(this.#db);
+    return rows.map((row) => ({ id: row.id, name: row.name, eventCount: row.event_count, liveCount: row.live_count }));
+  }
+
+  async live(sportId?: string): Promise<EventSummary[]> {
+    return this.#summaries(await store.liveEventHeaders(this.#db, sportId));
+  }
+
+  async sport(sportId: string) {
+    const sport = await store.findSport(this.#db, sportId);
+    if (!sport) throw notFound('Sport');
+    const events = await this.#summaries(await store.upcomingEventHeaders(this.#db, { sportId }));
+    const competitions = new Map<string, { id: string; name: string; country: string; events: EventSummary[] }>();
+    for (const event of events) {
+      const entry = competitions.get(event.competition.id) ?? { ...event.competition, events: [] };
+      entry.events.push(event);
+      competitions.set(event.competition.id, entry);
+    }
+    return { sport: { id: sport.id, name: sport.name }, competitions: [...competitions.values()] };
+  }
+
+  async competition(competitionId: string) {
+    const competition = await store.findCompetition(this.#db, competitionId);
+    if (!competition) throw notFound('Competition');
+    const sport = (await store.findSport(this.#db, competition.sport_id))!;
+    const events = await this.#summaries(await store.upcomingEventHeaders(this.#db, { competitionId }));
+    return {
+      competition: {
+        id: competition.id,
+        name: competition.name,
+        country: competition.country,
+        sport: { id: sport.id, name: sport.name },
+      },
+      events,
+    };
+  }
+
+  event(eventId: string): Promise<EventDetail> {
+    return eventDetail(this.#db, eventId);
+  }
+
+  /** Each event with its number of markets and its first (main) market. */
+  async #summaries(headers: EventHeaderRow[]): Promise<EventSummary[]> {
+    const markets = await marketRecords(
+      this.#db,
+      headers.map((header) => header.id),
+    );
+    return headers.map((header) => {
+      const eventMarkets = markets.get(header.id) ?? [];
+      return { ...eventRecord(header), marketCount: eventMarkets.length, mainMarket: eventMarkets[0] ?? null };
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The catalog's API records: what players browse, and what a trader's change answers with (the same view, read in
+ * the change's transaction).
+ */
+import type { Queryable } from '../platform/db/database.ts';
+import { notFound } from '../platform/errors.ts';
+import { formatLine, formatMilli } from './odds.ts';
+import type { EventDetail } from './schemas.ts';
+import * as store from './store.ts';
+import type { EventHeaderRow } from './store.ts';
+import type { SelectionResult } from './tables.ts';
+
+/** An event with its markets, read inside `q`. */
+export async function eventDetail(q: Queryable, eventId: string): Promise<EventDetail> {
+  const header = await store.eventHeader(q, eventId);
+  if (!header) throw notFound('Event');
+  const markets = await marketRecords(q, [eventId]);
+  return { ...eventRecord(header), markets: markets.get(eventId) ?? [] };
+}
+
+/** The markets of events with their selections, by event id, read inside `q`. */
+export async function marketRecords(q: Queryable, eventIds: string[]) {
+  const markets = await store.marketsOf(q, eventIds);
+  const selections = await store.selectionsOf(
+    q,
+    markets.map((market) => market.id),
+  );
+  const byEvent = new Map<string, EventDetail['markets']>();
+  for (const market of markets) {
+    const view = {
+      id: market.id,
+      type: market.type,
+      name: market.name,
+      line: market.line_milli === null ? null : formatLine(market.line_milli),
+      status: market.status,
+      settlementVersion: market.settlement_version,
+      selections: selections.filter((selection) => selection.market_id === market.id).map(selectionRecord),
+    };
+    byEvent.set(market.event_id, [...(byEvent.get(market.event_id) ?? []), view]);
+  }
+  return byEvent;
+}
+
+export function eventRecord(row: EventHeaderRow) {
+  return {
+    id: row.id,
+    sport: { id: row.sport_id, name: row.sport_name },
+    competition: { id: row.competition_id, name: row.competition_name, country: row.country },
+    home: row.home,
+    away: row.away,
+    startsAt: row.starts_at.toISOString(),
+    status: row.status,
+    score: row.score_home === null || row.score_away === null ? null : { home: row.score_home, away: row.score_away },
+  };
+}
+
+export function selectionRecord(row: {
+  id: string;
+  name: string;
+  outcome: string;
+  odds_milli: number;
+  odds_version: number;
+  result: SelectionResult | null;
+}) {
+  return {
+    id: row.id,
+    name: row.name,
+    outcome: row.outcome,
+    odds: formatMilli(row.odds_milli),
+    oddsVersion: row.odds_version,
+    result: row.result,
+  };
+}

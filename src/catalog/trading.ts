@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { notFound, platformErrors, validationError } from '../platform/errors.ts';
+import { catalogErrors } from './errors.ts';
+import { formatLine, parseMilli } from './odds.ts';
+import { eventDetail, marketRecords, selectionRecord } from './records.ts';
+import type { CreateMarketBody } from './schemas.ts';
+import * as store from './store.ts';
+import type { EventStatus, MarketStatus, MarketType } from './tables.ts';
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+/** Who changed the catalog: a trader through the API, or the feed (demo simulator, a future odds feed). */
+export interface CatalogActor {
+  actor: AuditRecord['actor'];
+  ip?: string | undefined;
+}
+
+const MARKET_NAMES: Record<MarketType, (line: string | null) => string> = {
+  match_result: () => 'Match result',
+  moneyline: () => 'Moneyline',
+  totals: (line) => `Total over/under ${line}`,
+  handicap: (line) => `Handicap ${line}`,
+  both_teams_to_score: () => 'Both teams to score',
+  correct_score: () => 'Correct score',
+};
+const NEEDS_LINE: MarketType[] = ['totals', 'handicap'];
+
+/**
+ * Changes to the catalog by traders and the feed: sports, competitions, events (status, score), markets and odds.
+ * Every change is audited in its own transaction, and answers with the record players would now see.
+ */
+export class Trading {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #audit: AuditLog;
+
+  constructor(deps: { db: Db; clock: Clock; audit: AuditLog }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#audit = deps.audit;
+  }
+
+  createSport(by: CatalogActor, input: { id: string; name: string; sortOrder?: number | undefined }) {
+    return this.#change(by, 'catalog.sport.create', { type: 'sport', id: input.id }, input, async (tx) => {
+      if (await store.findSport(tx, input.id))
+        throw platformErrors.conflict(undefined, `Sport ${input.id} exists already.`);
+      await store.insertSport(tx, { id: input.id, name: input.name, sortOrder: input.sortOrder ?? 0 });
+      return { id: input.id, name: input.name };
+    });
+  }
+
+  createCompetition(by: CatalogActor, input: { sportId: string; name: string; country: string; id?: string }) {
+    const id = input.id ?? newId('cp');
+    return this.#change(by, 'catalog.competition.create', { type: 'competition', id }, input, async (tx) => {
+      if (!(await store.findSport(tx, input.sportId))) throw notFound('Sport');
+      await store.insertCompetition(tx, { id, sportId: input.sportId, name: input.name, country: input.country });
+      return { id, name: input.name, country: input.country };
+    });
+  }
+
+  createEvent(
+    by: CatalogActor,
+    input: { competitionId: string; home: string; away: string; startsAt: string; id?: string },
+  ) {
+    const id = input.id ?? newId('ev');
+    return this.#change(by, 'catalog.event.create', { type: 'event', id }, input, async (tx) => {
+      if (!(await store.findCompetition(tx, input.competitionId))) throw notFound('Competition');
+      await store.insertEvent(tx, {
+        id,
+        competition_id: input.competitionId,
+        home: input.home,
+        away: input.away,
+        starts_at: new Date(input.startsAt),
+        status: 'scheduled',
+        score_home: null,
+        score_away: null,
+        updated_at: this.#clock.now(),
+      });
+      return eventDetail(tx, id);
+    });
+  }
+
+  /** Live, score, start time or status. Moving to live starts the score at 0-0 unless one is given. */
+  updateEvent(
+    by: CatalogActor,
+    eventId: string,
+    input: {
+      startsAt?: string | undefined;
+      status?: EventStatus | undefined;
+      score?: { home: number; away: number } | undefined;
+    },
+  ) {
+    return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, async (tx) => {
+      const event = await store.findEvent(tx, eventId);
+      if (!event) throw notFound('Event');
+      const score =
+        input.score ?? (input.status === 'live' && event.score_home === null ? { home: 0, away: 0 } : undefined);
+      await store.updateEvent(tx, eventId, {
+        ...(input.startsAt ? { starts_at: new Date(input.startsAt) } : {}),
+        ...(input.status ? { status: input.status } : {}),
+        ...(score ? { score_home: score.home, score_away: score.away } : {}),
+        updated_at: this.#clock.now(),
+      });
+      return eventDetail(tx, eventId);
+    });
+  }
+
+  createMarket(by: CatalogActor, eventId: string, input: CreateMarketBody & { id?: string }) {
+    const id = input.id ?? newId('mk');
+    return this.#change(by, 'catalog.market.create', { type: 'market', id }, { eventId, ...input }, async (tx) => {
+      if (!(await store.findEvent(tx, eventId))) throw notFound('Event');
+      const lineMilli = marketLine(input);
+      const line = lineMilli === null ? null : formatLine(lineMilli);
+      const outcomes = new Set(input.selections.map((selection) => selection.outcome));
+      if (outcomes.size !== input.selections.length)
+        throw validationError('selections', 'Each selection needs its own outcome.');
+      const existing = await store.marketsOf(tx, [eventId]);
+      await store.insertMarket(tx, {
+        id,
+        event_id: eventId,
+        type: input.type,
+        line_milli: lineMilli,
+        name: input.name ?? MARKET_NAMES[input.type](line),
+        status: input.status ?? 'open',
+        sort_order: existing.length,
+        updated_at: this.#clock.now(),
+      });
+      await store.insertSelections(
+        tx,
+        input.selections.map((selection, index) => ({
+          id: `${id}_${index}`,
+          market_id: id,
+          name: selection.name,
+          outcome: selection.outcome,
+          odds_milli: oddsMilli(selection.odds, `selections.${index}.odds`),
+          sort_order: index,
+        })),
+      );
+      return (await marketRecords(tx, [eventId])).get(eventId)!.find((market) => market.id === id)!;
+    });
+  }
+
+  setMarketStatus(by: CatalogActor, marketId: string, status: Exclude<MarketStatus, 'settled'>) {
+    return this.#change(by, 'catalog.market.status', { type: 'market', id: marketId }, { status }, async (tx) => {
+      const market = await store.findMarket(tx, marketId);
+      if (!market) throw notFound('Market');
+      if (market.status === 'settled' || market.status === 'closed') {
+        throw catalogErrors.market_closed(undefined, `The market is ${market.status}; it cannot change any more.`);
+      }
+      await store.setMarketStatus(tx, marketId, status, this.#clock.now());
+      return (await marketRecords(tx, [market.event_id])).get(market.event_id)!.find((view) => view.id === marketId)!;
+    });
+  }
+
+  /** New odds and a new odds version: a bet placed on the old odds is then judged by the acceptance policy. */
+  setOdds(by: CatalogActor, selectionId: string, odds: string) {
+    const milli = oddsMilli(odds, 'odds');
+    return this.#change(by, 'catalog.odds.change', { type: 'selection', id: selectionId }, { odds }, async (tx) => {
+      const updated = await store.setOdds(tx, selectionId, milli);
+      if (!updated) throw notFound('Selection');
+      return selectionRecord(updated);
+    });
+  }
+
+  // ---- what the feed (the demo seed and live simulator, a future odds feed) reads before it changes anything ----
+
+  async isEmpty(): Promise<boolean> {
+    return !(await store.anySport(this.#db));
+  }
+
+  /** What a live feed steps from: events due to go live, live events, tradable markets, every selection's odds. */
+  async liveState() {
+    return {
+      due: await store.scheduledEventsStartedBy(this.#db, this.#clock.now()),
+      live: await store.liveEvents(this.#db),
+      markets: await store.tradableMarkets(this.#db),
+      selections: await store.allSelectionOdds(this.#db),
+    };
+  }
+
+  /** One change: its work and its audit line in one transaction. */
+  async #change<T>(
+    by: CatalogActor,
+    action: string,
+    target: { type: string; id: string },
+    details: object,
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<T> {
+    return inTransaction(this.#db, async (tx) => {
+      const result = await work(tx);
+      await this.#audit.record(tx, {
+        actor: by.actor,
+        action,
+        target,
+        outcome: 'success',
+        ip: by.ip,
+        details: { ...details },
+      });
+      return result;
+    });
+  }
+}
+
+function oddsMilli(odds: string, field: string): number {
+  const milli = parseMilli(odds);
+  if (milli <= 1000 || milli > 1_000_000) throw validationError(field, 'Odds must be above 1.00 and at most 1000.');
+  return milli;
+}
+
+function marketLine(input: CreateMarketBody): number | null {
+  const needsLine = NEEDS_LINE.includes(input.type);
+  if (needsLine && input.line === undefined) throw validationError('line', `A ${input.type} market needs a line.`);
+  if (!needsLine && input.line !== undefined) throw validationError('line', `A ${input.type} market has no line.`);
+  return input.line === undefined ? null : parseMilli(input.line);
+}

@@ -1,0 +1,60 @@
+import type { AuditLog } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { notFound } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import type { TenantService } from '../tenants/service.ts';
+import { playerRecord } from './records.ts';
+import type { Sessions } from './sessions.ts';
+import * as store from './store.ts';
+import type { Player, PlayerStatus } from './tables.ts';
+import { namedTenant } from './tenant-key.ts';
+
+/** Players as staff see them: a player's status (platform block, local restriction), and look-ups by id. */
+export class Players {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #audit: AuditLog;
+  readonly #tenants: TenantService;
+  readonly #sessions: Sessions;
+
+  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; sessions: Sessions }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#audit = deps.audit;
+    this.#tenants = deps.tenants;
+    this.#sessions = deps.sessions;
+  }
+
+  /** Platform block or a local restriction; operators act on their own tenant's players only. */
+  async setStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
+    return inTransaction(this.#db, async (tx) => {
+      const player = await this.#visiblePlayer(call, playerId, tx);
+      const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
+      await this.#sessions.playerStatusChanged(tx, playerId, status);
+      await this.#audit.record(tx, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: 'player.status.set',
+        target: { type: 'player', id: playerId },
+        outcome: 'success',
+        ip: call.ip,
+        details: { from: player.status, to: status, reason },
+      });
+      return playerRecord(updated, await namedTenant(this.#tenants, player.tenant_id, tx));
+    });
+  }
+
+  /** For staff reads of a player's data in other domains (bets): the player, if the staff member may see it. */
+  visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string): Promise<Player> {
+    return this.#visiblePlayer(call, playerId);
+  }
+
+  /** A player the staff member may see: another tenant's player is answered as unknown. */
+  async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
+    const player = await store.findPlayer(q ?? this.#db, playerId);
+    const scope = tenantScope(call.staff);
+    if (!player || (scope !== null && player.tenant_id !== scope)) throw notFound('Player');
+    return player;
+  }
+}
