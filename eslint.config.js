@@ -12,6 +12,15 @@ const STORE_BOUNDARY = {
 const SQL_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'].map(
   (property) => ({ property, message: 'SQL lives in store.ts files only.' }),
 );
+// Business time (expiries, windows, timestamps) comes from the injectable Clock, so tests can move it; waiting
+// (timeouts, polls, heartbeats) uses real timers and performance.now().
+const WALL_CLOCK = [
+  "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+  "NewExpression[callee.name='Date'][arguments.length=0]",
+].map((selector) => ({
+  selector,
+  message: 'Time comes from the Clock (platform/clock.ts); elapsed time from performance.now().',
+}));
 const SQL_TAG = { name: 'kysely', importNames: ['sql'], message: 'SQL lives in store.ts files only.' };
 
 export default tseslint.config(
@@ -51,6 +60,7 @@ export default tseslint.config(
           selector: "NewExpression[callee.name='AppError']",
           message: "Throw a catalogued error by name (a domain's errors.ts), not an ad hoc AppError.",
         },
+        ...WALL_CLOCK,
       ],
     },
   },
@@ -63,7 +73,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/platform/errors.ts'],
+    files: ['src/platform/errors.ts', 'src/platform/clock.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
