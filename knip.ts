@@ -11,10 +11,12 @@ const config: KnipConfig = {
     'web/src/main.tsx',
     'test/**/*.test.ts',
     'e2e/**/*.test.ts',
+    'web/test/**/*.test.ts',
   ],
   project: [
     'src/**/*.ts',
     'web/src/**/*.{ts,tsx}',
+    'web/test/**/*.ts',
     'sdk/**/*.ts',
     'demo/**/*.ts',
     'reference-wallet/**/*.ts',
@@ -23,8 +25,9 @@ const config: KnipConfig = {
     'bench/**/*.ts',
     'scripts/**/*.ts',
   ],
-  // Migrations are read as modules (`import * as`) by the migration list, each through its `up`.
-  ignore: ['src/platform/db/migrations/0*.ts', 'web/**'],
+  // Migrations are read as modules (`import * as`) by the migration list, each through its `up`; the generated API
+  // types are the whole document, of which the web app uses what it needs.
+  ignore: ['src/platform/db/migrations/0*.ts', 'web/src/generated/**'],
   // Run by scripts/test.ts as commands, not imported.
   ignoreDependencies: ['@redocly/cli'],
   // A system tool the permission tests run a command through, when it is there.

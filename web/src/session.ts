@@ -41,7 +41,7 @@ function stored(): string | null {
   }
 }
 
-export function token(): string | null {
+function token(): string | null {
   return sessionStore.get()?.token ?? null;
 }
 
@@ -58,7 +58,7 @@ function begin(session: Session): void {
 }
 
 /** Forgets the session and tells the host why. */
-export function end(reason: SessionEndReason): void {
+function end(reason: SessionEndReason): void {
   remember(null);
   sessionStore.set(null);
   balanceStore.set(null);

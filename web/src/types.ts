@@ -19,28 +19,18 @@ export type ApiQuery<Op extends Operation> = NonNullable<operations[Op]['paramet
 type SuccessOf<Responses> = Responses[Extract<keyof Responses, 200 | 201>];
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
-export type TenantConfig = ApiResponse<'getPublicConfig'>;
 export type Player = ApiResponse<'getPlayerSession'>['player'];
 
 export type EventDetail = ApiResponse<'getEvent'>['event'];
 export type Market = EventDetail['markets'][number];
 export type Selection = Market['selections'][number];
 export type MarketType = Market['type'];
-export type MarketStatus = Market['status'];
-export type LegResult = NonNullable<Selection['result']>;
 /** What every view of an event has (a list's summary, the event page): the event without its markets. */
 export type EventHeader = Omit<EventDetail, 'markets'>;
 export type EventStatus = EventHeader['status'];
-export type Named = EventHeader['sport'];
 
 export type SportSummary = ApiResponse<'listSports'>['sports'][number];
 export type EventSummary = ApiResponse<'listLiveEvents'>['events'][number];
-export type SportPage = ApiResponse<'getSport'>;
-export type CompetitionPage = ApiResponse<'getCompetition'>;
 
 export type Bet = ApiResponse<'getMyBet'>['bet'];
-export type BetStatus = Bet['status'];
-export type BetLeg = Bet['legs'][number];
-export type Movement = Bet['movements'][number];
 export type CashOutOffer = ApiResponse<'getCashOutOffer'>['offer'];
-export type Balance = ApiResponse<'getBalance'>;

@@ -9,7 +9,7 @@ import type { Bet } from './types.ts';
  * page is visible, the open bets are read; a bet seen open that is no longer open is read on its own and, once it
  * has a result (or was fully cashed out), reported to the host once.
  */
-export const OPEN_BETS_POLL_MS = 15_000;
+const OPEN_BETS_POLL_MS = 15_000;
 
 const OPEN = new Set(['pending', 'accepted', 'partially_cashed_out']);
 const SETTLED: Record<string, SettledStatus> = {

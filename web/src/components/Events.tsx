@@ -30,7 +30,7 @@ export function EventTime({ event }: { event: EventHeader }) {
 }
 
 /** One event of a list: teams, time or score, the main market's odds, and the way to all its markets. */
-export function EventRow({ event, showCompetition = false }: { event: EventSummary; showCompetition?: boolean }) {
+function EventRow({ event, showCompetition = false }: { event: EventSummary; showCompetition?: boolean }) {
   const market = event.mainMarket;
   const name = eventName(event.home, event.away);
   const more = event.marketCount - (market ? 1 : 0);

@@ -14,7 +14,7 @@ const FLASH_MS = 3_000;
 const lastSeen = new Map<string, string>();
 
 /** The moved direction of a price since it was last shown, for a few seconds. */
-export function usePriceMove(id: string, odds: string): 'up' | 'down' | null {
+function usePriceMove(id: string, odds: string): 'up' | 'down' | null {
   const [move, setMove] = useState<'up' | 'down' | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {

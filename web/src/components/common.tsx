@@ -5,15 +5,6 @@ import { useStore } from '../store.ts';
 import { Icon } from './icons.tsx';
 import './common.css';
 
-export function Loading() {
-  return (
-    <div class="state" role="status">
-      <span class="spinner" aria-hidden="true" />
-      <span class="visually-hidden">{t('loading')}</span>
-    </div>
-  );
-}
-
 /** Placeholder rows while a list loads: the layout does not jump when the data comes. */
 export function Skeleton({ rows = 4 }: { rows?: number }) {
   return (

@@ -6,7 +6,7 @@
  * runs each file in a process of its own.
  */
 
-export interface Posted {
+interface Posted {
   message: unknown;
   targetOrigin: string;
 }
