@@ -9,7 +9,9 @@ import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
-import { isObsolete, requestMayHaveLeft, type Ledger, type Review } from './ledger.ts';
+import { requestMayHaveLeft } from './delivery-table.ts';
+import type { Ledger, Review } from './ledger.ts';
+import { isObsolete } from './states.ts';
 import type { Movement } from './movement.ts';
 import {
   CALLS_SHOWN,

@@ -56,6 +56,11 @@ export const OBLIGATION_TRANSITIONS: Readonly<Record<ObligationState, readonly O
   cancelled: [],
 };
 
+/** A hold for a movement a resettlement superseded: it no longer counts, and is never sent again. */
+export function isObsolete(reason: HoldReason | null): boolean {
+  return reason === 'obsolete_credit_requires_review' || reason === 'obsolete_debit_requires_review';
+}
+
 /** Who changed an obligation: the service itself (`actor_id` names the part), or a staff member (`actor_id`). */
 export const HISTORY_ACTORS = ['system', 'staff'] as const;
 export type HistoryActor = { type: (typeof HISTORY_ACTORS)[number]; id: string };

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
 import type { Database } from '../platform/db/schema.ts';
@@ -467,17 +467,7 @@ export function listObligations(q: Queryable, filter: ObligationFilter): Promise
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
   if (filter.betId) query = query.where('bet_id', '=', filter.betId);
-  if (filter.before) {
-    const { at, id } = filter.before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  return newestFirst(query, filter).execute();
 }
 
 /**
@@ -555,17 +545,24 @@ export function listAdjustments(q: Queryable, filter: AdjustmentFilter): Promise
   if (filter.tenantId !== null) query = query.where('tenant_id', '=', filter.tenantId);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
-  if (filter.before) {
-    const { at, id } = filter.before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  return newestFirst(query, filter).execute();
+}
+
+/**
+ * One page of a list newest first by (created_at, id), after the cursor's row, and one more row to tell whether
+ * another page exists.
+ */
+function newestFirst<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: { before?: { at: Date; id: string } | undefined; limit: number },
+): SelectQueryBuilder<DB, TB, O> {
+  const after = page.before
+    ? query.where(sql<boolean>`(created_at, id) < (${page.before.at}, ${page.before.id})`)
+    : query;
+  return after
+    .orderBy(sql`created_at`, 'desc')
+    .orderBy(sql`id`, 'desc')
+    .limit(page.limit + 1);
 }
 
 /**
