@@ -346,6 +346,24 @@ describe('adjustment bounds and four eyes', () => {
     assert.deepEqual([named.status, named.body.error.code], [403, 'forbidden']);
   });
 
+  it('the list refuses what it cannot read: limits out of range, an unknown status or parameter, a forged cursor', async () => {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'status=pending',
+      'cursor=' + 'x'.repeat(101),
+      'cursor=abc',
+      'other=1',
+    ]) {
+      const response = await t.request('GET', `/api/v1/admin/adjustments?${query}`, { token: operator });
+      assert.deepEqual([response.status, response.body.error.code], [400, 'validation'], query);
+    }
+    for (const query of ['limit=1', 'limit=100']) {
+      const response = await t.request('GET', `/api/v1/admin/adjustments?${query}`, { token: operator });
+      assert.equal(response.status, 200, query);
+    }
+  });
+
   it("the policy is the platform's: an operator cannot change it, and the threshold is at most the maximum", async () => {
     const byOperator = await setPolicy({ maxAmount: 1_000_000_00, approvalAbove: 1_000_000_00 }, operator);
     assert.deepEqual([byOperator.status, byOperator.body.error.code], [403, 'forbidden']);
