@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { combinedOddsMilli, formatMilli, parseMilli, potentialPayout } from '../catalog/odds.ts';
+import { combinedOddsMilli, parseMilli } from '../catalog/odds.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Clock } from '../platform/clock.ts';
 import { canonicalJson, sha256Hex } from '../platform/crypto.ts';
@@ -10,7 +10,7 @@ import { IncompleteStatementError, writeTogether } from '../platform/db/one-stat
 import type { Tenant } from '../tenants/tables.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet, BetLeg } from './tables.ts';
-import { AppError, validationError } from '../platform/errors.ts';
+import { AppError } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { WalletAttempt } from '../wallet/client.ts';
@@ -19,6 +19,7 @@ import type { Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
 import { reserveExposure } from './exposure.ts';
 import { storedRefusal, toError } from './refusals.ts';
+import { checkSlipShape, checkStake, payoutWithinMaximum, priceLegs } from './slip-rules.ts';
 import type { BetView, PlaceBetBody } from './schemas.ts';
 import type { BetRef, StakeOutcomes } from './stake-outcome.ts';
 import * as store from './store.ts';
@@ -167,17 +168,7 @@ export class Placement {
     return inTransaction(this.#db, async (tx) => {
       const legs = await this.#pricedLegs(tx, body);
       checkStake(tenant, body.stake);
-      const exactPayout = potentialPayout(
-        body.stake,
-        legs.map((leg) => leg.odds_milli),
-      );
-      if (exactPayout > BigInt(tenant.max_payout)) {
-        throw bettingErrors.payout_above_maximum({
-          maxPayout: tenant.max_payout,
-          potentialPayout: exactPayout.toString(),
-        });
-      }
-      const payout = Number(exactPayout);
+      const payout = payoutWithinMaximum(tenant, body.stake, legs);
       const pending = {
         id: newBetId(),
         tenant_id: tenant.id,
@@ -236,36 +227,12 @@ export class Placement {
     });
   }
 
-  /** The odds acceptance policy: equal or better odds are accepted (at the current price), worse are refused. */
   async #pricedLegs(tx: Tx, body: PlaceBetBody) {
     const rows = await this.#catalog.selectionsForBet(
       tx,
       body.legs.map((leg) => leg.selectionId),
     );
-    const changed: Array<{ selectionId: string; odds: string; oddsVersion: number }> = [];
-    const legs = body.legs.map((leg, index) => {
-      const row = rows.find((candidate) => candidate.id === leg.selectionId);
-      if (!row) {
-        throw bettingErrors.selection_unavailable({ selectionId: leg.selectionId, field: `legs.${index}.selectionId` });
-      }
-      const started = row.event_status === 'scheduled' && row.starts_at <= this.#clock.now();
-      if (row.market_status !== 'open' || !['scheduled', 'live'].includes(row.event_status) || started) {
-        throw bettingErrors.market_unavailable({
-          selectionId: leg.selectionId,
-          marketStatus: row.market_status,
-          eventStatus: row.event_status,
-        });
-      }
-      if (row.odds_milli < parseMilli(leg.odds)) {
-        changed.push({ selectionId: row.id, odds: formatMilli(row.odds_milli), oddsVersion: row.odds_version });
-      }
-      return row;
-    });
-    if (new Set(legs.map((leg) => leg.event_id)).size !== legs.length) {
-      throw validationError('legs', 'An accumulator takes at most one selection per event.');
-    }
-    if (changed.length > 0) throw bettingErrors.odds_changed({ legs: changed });
-    return legs;
+    return priceLegs(body, rows, this.#clock.now());
   }
 
   /**
@@ -285,26 +252,6 @@ export class Placement {
       if (performance.now() > deadline) throw bettingErrors.bet_in_progress();
       await sleep(100);
     }
-  }
-}
-
-function checkSlipShape(body: PlaceBetBody): void {
-  const seen = new Set<string>();
-  body.legs.forEach((leg, index) => {
-    if (seen.has(leg.selectionId)) {
-      throw validationError(`legs.${index}.selectionId`, 'A selection appears twice in the slip.');
-    }
-    seen.add(leg.selectionId);
-    if (parseMilli(leg.odds) <= 1000) throw validationError(`legs.${index}.odds`, 'Odds are above 1.00.');
-  });
-}
-
-function checkStake(tenant: Tenant, stake: number): void {
-  if (stake < tenant.min_stake || stake > tenant.max_stake) {
-    throw bettingErrors.stake_out_of_range(
-      { minStake: tenant.min_stake, maxStake: tenant.max_stake },
-      `The stake must be between ${tenant.min_stake} and ${tenant.max_stake} (minor units).`,
-    );
   }
 }
 
