@@ -28,12 +28,40 @@ const TABLE_USE =
 const FROM_LIST = /\.from\(\[([^\]]+)\]/g;
 const WITH_NAME = /\.with\(\s*(?:\(\w+\)\s*=>\s*\w+\()?'([a-z_]+)'/g;
 
-function storeFiles(folder: string): string[] {
+function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return storeFiles(path);
-    return entry.name === 'store.ts' ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
   });
+}
+
+const storeFiles = (folder: string) => sourceFiles(folder).filter((file) => file.endsWith('/store.ts'));
+
+/**
+ * The exported functions of a store that write a table: those whose own text inserts into, updates or deletes from it
+ * (through Kysely or in SQL), and those that call one that does.
+ */
+function writersOf(storeFile: string, table: string): string[] {
+  const text = readFileSync(storeFile, 'utf8');
+  const functions = [...text.matchAll(/^(export )?(?:async )?function (\w+)/gm)].map((match, i, all) => ({
+    exported: match[1] !== undefined,
+    name: match[2]!,
+    body: text.slice(match.index, all[i + 1]?.index ?? text.length),
+  }));
+  const writes = new RegExp(
+    `(?:insertInto|updateTable|insertWhen|deleteFrom)\\(\\s*'${table}'|\\b(?:update|insert into|delete from) ${table}\\b`,
+  );
+  const writers = new Set(functions.filter(({ body }) => writes.test(body)).map(({ name }) => name));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { name, body } of functions) {
+      if (writers.has(name) || ![...writers].some((writer) => new RegExp(`\\b${writer}\\(`).test(body))) continue;
+      writers.add(name);
+      grew = true;
+    }
+  }
+  return functions.filter(({ exported, name }) => exported && writers.has(name)).map(({ name }) => name);
 }
 
 function tablesUsedBy(file: string): string[] {
@@ -70,6 +98,22 @@ describe('architecture', () => {
       }
     }
     assert.deepEqual(trespasses, []);
+  });
+
+  it("only the ledger's files write wallet_obligations", () => {
+    const writers = writersOf(join(ROOT, 'src/wallet/store.ts'), 'wallet_obligations');
+    assert.ok(writers.includes('insertObligations') && writers.includes('moveObligation'), writers.join(', '));
+    const ledger = /^src\/wallet\/(?:ledger(?:-\w+)?|store)\.ts$/;
+    const calls = sourceFiles(join(ROOT, 'src'))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !ledger.test(file))
+      .flatMap((file) => {
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        // store.insertObligations( or a named import's insertObligations(, not a method of the same name.
+        const called = (writer: string) => new RegExp(`(?:\\bstore\\.|(?<![.\\w#]))${writer}\\(`).test(text);
+        return writers.filter(called).map((writer) => `${file}: ${writer}`);
+      });
+    assert.deepEqual(calls, []);
   });
 
   it('every table of the migrated database has exactly one owner', async () => {

@@ -49,7 +49,7 @@ export class StakeOutcomes {
     const now = this.#clock.now();
     const pending = { id: bet.id, status: 'pending' as const };
     if (attempt.outcome === 'applied') {
-      const outcome = this.#ledger.stakeOutcome(this.#db, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome(this.#db, 'stake', stake, attempt);
       const accept = { bet: pending, to: 'accepted' as const, changes: { decided_at: now } };
       await writeTogether(this.#db, [...outcome.parts, moveBetPart(this.#db, 'accepted', accept, 'stake')]);
       const balance = { balance: attempt.balance, currency: attempt.currency };
@@ -57,7 +57,7 @@ export class StakeOutcomes {
     }
     const refusal = stakeRefusal(attempt);
     const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
-      const outcome = this.#ledger.stakeOutcome(tx, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome(tx, 'stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       return {
         recorded: outcome.recorded,
@@ -76,7 +76,7 @@ export class StakeOutcomes {
     const rollbackId = await inTransaction(this.#db, async (tx) => {
       const current = await store.findBet(tx, bet.id);
       if (current?.status !== 'pending') return undefined;
-      await this.#ledger.markStakeInterrupted(tx, bet.id, reason);
+      await this.#ledger.attempts.markStakeInterrupted(tx, bet.id, reason);
       return this.#refuse(tx, bet, { code: 'wallet_unavailable' }, true);
     });
     if (rollbackId) this.#delivery.wake();
@@ -95,7 +95,7 @@ export class StakeOutcomes {
       if (!current || current.status === 'pending') return false;
       // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
       if ((await this.#ledger.find(tx, stake.id))?.status !== 'sending') return false;
-      const outcome = this.#ledger.stakeOutcome(tx, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome(tx, 'stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       const mayHaveMoved = attempt.outcome === 'applied' || attempt.outcome === 'unknown';
       if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(tx, bet.id);

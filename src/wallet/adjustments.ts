@@ -6,16 +6,16 @@ import { canonicalJson, sha256Hex } from '../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { Tenant } from '../tenants/tables.ts';
 import type { Adjustment } from './tables.ts';
-import { notFound, platformErrors } from '../platform/errors.ts';
+import { notFound } from '../platform/errors.ts';
 import { tenantScope } from '../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { idempotencyErrors } from '../platform/idempotency/errors.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
 import type { Ledger } from './ledger.ts';
-import { ADJUSTMENTS_PAGE, type AdjustmentBody, type AdjustmentsQuery, type AdjustmentView } from './schemas.ts';
+import { AdjustmentViews } from './adjustment-views.ts';
+import type { AdjustmentBody, AdjustmentsQuery } from './schemas.ts';
 import { ADJUSTMENT_TRANSITIONS, type AdjustmentState } from './states.ts';
 import * as store from './store.ts';
 
@@ -41,6 +41,7 @@ export class Adjustments {
   readonly #integration: IntegrationService;
   readonly #tenants: TenantService;
   readonly #audit: AuditLog;
+  readonly #views: AdjustmentViews;
 
   constructor(deps: {
     db: Db;
@@ -58,6 +59,12 @@ export class Adjustments {
     this.#integration = deps.integration;
     this.#tenants = deps.tenants;
     this.#audit = deps.audit;
+    this.#views = new AdjustmentViews(deps);
+  }
+
+  /** Adjustments of the caller's tenant, newest first: the approvals queue (adjustment-views.ts). */
+  list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
+    return this.#views.list(call, query);
   }
 
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
@@ -71,7 +78,7 @@ export class Adjustments {
           'This Idempotency-Key made another adjustment; use a new key for a new adjustment.',
         );
       }
-      return { adjustment: await this.#view(earlier), replayed: true };
+      return { adjustment: await this.#views.view(earlier), replayed: true };
     };
     if (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey)) return replay();
     const policy = await this.#tenants.get(player.tenant_id);
@@ -108,7 +115,7 @@ export class Adjustments {
         return row;
       });
       if (adjustment.status === 'approved') this.#delivery.wake();
-      return { adjustment: await this.#view(adjustment), replayed: false };
+      return { adjustment: await this.#views.view(adjustment), replayed: false };
     } catch (error) {
       if (error instanceof KeyTaken) return replay();
       throw error;
@@ -139,7 +146,7 @@ export class Adjustments {
       return this.#decide(tx, call, adjustment, 'approved', reason ?? null, obligationId);
     });
     this.#delivery.wake();
-    return { adjustment: await this.#view(decided) };
+    return { adjustment: await this.#views.view(decided) };
   }
 
   /** A second staff member rejects a proposed adjustment: nothing is owed, ever. */
@@ -149,29 +156,7 @@ export class Adjustments {
       const adjustment = await this.#lockProposed(tx, id);
       return this.#decide(tx, call, adjustment, 'rejected', reason, null);
     });
-    return { adjustment: await this.#view(decided) };
-  }
-
-  /** Adjustments of the caller's tenant (platform: any, or the one named), newest first: the approvals queue. */
-  async list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
-    const scope = tenantScope(call.staff);
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
-      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
-    }
-    const limit = query.limit ?? ADJUSTMENTS_PAGE;
-    const rows = await store.listAdjustments(this.#db, {
-      tenantId: scope ?? query.tenantId ?? null,
-      status: query.status,
-      playerId: query.player,
-      before: query.cursor ? decodeCursor(query.cursor) : undefined,
-      limit,
-    });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      adjustments: await this.#views(page),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
-    };
+    return { adjustment: await this.#views.view(decided) };
   }
 
   /**
@@ -252,39 +237,6 @@ export class Adjustments {
       outcome: 'success',
       ip: call.ip,
       details: { adjustmentId: adjustment.id, direction: adjustment.direction, amount: adjustment.amount, ...details },
-    });
-  }
-
-  async #view(adjustment: Adjustment): Promise<AdjustmentView> {
-    return (await this.#views([adjustment]))[0]!;
-  }
-
-  async #views(adjustments: Adjustment[]): Promise<AdjustmentView[]> {
-    const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
-    const obligations = new Map((await this.#ledger.findMany(this.#db, owed)).map((row) => [row.id, row]));
-    const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
-    const currencies = new Map(
-      await Promise.all(tenantIds.map(async (id) => [id, (await this.#tenants.get(id)).currency] as const)),
-    );
-    return adjustments.map((adjustment) => {
-      const obligation = adjustment.obligation_id ? obligations.get(adjustment.obligation_id) : undefined;
-      return {
-        id: adjustment.id,
-        tenantId: adjustment.tenant_id,
-        playerId: adjustment.player_id,
-        direction: adjustment.direction,
-        amount: adjustment.amount,
-        currency: currencies.get(adjustment.tenant_id)!,
-        reason: adjustment.reason,
-        createdBy: adjustment.staff_id,
-        createdAt: adjustment.created_at.toISOString(),
-        status: adjustment.status,
-        decision:
-          adjustment.decided_by && adjustment.decided_at
-            ? { by: adjustment.decided_by, at: adjustment.decided_at.toISOString(), reason: adjustment.decision_reason }
-            : null,
-        movement: obligation ? { txId: obligation.tx_id, status: obligation.status } : null,
-      };
     });
   }
 }

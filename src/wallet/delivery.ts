@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
 import type { WalletObligation } from './tables.ts';
 import type { TenantService, TenantWallet } from '../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
-import type { Delivery, Ledger } from './ledger.ts';
-import type { ObligationState } from './states.ts';
+import type { Ledger } from './ledger.ts';
+import { DeliveryRecords, RECORD_BATCH } from './delivery-records.ts';
 import * as store from './store.ts';
 
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */
@@ -18,8 +18,6 @@ const WALLET_CONCURRENCY = 64;
 const CLAIM_MS = 60_000;
 /** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
 const POLL_MS = 1_000;
-/** Results recorded per statement at most; the rest wait for the next write. */
-const RECORD_BATCH = 200;
 /** Answers waiting to be recorded at most before the engine stops claiming more. */
 const MAX_UNRECORDED = 4 * RECORD_BATCH;
 
@@ -59,9 +57,8 @@ export class DeliveryEngine {
   /** Deliveries in progress, and how many per tenant (one tenant, one wallet). */
   readonly #inFlight = new Set<Promise<void>>();
   readonly #perTenant = new Map<string, number>();
-  /** Attempts waiting to be recorded, written together. */
-  #unrecorded: Array<{ delivery: Delivery; done: () => void }> = [];
-  #recording = false;
+  /** Answers waiting to be recorded, written together. */
+  readonly #records: DeliveryRecords;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   /** Set by wake() while the loop is busy, so the wake is not lost. */
@@ -91,6 +88,7 @@ export class DeliveryEngine {
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
     this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
     this.#claimMs = options.claimMs ?? CLAIM_MS;
+    this.#records = new DeliveryRecords(deps, (due) => (this.#nextDue = Math.min(this.#nextDue ?? due, due)));
   }
 
   /**
@@ -188,7 +186,7 @@ export class DeliveryEngine {
   /** Claims due obligations and starts their deliveries; returns the deliveries' promises. */
   async #claim(): Promise<Array<Promise<void>>> {
     // Answers waiting to be written hold their claims: let the database catch up before sending more.
-    if (this.#stopped || this.#unrecorded.length >= MAX_UNRECORDED) return [];
+    if (this.#stopped || this.#records.waiting >= MAX_UNRECORDED) return [];
     const busy = [...this.#perTenant].map(([tenantId, count]) => ({
       tenantId,
       free: Math.max(0, this.#walletConcurrency - count),
@@ -256,37 +254,11 @@ export class DeliveryEngine {
     if (target instanceof Error) throw target;
     if (target.walletUrl !== obligation.wallet_url) {
       // A movement goes only to the wallet it was recorded for: never to a replacement.
-      await this.#ledger.hold(this.#db, obligation, 'destination_changed');
+      await this.#ledger.attempts.hold(this.#db, obligation, 'destination_changed');
       return;
     }
     const attempt = await this.#send(obligation, target).finally(answered);
-    await new Promise<void>((done) => {
-      this.#unrecorded.push({
-        delivery: { obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) },
-        done,
-      });
-      if (!this.#recording) {
-        this.#recording = true;
-        void this.#record();
-      }
-    });
-  }
-
-  /**
-   * Answers to obligations that changed while their attempts were in flight (a resettlement superseded them), in a
-   * transaction of their own after the batch, so that their bets are locked before their obligations, as a
-   * settlement locks them. If this fails, the answers stay in the call log and the obligations held for review.
-   */
-  async #recordSuperseded(lost: Delivery[]): Promise<Map<string, ObligationState>> {
-    try {
-      return await inTransaction(this.#db, (tx) => this.#ledger.recordSuperseded(tx, lost));
-    } catch (err) {
-      this.#log.error(
-        { err, txIds: lost.map(({ obligation }) => obligation.tx_id) },
-        'answers to superseded movements not recorded; they stay held for review with their calls logged',
-      );
-      return new Map();
-    }
+    await this.#records.record({ obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) });
   }
 
   #send(obligation: WalletObligation, target: TenantWallet): Promise<WalletAttempt> {
@@ -296,51 +268,5 @@ export class DeliveryEngine {
       obligation.body,
       { txId: obligation.tx_id, currency: target.currency },
     );
-  }
-
-  /**
-   * Writes waiting attempts, a batch per transaction (the obligation's new state and its wallet call log line
-   * together), until none wait. If the write fails, those obligations keep their claim until it expires and are
-   * sent again with the same txId: the wallet answers a repeat with its stored outcome.
-   */
-  async #record(): Promise<void> {
-    // Let the attempts finishing in this turn of the event loop join the batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.#unrecorded.length > 0) {
-      const batch = this.#unrecorded.splice(0, RECORD_BATCH);
-      const at = this.#clock.now();
-      try {
-        const recorded = await inTransaction(this.#db, async (tx) => {
-          await store.logWalletCalls(
-            tx,
-            batch.map(({ delivery }) => store.callOfObligation(delivery.obligation, delivery.attempt, at)),
-          );
-          return this.#ledger.recordDeliveries(
-            tx,
-            batch.map((entry) => entry.delivery),
-          );
-        });
-        const states = recorded.states;
-        if (recorded.lost.length > 0) {
-          for (const [id, state] of await this.#recordSuperseded(recorded.lost)) states.set(id, state);
-        }
-        for (const { delivery } of batch) {
-          if (states.get(delivery.obligation.id) !== 'pending') continue;
-          const due = delivery.nextAttemptAt.getTime();
-          this.#nextDue = Math.min(this.#nextDue ?? due, due);
-        }
-        const lost = batch.filter(({ delivery }) => !states.has(delivery.obligation.id));
-        if (lost.length > 0) {
-          this.#log.warn(
-            { txIds: lost.map(({ delivery }) => delivery.obligation.tx_id) },
-            'attempts not recorded: another writer changed these obligations first',
-          );
-        }
-      } catch (err) {
-        this.#log.error({ err, count: batch.length }, 'wallet attempts not recorded; they will be sent again');
-      }
-      for (const entry of batch) entry.done();
-    }
-    this.#recording = false;
   }
 }

@@ -10,6 +10,7 @@ import type { TenantService } from '../tenants/service.ts';
 import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
+import * as store from './store.ts';
 import type { Ledger, Review } from './ledger.ts';
 import { isObsolete } from './states.ts';
 import type { Movement } from './movement.ts';
@@ -64,7 +65,7 @@ export class ObligationReview {
       throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
     }
     const limit = query.limit ?? OBLIGATIONS_PAGE;
-    const rows = await this.#ledger.list(this.#db, {
+    const rows = await store.listObligations(this.#db, {
       tenantId: scope ?? query.tenantId ?? null,
       status: query.state,
       playerId: query.player,
@@ -185,8 +186,8 @@ export class ObligationReview {
 
   async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {
     const ids = rows.map((row) => row.id);
-    const calls = await this.#ledger.callsOf(this.#db, ids, CALLS_SHOWN);
-    const history = await this.#ledger.historyOf(this.#db, ids);
+    const calls = await store.callsOf(this.#db, ids, CALLS_SHOWN);
+    const history = await store.historyOf(this.#db, ids);
     // A retry goes only to the wallet a movement was recorded for: offered only while the tenant still points there.
     const heldTenants = [...new Set(rows.filter((row) => row.status === 'held').map((row) => row.tenant_id))];
     const walletUrls = new Map(

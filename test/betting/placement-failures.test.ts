@@ -40,7 +40,7 @@ async function failing<T extends object, K extends keyof T>(
 
 describe('a placement that loses its database after the stake went out', () => {
   it('answers "not known yet", and the running service refuses the bet and returns the stake within a minute', async () => {
-    const ledger = t.app.services.ledger;
+    const ledger = t.app.services.ledger.attempts;
     const lost = () => {
       throw new Error('database connection lost');
     };

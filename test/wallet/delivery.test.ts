@@ -210,7 +210,7 @@ describe('claims', () => {
   it('an attempt whose record is lost (the database failed) is sent again after its claim: applied once', async () => {
     const betId = await single();
     await settleHome();
-    const ledger = t.app.services.ledger;
+    const ledger = t.app.services.ledger.attempts;
     const record = ledger.recordDeliveries.bind(ledger);
     ledger.recordDeliveries = async () => {
       throw new Error('connection lost');

@@ -1,0 +1,75 @@
+import type { Db } from '../platform/db/database.ts';
+import { platformErrors } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
+import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import type { StaffCall } from '../platform/http/principals.ts';
+import type { TenantService } from '../tenants/service.ts';
+import type { Adjustment } from './tables.ts';
+import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from './schemas.ts';
+import * as store from './store.ts';
+
+/** Adjustments as staff see them: with their tenant's currency, the decision, and the movement owed once approved. */
+export class AdjustmentViews {
+  readonly #db: Db;
+  readonly #tenants: TenantService;
+
+  constructor(deps: { db: Db; tenants: TenantService }) {
+    this.#db = deps.db;
+    this.#tenants = deps.tenants;
+  }
+
+  /** Adjustments of the caller's tenant (platform: any, or the one named), newest first: the approvals queue. */
+  async list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
+    const scope = tenantScope(call.staff);
+    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
+      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
+    }
+    const limit = query.limit ?? ADJUSTMENTS_PAGE;
+    const rows = await store.listAdjustments(this.#db, {
+      tenantId: scope ?? query.tenantId ?? null,
+      status: query.status,
+      playerId: query.player,
+      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      adjustments: await this.views(page),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
+    };
+  }
+
+  async view(adjustment: Adjustment): Promise<AdjustmentView> {
+    return (await this.views([adjustment]))[0]!;
+  }
+
+  async views(adjustments: Adjustment[]): Promise<AdjustmentView[]> {
+    const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
+    const obligations = new Map((await store.findObligations(this.#db, owed)).map((row) => [row.id, row]));
+    const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
+    const currencies = new Map(
+      await Promise.all(tenantIds.map(async (id) => [id, (await this.#tenants.get(id)).currency] as const)),
+    );
+    return adjustments.map((adjustment) => {
+      const obligation = adjustment.obligation_id ? obligations.get(adjustment.obligation_id) : undefined;
+      return {
+        id: adjustment.id,
+        tenantId: adjustment.tenant_id,
+        playerId: adjustment.player_id,
+        direction: adjustment.direction,
+        amount: adjustment.amount,
+        currency: currencies.get(adjustment.tenant_id)!,
+        reason: adjustment.reason,
+        createdBy: adjustment.staff_id,
+        createdAt: adjustment.created_at.toISOString(),
+        status: adjustment.status,
+        decision:
+          adjustment.decided_by && adjustment.decided_at
+            ? { by: adjustment.decided_by, at: adjustment.decided_at.toISOString(), reason: adjustment.decision_reason }
+            : null,
+        movement: obligation ? { txId: obligation.tx_id, status: obligation.status } : null,
+      };
+    });
+  }
+}
