@@ -8,7 +8,8 @@ import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts'
 import type { TypedApp } from '../platform/http/types.ts';
 import { DOCS_PATH, type DocumentSpec } from '../platform/http/openapi.ts';
 import { VERSION } from '../platform/version.ts';
-import { APP_ASSETS_DIR, APP_DIR, BuiltFile, SDK_FILE } from './builds.ts';
+import { BuiltFile } from '../platform/http/built-file.ts';
+import { APP_ASSETS_DIR, APP_DIR, SDK_FILE } from './builds.ts';
 import { embedErrors } from './errors.ts';
 import { SportsbookPageQuery } from './schemas.ts';
 

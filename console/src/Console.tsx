@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'preact/hooks';
+import { AREAS, NAV, areaOf, mayOpen, type AreaName, type Screen } from './areas.ts';
+import { t } from './messages.ts';
+import { followLink, href, match, navigate, place } from './router.ts';
+import { noteActivity, session, signOut, type Staff } from './session.ts';
+import { SignIn } from './signin/SignIn.tsx';
+import { useValue } from './store.ts';
+import { Empty, Failure, Loading, Page } from './ui/ui.tsx';
+
+/** The console: sign-in until a session exists, then the screens the staff member's role opens. */
+export function Console() {
+  const current = useValue(session);
+  useEffect(() => {
+    const activity = () => noteActivity();
+    document.addEventListener('click', followLink);
+    document.addEventListener('keydown', activity);
+    document.addEventListener('pointerdown', activity);
+    return () => {
+      document.removeEventListener('click', followLink);
+      document.removeEventListener('keydown', activity);
+      document.removeEventListener('pointerdown', activity);
+    };
+  }, []);
+  return current ? <Shell staff={current.staff} /> : <SignIn />;
+}
+
+function Shell(props: { staff: Staff }) {
+  const { path } = useValue(place);
+  const role = props.staff.role;
+  const items = NAV.filter((item) => mayOpen(role, item.area));
+  const home = items[0]!.path;
+  useEffect(() => {
+    if (path === '/' && home !== '/') navigate(href(home), { replace: true });
+  }, [path, home]);
+  const area = areaOf(path);
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        {t.skipToContent}
+      </a>
+      <header class="topbar">
+        <span class="brand">{t.product}</span>
+        <span class="who">
+          <span class="who-email">{props.staff.email}</span> <span class="who-role">{t.roles[role]}</span>
+        </span>
+        <button type="button" class="button button-quiet" onClick={() => void signOut()}>
+          {t.signOut}
+        </button>
+      </header>
+      <nav class="sidenav" aria-label={t.mainNavigation}>
+        <ul>
+          {items.map((item) => {
+            const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);
+            return (
+              <li key={item.path}>
+                <a href={href(item.path)} aria-current={active ? 'page' : undefined}>
+                  {item.label(t)}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main class="content" id="main" tabIndex={-1}>
+        {area === null ? (
+          <NotFound />
+        ) : mayOpen(role, area) ? (
+          <AreaScreen area={area} path={path} />
+        ) : (
+          <Page title={t.notAllowedTitle}>
+            <Empty>{t.notAllowed}</Empty>
+          </Page>
+        )}
+      </main>
+    </div>
+  );
+}
+
+const loadedAreas = new Map<AreaName, Screen[]>();
+
+/** The screen of a path, once its area's chunk is loaded. */
+function AreaScreen(props: { area: AreaName; path: string }) {
+  const [screens, setScreens] = useState(loadedAreas.get(props.area));
+  const [failed, setFailed] = useState<Error | null>(null);
+  useEffect(() => {
+    const known = loadedAreas.get(props.area);
+    setScreens(known);
+    if (known) return;
+    let live = true;
+    AREAS[props.area].load().then(
+      (module) => {
+        loadedAreas.set(props.area, module.screens);
+        if (live) setScreens(module.screens);
+      },
+      (error: Error) => live && setFailed(error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [props.area]);
+  if (failed) return <Failure error={failed} retry={() => location.reload()} />;
+  if (!screens) return <Loading />;
+  for (const screen of screens) {
+    const params = match(screen.pattern, props.path);
+    if (params) return screen.render(params);
+  }
+  return <NotFound />;
+}
+
+function NotFound() {
+  return (
+    <Page title={t.notFoundTitle}>
+      <Empty>{t.notFound}</Empty>
+    </Page>
+  );
+}

@@ -1,0 +1,224 @@
+import { useState } from 'preact/hooks';
+import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { dateTime, milliseconds, money } from '../../format.ts';
+import { t } from '../../messages.ts';
+import { place, setQuery } from '../../router.ts';
+import { useValue } from '../../store.ts';
+import { useLoad } from '../../ui/load.ts';
+import { Table } from '../../ui/Table.tsx';
+import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { TenantScope } from './TenantScope.tsx';
+
+type Obligation = ApiResponse<'listObligations'>['obligations'][number];
+type Action = Obligation['actions'][number];
+
+const STATES = ['held', 'pending', 'unknown', 'sending', 'applied', 'refused', 'resolved', 'cancelled'];
+
+/** The operator workspace: movements by state, each with its attempts and history, and the three decisions. */
+export function Workspace() {
+  return (
+    <Page title={t.workspace.title}>
+      <p class="muted">{t.workspace.intro}</p>
+      <TenantScope>{(tenantId) => <Obligations tenantId={tenantId} />}</TenantScope>
+    </Page>
+  );
+}
+
+function Obligations(props: { tenantId: string | undefined }) {
+  const { query } = useValue(place);
+  const filter = {
+    state: query.get('state') ?? 'held',
+    player: query.get('player') ?? undefined,
+    bet: query.get('bet') ?? undefined,
+    cursor: query.get('cursor') ?? undefined,
+  };
+  const [open, setOpen] = useState<Obligation | null>(null);
+  const loaded = useLoad(async (signal) => {
+    const page = await call('listObligations', 'GET', '/api/v1/admin/obligations', {
+      query: { ...filter, state: filter.state === 'all' ? undefined : filter.state, tenantId: props.tenantId },
+      signal,
+    });
+    return { rows: page.obligations, nextCursor: page.nextCursor || undefined };
+  }, JSON.stringify([filter, props.tenantId]));
+  return (
+    <>
+      <Filters state={filter.state} player={filter.player} bet={filter.bet} />
+      <Table<Obligation>
+        caption={t.workspace.caption}
+        loaded={loaded}
+        rowKey={(row) => row.id}
+        empty={t.workspace.empty}
+        columns={[
+          {
+            header: t.workspace.movement,
+            cell: (row) => (
+              <button type="button" class="link" onClick={() => setOpen(row)}>
+                <code>{row.txId}</code>
+              </button>
+            ),
+          },
+          { header: t.workspace.state, cell: (row) => <StateBadge obligation={row} /> },
+          { header: t.workspace.player, cell: (row) => row.externalPlayerId },
+          {
+            header: t.workspace.amount,
+            numeric: true,
+            cell: (row) => `${row.endpoint === 'debit' ? '−' : ''}${money(row.amount, row.currency)}`,
+          },
+          { header: t.workspace.attempts, numeric: true, cell: (row) => row.attempts },
+          { header: t.workspace.created, cell: (row) => dateTime(row.createdAt) },
+        ]}
+      />
+      {open && (
+        <ObligationDialog
+          obligation={open}
+          onClose={(changed) => {
+            setOpen(null);
+            if (changed) loaded.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function StateBadge(props: { obligation: Obligation }) {
+  const { status, holdReason } = props.obligation;
+  const tone = status === 'applied' || status === 'resolved' ? 'good' : status === 'held' ? 'bad' : 'neutral';
+  const label = t.workspace.states[status] ?? status;
+  return <Badge tone={tone}>{holdReason ? `${label}: ${holdReason.replaceAll('_', ' ')}` : label}</Badge>;
+}
+
+function Filters(props: { state: string; player: string | undefined; bet: string | undefined }) {
+  const [player, setPlayer] = useState(props.player ?? '');
+  const [bet, setBet] = useState(props.bet ?? '');
+  return (
+    <form
+      class="filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setQuery({ player: player.trim() || undefined, bet: bet.trim() || undefined });
+      }}
+    >
+      <Field label={t.workspace.state}>
+        {({ id }) => (
+          <select id={id} value={props.state} onChange={(e) => setQuery({ state: e.currentTarget.value })}>
+            {STATES.map((state) => (
+              <option value={state} key={state}>
+                {t.workspace.states[state]}
+              </option>
+            ))}
+            <option value="all">{t.workspace.allStates}</option>
+          </select>
+        )}
+      </Field>
+      <Field label={t.workspace.filterPlayer}>
+        {({ id }) => <input id={id} maxLength={64} value={player} onInput={(e) => setPlayer(e.currentTarget.value)} />}
+      </Field>
+      <Field label={t.workspace.filterBet}>
+        {({ id }) => <input id={id} maxLength={64} value={bet} onInput={(e) => setBet(e.currentTarget.value)} />}
+      </Field>
+      <button type="submit" class="button">
+        {t.apply}
+      </button>
+    </form>
+  );
+}
+
+function ObligationDialog(props: { obligation: Obligation; onClose: (changed: boolean) => void }) {
+  const { obligation } = props;
+  const [action, setAction] = useState<Action | null>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<Error | null>(null);
+  async function decide(event: Event) {
+    event.preventDefault();
+    if (!action) return;
+    setError(null);
+    const operation = ({ retry: 'retryObligation', resolve: 'resolveObligation', cancel: 'cancelObligation' } as const)[action];
+    try {
+      await call(operation, 'POST', `/api/v1/admin/obligations/${obligation.id}/${action}`, {
+        body: reason.trim() ? { reason: reason.trim() } : {},
+      });
+      props.onClose(true);
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const reasonError = error instanceof ApiError && error.field === 'reason' ? error.message : undefined;
+  return (
+    <Dialog title={obligation.txId} onClose={() => props.onClose(false)}>
+      <p>
+        <StateBadge obligation={obligation} /> {money(obligation.amount, obligation.currency)} · {obligation.endpoint} ·{' '}
+        {obligation.externalPlayerId}
+      </p>
+      {obligation.inFlight && <p class="notice">{t.workspace.inFlight}</p>}
+      <h3>{t.workspace.calls}</h3>
+      {obligation.calls.length === 0 ? (
+        <p class="muted">{t.workspace.noCalls}</p>
+      ) : (
+        <ol class="timeline">
+          {obligation.calls.map((attempt) => (
+            <li key={attempt.at}>
+              {dateTime(attempt.at)}:{' '}
+              {attempt.httpStatus === null ? t.workspace.noAnswer : t.workspace.call(String(attempt.httpStatus), attempt.outcome)}
+              {attempt.operatorCode ? ` · ${attempt.operatorCode}` : ''}
+              {attempt.reason ? ` · ${attempt.reason}` : ''} · {milliseconds(attempt.durationMs)}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3>{t.workspace.history}</h3>
+      <ol class="timeline">
+        {obligation.history.map((change, index) => (
+          <li key={index}>
+            {dateTime(change.at)}: {change.from ? `${t.workspace.states[change.from]} → ` : ''}
+            {t.workspace.states[change.to]} · {change.by.type} {change.by.id} · {change.cause}
+            {change.note ? ` · ${change.note}` : ''}
+          </li>
+        ))}
+      </ol>
+      {action ? (
+        <form class="form" onSubmit={decide}>
+          <p>{t.workspace.confirm[action]}</p>
+          {error && !reasonError && (
+            <p class="form-error" role="alert">
+              {messageOf(error)}
+            </p>
+          )}
+          <Field label={t.workspace.reason} hint={t.workspace.reasonHint} error={reasonError}>
+            {({ id, describedBy, invalid }) => (
+              <textarea
+                id={id}
+                rows={2}
+                maxLength={500}
+                required={action !== 'retry' && !(action === 'cancel' && !obligation.requestSent)}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                value={reason}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <div class="form-actions">
+            <button type="button" class="button" onClick={() => setAction(null)}>
+              {t.cancel}
+            </button>
+            <button type="submit" class={`button ${action === 'retry' ? 'button-primary' : 'button-danger'}`}>
+              {t.workspace[action]}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div class="form-actions">
+          <button type="button" class="button" onClick={() => props.onClose(false)}>
+            {t.close}
+          </button>
+          {obligation.actions.map((name) => (
+            <button type="button" class="button button-primary" key={name} onClick={() => setAction(name)}>
+              {t.workspace[name]}
+            </button>
+          ))}
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,4 @@
+import type { Screen } from '../../areas.ts';
+
+/** The trader's screens. */
+export const screens: Screen[] = [];

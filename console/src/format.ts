@@ -1,0 +1,41 @@
+/** Numbers, money and times, through Intl in the staff member's locale (the browser's). */
+const locale = navigator.language || 'en';
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Minor units of a currency as the locale writes money: 123456 BRL → R$ 1.234,56. */
+export function money(minor: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    moneyFormats.set(currency, format);
+  }
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(minor / 10 ** digits);
+}
+
+/** The minor units of a decimal amount typed by a person in a currency ("12.50" → 1250), or null. */
+export function minorUnits(text: string, currency: string): number | null {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const clean = text.trim().replace(',', '.');
+  if (!/^\d+(\.\d+)?$/.test(clean)) return null;
+  const [whole, fraction = ''] = clean.split('.');
+  if (fraction.length > digits) return null;
+  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+}
+
+const integerFormat = new Intl.NumberFormat(locale);
+export const count = (value: number) => integerFormat.format(value);
+
+const percentFormat = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+export const percent = (ratio: number) => percentFormat.format(ratio);
+
+const millisecondsFormat = new Intl.NumberFormat(locale, { style: 'unit', unit: 'millisecond', maximumFractionDigits: 0 });
+export const milliseconds = (value: number) => millisecondsFormat.format(value);
+
+const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+
+export const dateTime = (iso: string | null | undefined) => (iso ? dateTimeFormat.format(new Date(iso)) : '');
+/** A UTC day (reports count by UTC day) written in the locale. */
+export const utcDay = (iso: string) => dayFormat.format(new Date(iso));

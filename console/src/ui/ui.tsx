@@ -1,0 +1,152 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api.ts';
+import { t } from '../messages.ts';
+
+/** The heading of a screen, with its actions; the document title follows it. */
+export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${props.title} · ${t.product}`;
+  }, [props.title]);
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <header class="page-head">
+        <h1 id="page-title" tabIndex={-1}>
+          {props.title}
+        </h1>
+        {props.actions && <div class="page-actions">{props.actions}</div>}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+export function Loading(props: { label?: string }) {
+  return (
+    <p class="state" role="status">
+      <span class="spinner" aria-hidden="true" />
+      {props.label ?? t.loading}
+    </p>
+  );
+}
+
+export function Empty(props: { children: ComponentChildren }) {
+  return <p class="state state-empty">{props.children}</p>;
+}
+
+/** What went wrong, in the API's words, and what to do: try again. */
+export function Failure(props: { error: Error; retry?: () => void }) {
+  return (
+    <div class="state state-failed" role="alert">
+      <p>{messageOf(props.error)}</p>
+      {props.retry && (
+        <button type="button" class="button" onClick={props.retry}>
+          {t.tryAgain}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message || t.failedCode(error.code);
+  return t.unexpected;
+}
+
+/** A labelled field with its hint and, from the API's refusal, its error next to it. */
+export function Field(props: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => JSX.Element;
+}) {
+  const id = useId();
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = props.error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${props.error ? ' field-invalid' : ''}`}>
+      <label for={id}>{props.label}</label>
+      {props.children({ id, describedBy, invalid: Boolean(props.error) })}
+      {props.hint && (
+        <p class="field-hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p class="field-error" id={errorId}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A modal dialog (the browser's own: focus kept inside, Escape closes, focus returns to what opened it). */
+export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current!;
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    return () => {
+      dialog.close();
+      opener?.focus?.();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      class="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+    </dialog>
+  );
+}
+
+/**
+ * A secret the API gives once (a key, a wallet secret): shown with a copy button and the warning that it will not
+ * be shown again; it lives in this component only and is gone when the dialog closes.
+ */
+export function OnceSecret(props: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+  return (
+    <div class="secret">
+      <p class="secret-warning" role="note">
+        {t.secretShownOnce}
+      </p>
+      <label for={id}>{props.label}</label>
+      <div class="secret-row">
+        <input id={id} class="secret-value" readOnly value={props.value} onFocus={(e) => e.currentTarget.select()} />
+        <button
+          type="button"
+          class="button"
+          onClick={() =>
+            void navigator.clipboard?.writeText(props.value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? t.copied : t.copy}
+        </button>
+      </div>
+      <p class="visually-hidden" role="status">
+        {copied ? t.copied : ''}
+      </p>
+    </div>
+  );
+}
+
+/** A status as a labelled badge; its colour repeats the word, never replaces it. */
+export function Badge(props: { tone?: 'good' | 'bad' | 'warn' | 'neutral'; children: ComponentChildren }) {
+  return <span class={`badge badge-${props.tone ?? 'neutral'}`}>{props.children}</span>;
+}

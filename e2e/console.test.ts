@@ -1,0 +1,174 @@
+// The staff console (console/, served at /admin) in headless Chromium against the real service: sign-in, the
+// platform administrator's aggregators and keys, the operator's workspace, what each role may open, accessibility
+// (axe-core) and screenshots of each screen at 390 px and 1280 px (e2e/screenshots/console-*.png).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { totpCode } from '../src/staff/totp.ts';
+import { STAFF_PASSWORD } from '../test/helpers/app.ts';
+import { seriousViolations } from './helpers/axe.ts';
+import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
+import { startStack, type Stack } from './helpers/stack.ts';
+
+const skip = browserUnavailable();
+const MOBILE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let stack: Stack;
+let browser: Browser;
+let accounts = 0;
+
+before(async () => {
+  if (skip) return;
+  stack = await startStack({ demo: false });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+type Role = 'platform_admin' | 'trader' | 'operator';
+
+/** A new staff account, enrolled, that has never signed in: its e-mail and a code for the service's clock. */
+async function account(role: Role, tenantId?: string) {
+  accounts += 1;
+  const email = `${role}.${accounts}@console.test`;
+  const created = await stack.t.app.services.staff.create({ email, password: STAFF_PASSWORD, role, tenantId });
+  return { email, code: () => totpCode(created.totpSecret, stack.t.clock.now()) };
+}
+
+async function signedIn(role: Role, options: { tenantId?: string; viewport?: typeof DESKTOP } = {}): Promise<Page> {
+  const staff = await account(role, options.tenantId);
+  const page = await browser.newPage({ viewport: options.viewport ?? DESKTOP });
+  await page.goto(`${stack.url}/admin`);
+  await page.getByLabel('E-mail').fill(staff.email);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Authenticator code').fill(staff.code());
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+  return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [
+    ['mobile', MOBILE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(SCREENSHOTS, `console-${size}-${name}.png`), fullPage: true, animations: 'disabled' });
+  }
+}
+
+async function noSeriousViolations(page: Page, screen: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${screen}`);
+}
+
+describe('the staff console', { skip: skip ?? false }, () => {
+  it('is served at /admin and every path under it, with a strict policy, never framed, never cached', async () => {
+    for (const path of ['/admin', '/admin/aggregators/ag_x?tab=keys']) {
+      const response = await fetch(`${stack.url}${path}`);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      const policy = response.headers.get('content-security-policy')!;
+      assert.match(policy, /frame-ancestors 'none'/);
+      assert.match(policy, /script-src 'self'/);
+      assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
+      assert.equal(response.headers.get('x-frame-options'), 'DENY');
+      assert.match(await response.text(), /<script type="module"[^>]+src="\/admin\/assets\//);
+    }
+  });
+
+  it('signs in with e-mail, password and code, keeps the token out of storage and the address, and signs out', async () => {
+    const page = await signedIn('platform_admin');
+    assert.equal(page.url(), `${stack.url}/admin/aggregators`);
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    assert.doesNotMatch(stored, /bm_staff_/);
+    await noSeriousViolations(page, 'aggregators');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await noSeriousViolations(page, 'sign-in');
+    await shoot(page, 'sign-in');
+    await page.close();
+  });
+
+  it('a wrong code is refused with a message that says what to check, and nothing signs in', async () => {
+    const staff = await account('trader');
+    const page = await browser.newPage({ viewport: MOBILE });
+    await page.goto(`${stack.url}/admin`);
+    await page.getByLabel('E-mail').fill(staff.email);
+    await page.getByLabel('Password').fill(STAFF_PASSWORD);
+    await page.getByLabel('Authenticator code').fill('000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('The e-mail, password or code is not right').waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Console' }).count(), 0);
+    await page.close();
+  });
+
+  it('a platform administrator creates an aggregator, authorizes it, issues a key shown once, and revokes it', async () => {
+    const page = await signedIn('platform_admin');
+    await page.getByRole('button', { name: 'New aggregator' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Console Games');
+    await page.getByRole('dialog').getByRole('button', { name: 'New aggregator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Console Games' }).waitFor();
+
+    // the API's refusal is shown next to the field it names
+    await page.getByLabel('Currencies').fill('BRL');
+    await page.getByLabel('Jurisdictions').fill('BR');
+    await page.getByLabel('Territories').fill('BR');
+    await page.getByLabel('Wallet origins').fill('not an origin');
+    await page.getByLabel('Agreement reference').fill('MSA-2026-01');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const originField = page.locator('.field', { has: page.getByLabel('Wallet origins') });
+    await originField.locator('.field-error').waitFor();
+    await noSeriousViolations(page, 'aggregator with a field error');
+    await page.getByLabel('Wallet origins').fill('https://wallet.console.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    await page.getByText('Enabled', { exact: true }).first().waitFor();
+
+    await page.getByRole('button', { name: 'Issue key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Issue key' }).click();
+    const secret = page.getByRole('dialog').getByLabel('The key');
+    await secret.waitFor();
+    const key = await secret.inputValue();
+    assert.match(key, /^bm_agg_/);
+    await page.getByRole('dialog').getByText('it will not be shown again').waitFor();
+    await noSeriousViolations(page, 'key issued');
+    await shoot(page, 'key-issued');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    assert.equal(await page.getByText(key).count(), 0, 'the key is not shown after its dialog closes');
+
+    const revoke = page.getByRole('button', { name: /^Revoke ak_/ });
+    await revoke.click();
+    await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('Revoked', { exact: true }).waitFor();
+    const refused = await fetch(`${stack.url}/api/v1/aggregator/clients`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(refused.status, 401, 'the revoked key no longer works');
+    await shoot(page, 'aggregator');
+    await page.getByRole('link', { name: 'Aggregators' }).click();
+    await page.getByRole('link', { name: 'Console Games' }).waitFor();
+    await noSeriousViolations(page, 'aggregators');
+    await shoot(page, 'aggregators');
+    await page.close();
+  });
+
+  it('an operator sees its own tenant only: no platform screens, and the API refuses them too', async () => {
+    const page = await signedIn('operator', { tenantId: stack.tenantId });
+    assert.equal(page.url(), `${stack.url}/admin/workspace`);
+    assert.equal(await page.getByRole('link', { name: 'Aggregators' }).count(), 0);
+    await page.goto(`${stack.url}/admin`);
+    await page.getByLabel('E-mail').waitFor();
+    // a reload forgets the session (the token lives in memory only): sign in again, then open a platform address
+    const again = await signedIn('operator', { tenantId: stack.tenantId });
+    await again.evaluate(() => {
+      history.pushState(null, '', '/admin/aggregators');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await again.getByRole('heading', { name: 'Not for your role' }).waitFor();
+    await noSeriousViolations(again, 'not for your role');
+    await page.close();
+    await again.close();
+  });
+});
