@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { totpCode } from '../src/staff/totp.ts';
 import { STAFF_PASSWORD } from '../test/helpers/app.ts';
+import { newRequestId, playerWithBalance } from '../test/helpers/sportsbook.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
@@ -57,7 +58,11 @@ async function shoot(page: Page, name: string): Promise<void> {
     ['desktop', DESKTOP],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: join(SCREENSHOTS, `console-${size}-${name}.png`), fullPage: true, animations: 'disabled' });
+    await page.screenshot({
+      path: join(SCREENSHOTS, `console-${size}-${name}.png`),
+      fullPage: true,
+      animations: 'disabled',
+    });
   }
 }
 
@@ -83,7 +88,9 @@ describe('the staff console', { skip: skip ?? false }, () => {
   it('signs in with e-mail, password and code, keeps the token out of storage and the address, and signs out', async () => {
     const page = await signedIn('platform_admin');
     assert.equal(page.url(), `${stack.url}/admin/aggregators`);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    );
     assert.doesNotMatch(stored, /bm_staff_/);
     await noSeriousViolations(page, 'aggregators');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -144,7 +151,9 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await revoke.click();
     await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('Revoked', { exact: true }).waitFor();
-    const refused = await fetch(`${stack.url}/api/v1/aggregator/clients`, { headers: { authorization: `Bearer ${key}` } });
+    const refused = await fetch(`${stack.url}/api/v1/aggregator/clients`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(refused.status, 401, 'the revoked key no longer works');
     await shoot(page, 'aggregator');
     await page.getByRole('link', { name: 'Aggregators' }).click();
@@ -170,5 +179,54 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await noSeriousViolations(again, 'not for your role');
     await page.close();
     await again.close();
+  });
+
+  it('a trader creates an event and its market, settles it from the dry run, and the credit is delivered', async () => {
+    const page = await signedIn('trader');
+    assert.equal(page.url(), `${stack.url}/admin/trading/events`);
+    await page.getByRole('table', { name: 'Events' }).waitFor();
+    await noSeriousViolations(page, 'trading events');
+    await shoot(page, 'trading-events');
+
+    await page.getByRole('button', { name: 'New event' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New event' });
+    await dialog.getByLabel('Home team').fill('Console Rovers');
+    await dialog.getByLabel('Away team').fill('Dialog United');
+    const tomorrow = new Date(stack.t.clock.now().getTime() + 24 * 3600 * 1000);
+    const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await dialog.getByLabel('Starts').fill(local);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Console Rovers – Dialog United' }).waitFor();
+    await page.getByRole('button', { name: 'New market' }).click();
+    await page.getByRole('dialog', { name: 'New market' }).getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Margin:').waitFor();
+    await noSeriousViolations(page, 'trading event');
+
+    // a player backs the home side at the price the trader set
+    const eventId = page.url().split('/').pop()!;
+    const event = (await stack.t.request('GET', `/api/v1/catalog/events/${eventId}`)).body.event;
+    const home = event.markets[0].selections[0];
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-bettor', 100_00);
+    const placed = await stack.t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: home.id, odds: home.odds }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
+
+    await page.getByRole('button', { name: 'Settle', exact: true }).click();
+    const settle = page.getByRole('dialog');
+    await settle.getByRole('button', { name: 'Show what it will do' }).click();
+    await settle.getByText('1 bet judged').waitFor();
+    await settle.getByText(/1 credit, R\$\s?21[.,]00/).waitFor();
+    await noSeriousViolations(page, 'settlement dry run');
+    await shoot(page, 'trading-settle-preview');
+    assert.equal(await stack.wallet.balanceOf('console-bettor'), 90_00, 'the dry run owes nothing');
+    await settle.getByRole('button', { name: 'Settle now' }).click();
+    await page.getByText('Settled', { exact: true }).first().waitFor();
+    for (let tries = 0; (await stack.wallet.balanceOf('console-bettor')) !== 111_00 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(await stack.wallet.balanceOf('console-bettor'), 111_00, 'the payout reached the wallet');
+    await page.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import type { t } from './messages.ts';
 import type { Role } from './session.ts';
 
 /** A screen of an area: its path pattern under /admin, and what it renders with the path's named parts. */
@@ -19,7 +20,7 @@ export const AREAS: Record<AreaName, { roles: Role[]; load: () => Promise<{ scre
 export interface NavItem {
   path: string;
   area: AreaName;
-  label: (text: typeof import('./messages.ts').t) => string;
+  label: (text: typeof t) => string;
 }
 
 /** The navigation, in the order a role works; a staff member sees the items of the areas its role opens. */
@@ -38,7 +39,9 @@ export const NAV: NavItem[] = [
 
 /** The area a path belongs to (`/` is the platform's home; a trader's and an operator's home is their first item). */
 export function areaOf(path: string): AreaName | null {
-  const item = NAV.filter((entry) => entry.path !== '/' && (path === entry.path || path.startsWith(`${entry.path}/`)))[0];
+  const item = NAV.filter(
+    (entry) => entry.path !== '/' && (path === entry.path || path.startsWith(`${entry.path}/`)),
+  )[0];
   if (item) return item.area;
   if (path.startsWith('/aggregators') || path.startsWith('/clients')) return 'platform';
   return path === '/' ? 'platform' : null;

@@ -16,7 +16,8 @@ export function money(minor: number, currency: string): string {
 
 /** The minor units of a decimal amount typed by a person in a currency ("12.50" → 1250), or null. */
 export function minorUnits(text: string, currency: string): number | null {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   const clean = text.trim().replace(',', '.');
   if (!/^\d+(\.\d+)?$/.test(clean)) return null;
   const [whole, fraction = ''] = clean.split('.');
@@ -30,7 +31,11 @@ export const count = (value: number) => integerFormat.format(value);
 const percentFormat = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
 export const percent = (ratio: number) => percentFormat.format(ratio);
 
-const millisecondsFormat = new Intl.NumberFormat(locale, { style: 'unit', unit: 'millisecond', maximumFractionDigits: 0 });
+const millisecondsFormat = new Intl.NumberFormat(locale, {
+  style: 'unit',
+  unit: 'millisecond',
+  maximumFractionDigits: 0,
+});
 export const milliseconds = (value: number) => millisecondsFormat.format(value);
 
 const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,4 +1,4 @@
-import { ApiError, call, connectSession, type ApiRequest, type ApiResponse } from './api.ts';
+import { type ApiError, call, connectSession, type ApiRequest, type ApiResponse } from './api.ts';
 import { Value } from './store.ts';
 
 export type Staff = ApiResponse<'staffMe'>['staff'];

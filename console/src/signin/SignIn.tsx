@@ -55,14 +55,16 @@ function Credentials(props: { onEnrol: (enrolment: Enrolment) => void }) {
       const answer = await signIn({ email: email.trim(), password, ...(code ? { totp: code.trim() } : {}) });
       if (!answer.signedIn) props.onEnrol(answer.enrolment);
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.code === 'invalid_credentials' ? t.wrongCredentials : messageOf(failure));
+      setError(
+        failure instanceof ApiError && failure.code === 'invalid_credentials' ? t.wrongCredentials : messageOf(failure),
+      );
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form class="form" onSubmit={submit} aria-describedby={error ? 'signin-error' : undefined}>
+    <form class="form" onSubmit={(event) => void submit(event)} aria-describedby={error ? 'signin-error' : undefined}>
       <h1 ref={heading} tabIndex={-1}>
         {t.signInTitle}
       </h1>
@@ -133,13 +135,17 @@ function Enrol(props: { enrolment: Enrolment }) {
     try {
       await finishEnrolment({ enrolmentToken: props.enrolment.enrolmentToken, totp: code.trim() });
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.code === 'invalid_credentials' ? t.wrongEnrolmentCode : messageOf(failure));
+      setError(
+        failure instanceof ApiError && failure.code === 'invalid_credentials'
+          ? t.wrongEnrolmentCode
+          : messageOf(failure),
+      );
       setBusy(false);
     }
   }
 
   return (
-    <form class="form" onSubmit={submit}>
+    <form class="form" onSubmit={(event) => void submit(event)}>
       <h1 ref={heading} tabIndex={-1}>
         {t.enrolTitle}
       </h1>

@@ -18,7 +18,7 @@ export interface Column<Row> {
 export function Table<Row>(props: {
   caption: string;
   columns: Column<Row>[];
-  loaded: Loaded<{ rows: Row[]; nextCursor?: string }> & { reload(): void };
+  loaded: Loaded<{ rows: Row[]; nextCursor?: string }> & { reload: () => void };
   rowKey: (row: Row) => string;
   empty: ComponentChildren;
 }) {

@@ -33,13 +33,16 @@ function Obligations(props: { tenantId: string | undefined }) {
     cursor: query.get('cursor') ?? undefined,
   };
   const [open, setOpen] = useState<Obligation | null>(null);
-  const loaded = useLoad(async (signal) => {
-    const page = await call('listObligations', 'GET', '/api/v1/admin/obligations', {
-      query: { ...filter, state: filter.state === 'all' ? undefined : filter.state, tenantId: props.tenantId },
-      signal,
-    });
-    return { rows: page.obligations, nextCursor: page.nextCursor || undefined };
-  }, JSON.stringify([filter, props.tenantId]));
+  const loaded = useLoad(
+    async (signal) => {
+      const page = await call('listObligations', 'GET', '/api/v1/admin/obligations', {
+        query: { ...filter, state: filter.state === 'all' ? undefined : filter.state, tenantId: props.tenantId },
+        signal,
+      });
+      return { rows: page.obligations, nextCursor: page.nextCursor || undefined };
+    },
+    JSON.stringify([filter, props.tenantId]),
+  );
   return (
     <>
       <Filters state={filter.state} player={filter.player} bet={filter.bet} />
@@ -133,7 +136,9 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
     event.preventDefault();
     if (!action) return;
     setError(null);
-    const operation = ({ retry: 'retryObligation', resolve: 'resolveObligation', cancel: 'cancelObligation' } as const)[action];
+    const operation = ({ retry: 'retryObligation', resolve: 'resolveObligation', cancel: 'cancelObligation' } as const)[
+      action
+    ];
     try {
       await call(operation, 'POST', `/api/v1/admin/obligations/${obligation.id}/${action}`, {
         body: reason.trim() ? { reason: reason.trim() } : {},
@@ -159,7 +164,9 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
           {obligation.calls.map((attempt) => (
             <li key={attempt.at}>
               {dateTime(attempt.at)}:{' '}
-              {attempt.httpStatus === null ? t.workspace.noAnswer : t.workspace.call(String(attempt.httpStatus), attempt.outcome)}
+              {attempt.httpStatus === null
+                ? t.workspace.noAnswer
+                : t.workspace.call(String(attempt.httpStatus), attempt.outcome)}
               {attempt.operatorCode ? ` · ${attempt.operatorCode}` : ''}
               {attempt.reason ? ` · ${attempt.reason}` : ''} · {milliseconds(attempt.durationMs)}
             </li>
@@ -177,7 +184,7 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
         ))}
       </ol>
       {action ? (
-        <form class="form" onSubmit={decide}>
+        <form class="form" onSubmit={(event) => void decide(event)}>
           <p>{t.workspace.confirm[action]}</p>
           {error && !reasonError && (
             <p class="form-error" role="alert">

@@ -94,10 +94,23 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
     error instanceof ApiError && error.field && (error.field === name || error.field.startsWith(`${name}.`))
       ? error.message
       : undefined;
-  const known = ['enabled', 'clientQuota', 'currencies', 'jurisdictions', 'territories', 'walletOrigins', 'agreementRef', 'expiresAt'];
+  const known = [
+    'enabled',
+    'clientQuota',
+    'currencies',
+    'jurisdictions',
+    'territories',
+    'walletOrigins',
+    'agreementRef',
+    'expiresAt',
+  ];
   const general = error && !(error instanceof ApiError && error.field && known.some((name) => fieldError(name)));
   const current = props.aggregator.authorization;
-  const text = (name: 'clientQuota' | 'currencies' | 'jurisdictions' | 'territories' | 'agreementRef', label: string, hint?: string) => (
+  const text = (
+    name: 'clientQuota' | 'currencies' | 'jurisdictions' | 'territories' | 'agreementRef',
+    label: string,
+    hint?: string,
+  ) => (
     <Field label={label} hint={hint} error={fieldError(name)}>
       {({ id, describedBy, invalid }) => (
         <input
@@ -147,7 +160,11 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
         {text('currencies', t.aggregator.currencies, t.aggregator.currenciesHint)}
         {text('jurisdictions', t.aggregator.jurisdictions, t.aggregator.jurisdictionsHint)}
         {text('territories', t.aggregator.territories, t.aggregator.territoriesHint)}
-        <Field label={t.aggregator.walletOrigins} hint={t.aggregator.walletOriginsHint} error={fieldError('walletOrigins')}>
+        <Field
+          label={t.aggregator.walletOrigins}
+          hint={t.aggregator.walletOriginsHint}
+          error={fieldError('walletOrigins')}
+        >
           {({ id, describedBy, invalid }) => (
             <textarea
               id={id}
@@ -286,7 +303,9 @@ function IssueKey(props: { aggregatorId: string; onClose: () => void }) {
         scopes: scopes as ApiRequest<'issueAggregatorKey'>['scopes'],
         ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
       };
-      setIssued(await call('issueAggregatorKey', 'POST', `/api/v1/admin/aggregators/${props.aggregatorId}/keys`, { body }));
+      setIssued(
+        await call('issueAggregatorKey', 'POST', `/api/v1/admin/aggregators/${props.aggregatorId}/keys`, { body }),
+      );
     } catch (failure) {
       setError(failure as Error);
     }
@@ -305,7 +324,7 @@ function IssueKey(props: { aggregatorId: string; onClose: () => void }) {
   }
   return (
     <Dialog title={t.aggregator.issueKey} onClose={props.onClose}>
-      <form class="form" onSubmit={submit}>
+      <form class="form" onSubmit={(event) => void submit(event)}>
         {error && (
           <p class="form-error" role="alert">
             {messageOf(error)}
@@ -354,7 +373,11 @@ function RevokeKey(props: { aggregatorId: string; keyId: string; onClose: () => 
   const [error, setError] = useState<Error | null>(null);
   async function revoke() {
     try {
-      await call('revokeAggregatorKey', 'DELETE', `/api/v1/admin/aggregators/${props.aggregatorId}/keys/${props.keyId}`);
+      await call(
+        'revokeAggregatorKey',
+        'DELETE',
+        `/api/v1/admin/aggregators/${props.aggregatorId}/keys/${props.keyId}`,
+      );
       props.onClose();
     } catch (failure) {
       setError(failure as Error);

@@ -77,7 +77,7 @@ function CreateAggregator(props: { onClose: () => void }) {
   const fieldError = error instanceof ApiError && error.field === 'name' ? error.message : undefined;
   return (
     <Dialog title={t.aggregators.create} onClose={props.onClose}>
-      <form class="form" onSubmit={submit}>
+      <form class="form" onSubmit={(event) => void submit(event)}>
         {error && !fieldError && (
           <p class="form-error" role="alert">
             {messageOf(error)}

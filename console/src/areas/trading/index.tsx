@@ -1,4 +1,9 @@
 import type { Screen } from '../../areas.ts';
+import { EventPage } from './EventPage.tsx';
+import { Events } from './Events.tsx';
 
-/** The trader's screens. */
-export const screens: Screen[] = [];
+/** The trader's screens: the catalog tree and an event's markets. */
+export const screens: Screen[] = [
+  { pattern: '/trading/events', render: () => <Events /> },
+  { pattern: '/trading/events/:id', render: ({ id }) => <EventPage id={id!} /> },
+];

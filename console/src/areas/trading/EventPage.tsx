@@ -1,0 +1,481 @@
+import { useState } from 'preact/hooks';
+import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts';
+import { count, dateTime, money, percent } from '../../format.ts';
+import { t } from '../../messages.ts';
+import { useLoad } from '../../ui/load.ts';
+import { Badge, Dialog, Failure, Field, Loading, messageOf, Page } from '../../ui/ui.tsx';
+import { EventStatus } from './Events.tsx';
+
+type TradingEvent = ApiResponse<'getTradingEvent'>['event'];
+type Market = TradingEvent['markets'][number];
+type Preview = ApiResponse<'previewSettleMarket'>;
+type Results = ApiRequest<'settleMarket'>['results'];
+type Result = Results[number]['result'];
+
+const EVENT_STATUSES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
+const RESULTS: Result[] = ['won', 'lost', 'void', 'half_won', 'half_lost'];
+
+/** The book's margin at a market's odds: Σ 1/odds − 1 (an overround of 5% shows as 5%). */
+export function margin(market: Pick<Market, 'selections'>): number {
+  return market.selections.reduce((sum, selection) => sum + 1 / Number(selection.odds), 0) - 1;
+}
+
+/** An event on the trading desk: its status and score, its markets, their odds, and their settlement. */
+export function EventPage(props: { id: string }) {
+  const loaded = useLoad(
+    (signal) =>
+      call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
+    props.id,
+  );
+  if (loaded.state === 'failed' && !loaded.data) return <Failure error={loaded.error} retry={loaded.reload} />;
+  if (!loaded.data) return <Loading />;
+  const event = loaded.data.event;
+  return (
+    <Page title={`${event.home} – ${event.away}`} actions={<EventStatus status={event.status} />}>
+      <p class="muted">
+        {event.sport.name} · {event.competition.name} · {dateTime(event.startsAt)}
+      </p>
+      <EventForm event={event} saved={loaded.reload} />
+      <div class="form-actions">
+        <NewMarket eventId={event.id} event={event} created={loaded.reload} />
+      </div>
+      {event.markets.length === 0 && <p class="state state-empty">{t.trading.noMarkets}</p>}
+      {event.markets.map((market) => (
+        <MarketPanel market={market} changed={loaded.reload} key={market.id} />
+      ))}
+    </Page>
+  );
+}
+
+function EventForm(props: { event: TradingEvent; saved: () => void }) {
+  const [status, setStatus] = useState<string>(props.event.status);
+  const [home, setHome] = useState(String(props.event.score?.home ?? 0));
+  const [away, setAway] = useState(String(props.event.score?.away ?? 0));
+  const [error, setError] = useState<Error | null>(null);
+  const [done, setDone] = useState(false);
+  async function save(submitted: Event) {
+    submitted.preventDefault();
+    setError(null);
+    setDone(false);
+    const body: ApiRequest<'updateEvent'> = { status: status as (typeof EVENT_STATUSES)[number] };
+    if (status === 'live' || props.event.score) body.score = { home: Number(home), away: Number(away) };
+    try {
+      await call('updateEvent', 'PATCH', `/api/v1/admin/trading/events/${props.event.id}`, { body });
+      setDone(true);
+      props.saved();
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  return (
+    <form class="panel filters" onSubmit={(submitted) => void save(submitted)}>
+      <Field label={t.trading.setStatus}>
+        {({ id }) => (
+          <select id={id} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            {EVENT_STATUSES.map((value) => (
+              <option value={value} key={value}>
+                {t.trading.statuses[value]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={`${t.trading.setScore}: ${t.trading.homeScore}`}>
+        {({ id }) => (
+          <input id={id} type="number" min={0} max={999} value={home} onInput={(e) => setHome(e.currentTarget.value)} />
+        )}
+      </Field>
+      <Field label={`${t.trading.setScore}: ${t.trading.awayScore}`}>
+        {({ id }) => (
+          <input id={id} type="number" min={0} max={999} value={away} onInput={(e) => setAway(e.currentTarget.value)} />
+        )}
+      </Field>
+      <button type="submit" class="button button-primary">
+        {t.trading.saveEvent}
+      </button>
+      <span role="status" class={error ? 'form-error' : 'muted'}>
+        {error ? messageOf(error) : done ? t.trading.eventSaved : ''}
+      </span>
+    </form>
+  );
+}
+
+type Settling = { action: 'settle' | 'resettle'; voiding: boolean };
+
+function MarketPanel(props: { market: Market; changed: () => void }) {
+  const { market } = props;
+  const [settling, setSettling] = useState<Settling | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  async function setStatus(status: 'open' | 'suspended' | 'closed') {
+    setError(null);
+    try {
+      await call('setMarketStatus', 'PATCH', `/api/v1/admin/trading/markets/${market.id}`, { body: { status } });
+      props.changed();
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const settled = market.status === 'settled';
+  const headingId = `market-${market.id}`;
+  return (
+    <section class="panel" aria-labelledby={headingId}>
+      <div class="panel-head">
+        <h2 id={headingId}>
+          {market.name}
+          {market.line ? ` ${market.line}` : ''}
+        </h2>
+        <Badge tone={market.status === 'open' ? 'good' : market.status === 'suspended' ? 'warn' : 'neutral'}>
+          {t.trading.marketStatuses[market.status]}
+        </Badge>
+      </div>
+      <p class="muted" title={t.trading.marginHint}>
+        {t.trading.margin}: {percent(margin(market))}
+      </p>
+      {error && (
+        <p class="form-error" role="alert">
+          {messageOf(error)}
+        </p>
+      )}
+      <ul class="selections">
+        {market.selections.map((selection) => (
+          <li key={selection.id}>
+            <OddsForm selection={selection} disabled={settled} saved={props.changed} />
+          </li>
+        ))}
+      </ul>
+      <div class="form-actions">
+        {market.status === 'open' && (
+          <button type="button" class="button" onClick={() => void setStatus('suspended')}>
+            {t.trading.suspend}
+          </button>
+        )}
+        {market.status === 'suspended' && (
+          <button type="button" class="button" onClick={() => void setStatus('open')}>
+            {t.trading.reopen}
+          </button>
+        )}
+        {!settled && market.status !== 'closed' && (
+          <button type="button" class="button" onClick={() => void setStatus('closed')}>
+            {t.trading.close}
+          </button>
+        )}
+        <button
+          type="button"
+          class="button"
+          onClick={() => setSettling({ action: settled ? 'resettle' : 'settle', voiding: true })}
+        >
+          {t.trading.voidMarket}
+        </button>
+        <button
+          type="button"
+          class="button button-primary"
+          onClick={() => setSettling({ action: settled ? 'resettle' : 'settle', voiding: false })}
+        >
+          {settled ? t.trading.resettle : t.trading.settle}
+        </button>
+      </div>
+      {settling && (
+        <SettleDialog
+          market={market}
+          settling={settling}
+          onClose={(done) => {
+            setSettling(null);
+            if (done) props.changed();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function OddsForm(props: { selection: Market['selections'][number]; disabled: boolean; saved: () => void }) {
+  const { selection } = props;
+  const [odds, setOdds] = useState(selection.odds);
+  const [error, setError] = useState<string | undefined>();
+  async function save(submitted: Event) {
+    submitted.preventDefault();
+    setError(undefined);
+    try {
+      await call('setOdds', 'PUT', `/api/v1/admin/trading/selections/${selection.id}/odds`, {
+        body: { odds: odds.trim() },
+      });
+      props.saved();
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : messageOf(failure));
+    }
+  }
+  return (
+    <form class="odds-form" onSubmit={(submitted) => void save(submitted)}>
+      <Field label={t.trading.oddsFor(selection.name)} error={error}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            inputMode="decimal"
+            maxLength={10}
+            disabled={props.disabled}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            value={odds}
+            onInput={(e) => setOdds(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      {selection.result && <Badge>{t.trading.results[selection.result]}</Badge>}
+      {!props.disabled && (
+        <button type="submit" class="button button-small" disabled={odds === selection.odds}>
+          {t.trading.setOdds}
+        </button>
+      )}
+    </form>
+  );
+}
+
+/**
+ * Settle, void or resettle: choose each selection's result, see what the same rules would do (a dry run: bets by
+ * result, money owed per currency), then confirm.
+ */
+function SettleDialog(props: { market: Market; settling: Settling; onClose: (done: boolean) => void }) {
+  const { market, settling } = props;
+  const [results, setResults] = useState<Record<string, Result>>(() =>
+    Object.fromEntries(
+      market.selections.map((selection, index) => [
+        selection.id,
+        settling.voiding ? 'void' : (selection.result ?? (index === 0 ? 'won' : 'lost')),
+      ]),
+    ),
+  );
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const body = {
+    results: market.selections.map((selection) => ({ selectionId: selection.id, result: results[selection.id]! })),
+  };
+  const path = `/api/v1/admin/trading/markets/${market.id}/${settling.action}`;
+  async function showPreview(submitted: Event) {
+    submitted.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const operation = settling.action === 'settle' ? 'previewSettleMarket' : 'previewResettleMarket';
+      setPreview(await call(operation, 'POST', `${path}/preview`, { body }));
+    } catch (failure) {
+      setError(failure as Error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await call(settling.action === 'settle' ? 'settleMarket' : 'resettleMarket', 'POST', path, { body });
+      props.onClose(true);
+    } catch (failure) {
+      setError(failure as Error);
+      setBusy(false);
+    }
+  }
+  const name = `${market.name}${market.line ? ` ${market.line}` : ''}`;
+  const title = settling.voiding
+    ? t.trading.voidTitle(name)
+    : settling.action === 'settle'
+      ? t.trading.settleTitle(name)
+      : t.trading.resettleTitle(name);
+  return (
+    <Dialog title={title} onClose={() => props.onClose(false)}>
+      <form class="form" onSubmit={(submitted) => void showPreview(submitted)}>
+        {market.selections.map((selection) => (
+          <Field label={t.trading.resultFor(selection.name)} key={selection.id}>
+            {({ id }) => (
+              <select
+                id={id}
+                value={results[selection.id]}
+                onChange={(e) => {
+                  setResults({ ...results, [selection.id]: e.currentTarget.value as Result });
+                  setPreview(null);
+                }}
+              >
+                {RESULTS.map((result) => (
+                  <option value={result} key={result}>
+                    {t.trading.results[result]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ))}
+        {error && (
+          <p class="form-error" role="alert">
+            {messageOf(error)}
+          </p>
+        )}
+        {preview && <PreviewSummary preview={preview} />}
+        <div class="form-actions">
+          <button type="button" class="button" onClick={() => props.onClose(false)}>
+            {t.cancel}
+          </button>
+          {preview ? (
+            <button
+              type="button"
+              class="button button-danger"
+              disabled={busy || !preview.resultsChanged}
+              onClick={() => void confirm()}
+            >
+              {settling.action === 'settle' ? t.trading.confirmSettle : t.trading.confirmResettle}
+            </button>
+          ) : (
+            <button type="submit" class="button button-primary" disabled={busy}>
+              {t.trading.preview}
+            </button>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function PreviewSummary(props: { preview: Preview }) {
+  const { preview } = props;
+  return (
+    <div class="preview" role="status">
+      <p class="muted">{t.trading.previewIntro}</p>
+      {!preview.resultsChanged && <p class="notice">{t.trading.previewNothing}</p>}
+      <p>
+        <strong>{t.trading.previewBets(preview.bets, count(preview.bets))}</strong>
+      </p>
+      <h3>{t.trading.previewResult}</h3>
+      <ul>
+        {Object.entries(preview.byResult)
+          .filter(([, value]) => value > 0)
+          .map(([result, value]) => (
+            <li key={result}>
+              {t.trading.results[result]}: {count(value)}
+            </li>
+          ))}
+      </ul>
+      <h3>{t.trading.previewOwed}</h3>
+      {preview.owed.length === 0 ? (
+        <p>{t.trading.noMoney}</p>
+      ) : (
+        <ul>
+          {preview.owed.map((owed) => (
+            <li key={owed.currency}>
+              {t.trading.credits(
+                owed.credits.count,
+                count(owed.credits.count),
+                money(owed.credits.amount, owed.currency),
+              )}
+              {owed.debits.count > 0 &&
+                ` · ${t.trading.debits(owed.debits.count, count(owed.debits.count), money(owed.debits.amount, owed.currency))}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const MARKET_TYPES = [
+  'match_result',
+  'moneyline',
+  'totals',
+  'handicap',
+  'both_teams_to_score',
+  'correct_score',
+] as const;
+
+/** "name, outcome, odds" per line, as the trader typed them. */
+function selectionsOf(text: string) {
+  return text
+    .split('\n')
+    .map((line) => line.split(',').map((part) => part.trim()))
+    .filter((parts) => parts.some(Boolean))
+    .map(([name = '', outcome = '', odds = '']) => ({ name, outcome, odds }));
+}
+
+function NewMarket(props: { eventId: string; event: TradingEvent; created: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [type, setType] = useState<(typeof MARKET_TYPES)[number]>('match_result');
+  const [line, setLine] = useState('');
+  const [selections, setSelections] = useState(
+    `${props.event.home}, home, 2.10\nDraw, draw, 3.30\n${props.event.away}, away, 3.40`,
+  );
+  const [error, setError] = useState<Error | null>(null);
+  async function submit(submitted: Event) {
+    submitted.preventDefault();
+    setError(null);
+    try {
+      await call('createMarket', 'POST', `/api/v1/admin/trading/events/${props.eventId}/markets`, {
+        body: { type, ...(line.trim() ? { line: line.trim() } : {}), selections: selectionsOf(selections) },
+      });
+      setOpen(false);
+      props.created();
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const fieldError = (name: string) =>
+    error instanceof ApiError && error.field && (error.field === name || error.field.startsWith(`${name}.`))
+      ? error.message
+      : undefined;
+  const general = error && !['type', 'line', 'selections'].some((name) => fieldError(name));
+  return (
+    <>
+      <button type="button" class="button" onClick={() => setOpen(true)}>
+        {t.trading.newMarket}
+      </button>
+      {open && (
+        <Dialog title={t.trading.newMarket} onClose={() => setOpen(false)}>
+          <form class="form" onSubmit={(submitted) => void submit(submitted)}>
+            {general && (
+              <p class="form-error" role="alert">
+                {messageOf(error)}
+              </p>
+            )}
+            <Field label={t.trading.marketType} error={fieldError('type')}>
+              {({ id }) => (
+                <select id={id} value={type} onChange={(e) => setType(e.currentTarget.value as typeof type)}>
+                  {MARKET_TYPES.map((value) => (
+                    <option value={value} key={value}>
+                      {value.replaceAll('_', ' ')}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label={t.trading.line} hint={t.trading.lineHint} error={fieldError('line')}>
+              {({ id, describedBy }) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  maxLength={10}
+                  value={line}
+                  onInput={(e) => setLine(e.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <Field label={t.trading.selections} hint={t.trading.selectionsHint} error={fieldError('selections')}>
+              {({ id, describedBy }) => (
+                <textarea
+                  id={id}
+                  rows={4}
+                  aria-describedby={describedBy}
+                  value={selections}
+                  onInput={(e) => setSelections(e.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <div class="form-actions">
+              <button type="button" class="button" onClick={() => setOpen(false)}>
+                {t.cancel}
+              </button>
+              <button type="submit" class="button button-primary">
+                {t.trading.create}
+              </button>
+            </div>
+          </form>
+        </Dialog>
+      )}
+    </>
+  );
+}
