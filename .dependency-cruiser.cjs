@@ -56,6 +56,18 @@ module.exports = {
       to: { path: '^(src|demo|reference-wallet|bench)/' },
     },
     {
+      name: 'the-console-stays-in-the-browser',
+      severity: 'error',
+      comment:
+        'The staff console runs in browsers and calls only the admin API. From the iframe app it shares the design ' +
+        'tokens, the generated API types and their shape helpers, nothing else (not the player protocol bridge).',
+      from: { path: '^console/' },
+      to: {
+        path: '^(src|demo|reference-wallet|bench|sdk|web)/',
+        pathNot: ['^web/src/theme/tokens\\.css$', '^web/src/api-shapes\\.ts$', '^web/src/generated/'],
+      },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A source file nothing imports is dead code (entry points and tests excepted).',
@@ -70,6 +82,7 @@ module.exports = {
           'vite\\.config\\.ts$',
           'eslint\\.config\\.js$',
           '^web/src/main\\.tsx$',
+          '^console/src/main\\.tsx$',
           '^sdk/(index|build)\\.ts$',
           '^demo/main\\.ts$',
           '^reference-wallet/main\\.ts$',

@@ -24,7 +24,7 @@ const WALL_CLOCK = [
 const SQL_TAG = { name: 'kysely', importNames: ['sql'], message: 'SQL lives in store.ts files only.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'web/dist/', 'sdk/dist/'] },
+  { ignores: ['node_modules/', 'data/', 'web/dist/', 'sdk/dist/', 'console/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

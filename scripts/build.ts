@@ -26,7 +26,9 @@ async function buildApp(name: string, folder: string, budget: number): Promise<v
   await build({ configFile: join(ROOT, folder, 'vite.config.ts'), logLevel: 'warn' });
   const dist = join(ROOT, folder, 'dist');
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const firstLoad = [...html.matchAll(/<script[^>]+src="\/(?:admin\/)?(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  const firstLoad = [...html.matchAll(/<script[^>]+src="\/(?:admin\/)?(assets\/[^"]+\.js)"/g)].map(
+    (match) => match[1]!,
+  );
   const gzipped = firstLoad.map((file) => gzipSync(readFileSync(join(dist, file))).length);
   const total = gzipped.reduce((sum, size) => sum + size, 0);
   const lazy = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js') && !html.includes(file));

@@ -37,7 +37,7 @@ if (files.length === 0) {
       '--check',
     ]),
   );
-  for (const project of ['.', 'web', 'web/test', 'sdk', 'e2e', 'demo']) {
+  for (const project of ['.', 'web', 'web/test', 'console', 'sdk', 'e2e', 'demo']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
   }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
@@ -45,6 +45,7 @@ if (files.length === 0) {
     run('import rules (dependency-cruiser: no cycles, platform imports no domain, stores stay home)', 'depcruise', [
       'src',
       'web/src',
+      'console/src',
       'sdk',
       'demo',
     ]),

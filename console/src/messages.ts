@@ -253,6 +253,5 @@ export const t = {
     noMoney: 'No money movement.',
     confirmSettle: 'Settle now',
     confirmResettle: 'Resettle now',
-    settled: (bets: string) => `Done: ${bets} bets settled; the money owed is being delivered.`,
   },
 } as const;

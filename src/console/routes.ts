@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
 import { defineErrors } from '../platform/errors.ts';
 import { BuiltFile } from '../platform/http/built-file.ts';
 import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts';
@@ -38,7 +39,7 @@ const CONSOLE_POLICY = contentSecurityPolicy({
  */
 export function consoleRoutes(app: TypedApp): void {
   const page = new BuiltFile(join(CONSOLE_DIR, 'index.html'));
-  const servePage = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+  const servePage = async (_request: unknown, reply: FastifyReply) => {
     const html = await page.text();
     if (html === null) throw consoleErrors.console_not_built();
     reply.headers(pageHeaders(CONSOLE_POLICY));
