@@ -229,4 +229,94 @@ describe('the staff console', { skip: skip ?? false }, () => {
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 111_00, 'the payout reached the wallet');
     await page.close();
   });
+
+  /** Our id of a new player with this much money in the wallet. */
+  async function fundedPlayer(externalId: string, balance: number): Promise<string> {
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, externalId, balance);
+    return (await stack.t.request('GET', '/api/v1/session', { token })).body.player.id as string;
+  }
+
+  async function proposeAdjustment(page: Page, playerId: string, direction: 'Credit' | 'Debit', amount: string) {
+    await page.getByRole('link', { name: 'Adjustments' }).click();
+    await page.getByRole('button', { name: 'New adjustment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New adjustment' });
+    await dialog.getByLabel('Player id (pl_…)').fill(playerId);
+    await dialog.getByLabel(new RegExp(`^${direction}`)).check();
+    await dialog.getByLabel('Amount').fill(amount);
+    await dialog.getByLabel('Reason').fill(`console test: ${direction.toLowerCase()} ${amount}`);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
+  it('an operator resolves a movement held for review, with a reason, and it leaves the queue', async () => {
+    const playerId = await fundedPlayer('console-held', 5_00);
+    const page = await signedIn('operator', { tenantId: stack.tenantId });
+    // a debit the wallet refuses (insufficient funds) is held for review
+    await proposeAdjustment(page, playerId, 'Debit', '20.00');
+    await stack.t.app.services.delivery.idle();
+    await page.getByRole('link', { name: 'Financial delivery' }).click();
+    const held = page.getByRole('button', { name: /^adjustment:adj_/ });
+    await held.waitFor();
+    await noSeriousViolations(page, 'workspace');
+    await shoot(page, 'workspace');
+    await held.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('insufficient_funds').first().waitFor();
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.getByLabel('Reason').fill('The casino collected it by hand (ticket 4711).');
+    await noSeriousViolations(page, 'workspace decision');
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await page.getByText('No movement in this state.').waitFor();
+    const resolved = await stack.t.db
+      .selectFrom('wallet_obligations')
+      .select(['status', 'review_reason'])
+      .where('tx_id', 'like', 'adjustment:%')
+      .where('player_id', '=', playerId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(resolved, { status: 'resolved', review_reason: 'The casino collected it by hand (ticket 4711).' });
+    await page.close();
+  });
+
+  it('an adjustment above the threshold waits for a second person, who approves it, and the money moves', async () => {
+    const playerId = await fundedPlayer('console-four-eyes', 10_00);
+    const first = await signedIn('operator', { tenantId: stack.tenantId });
+    await proposeAdjustment(first, playerId, 'Credit', '1500.00');
+    await first.getByText('Yours: another staff member must decide it.').waitFor();
+    await noSeriousViolations(first, 'adjustments');
+    await shoot(first, 'adjustments');
+
+    const second = await signedIn('operator', { tenantId: stack.tenantId });
+    await second.getByRole('link', { name: 'Adjustments' }).click();
+    await second.getByRole('button', { name: 'Approve' }).click();
+    await second.getByRole('dialog').getByLabel('Reason').fill('Goodwill agreed with the casino.');
+    await second.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await second.getByText('No adjustment here.').waitFor();
+    await stack.t.app.services.delivery.idle();
+    assert.equal(await stack.wallet.balanceOf('console-four-eyes'), 1_510_00);
+    await first.close();
+    await second.close();
+  });
+
+  it('finds a player’s bets by the casino’s own player id, each with its legs and wallet movements', async () => {
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-lookup', 50_00);
+    const { eventId, selectionId } = { eventId: stack.book.events[0]!.id, selectionId: stack.book.events[0]!.home };
+    const market = (await stack.t.request('GET', `/api/v1/catalog/events/${eventId}`)).body.event.markets[0];
+    const odds = market.selections.find((selection: { id: string }) => selection.id === selectionId).odds as string;
+    const placed = await stack.t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 5_00, legs: [{ selectionId, odds }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
+    const page = await signedIn('operator', { tenantId: stack.tenantId });
+    await page.getByRole('link', { name: 'Players and bets' }).click();
+    await page.getByLabel('Id', { exact: true }).fill('console-lookup');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('table', { name: 'Bets' }).waitFor();
+    assert.match(page.url(), /\/admin\/bets\?externalPlayerId=console-lookup$/);
+    await page.getByRole('button', { name: placed.body.bet.id }).click();
+    await page.getByRole('dialog').getByText(`bet:${placed.body.bet.id}`).waitFor();
+    await noSeriousViolations(page, 'bets');
+    await shoot(page, 'bets');
+    await page.close();
+  });
 });

@@ -1,0 +1,293 @@
+import { useMemo, useState } from 'preact/hooks';
+import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { dateTime, minorUnits, money } from '../../format.ts';
+import { t } from '../../messages.ts';
+import { place, setQuery } from '../../router.ts';
+import { session } from '../../session.ts';
+import { useValue } from '../../store.ts';
+import { useLoad } from '../../ui/load.ts';
+import { Table } from '../../ui/Table.tsx';
+import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { TenantScope } from './TenantScope.tsx';
+import { loadTenant } from './tenant.ts';
+
+type Adjustment = ApiResponse<'listAdjustments'>['adjustments'][number];
+const STATUSES = ['proposed', 'approved', 'rejected'] as const;
+
+/** Manual credits and debits: propose one, and decide someone else's proposals (four eyes). */
+export function Adjustments() {
+  return (
+    <Page title={t.adjustments.title}>
+      <p class="muted">{t.adjustments.intro}</p>
+      <TenantScope>{(tenantId) => <AdjustmentList tenantId={tenantId} />}</TenantScope>
+    </Page>
+  );
+}
+
+function AdjustmentList(props: { tenantId: string | undefined }) {
+  const { query } = useValue(place);
+  const me = useValue(session)!.staff.id;
+  const status = query.get('status') ?? 'proposed';
+  const [proposing, setProposing] = useState(false);
+  const [deciding, setDeciding] = useState<{ adjustment: Adjustment; action: 'approve' | 'reject' } | null>(null);
+  const tenant = useLoad((signal) => loadTenant(props.tenantId, signal), props.tenantId ?? '');
+  const loaded = useLoad(async (signal) => {
+    const page = await call('listAdjustments', 'GET', '/api/v1/admin/adjustments', {
+      query: {
+        status: status === 'all' ? undefined : status,
+        tenantId: props.tenantId,
+        cursor: query.get('cursor') ?? undefined,
+      },
+      signal,
+    });
+    return { rows: page.adjustments, nextCursor: page.nextCursor || undefined };
+  }, `${query.toString()}|${props.tenantId}`);
+  return (
+    <>
+      <div class="filters">
+        <Field label={t.adjustments.status}>
+          {({ id }) => (
+            <select id={id} value={status} onChange={(e) => setQuery({ status: e.currentTarget.value })}>
+              {STATUSES.map((value) => (
+                <option value={value} key={value}>
+                  {t.adjustments.statuses[value]}
+                </option>
+              ))}
+              <option value="all">{t.adjustments.all}</option>
+            </select>
+          )}
+        </Field>
+        <button type="button" class="button button-primary" disabled={!tenant.data} onClick={() => setProposing(true)}>
+          {t.adjustments.propose}
+        </button>
+      </div>
+      <Table<Adjustment>
+        caption={t.adjustments.caption}
+        loaded={loaded}
+        rowKey={(row) => row.id}
+        empty={t.adjustments.empty}
+        columns={[
+          { header: t.adjustments.player, cell: (row) => <code>{row.playerId}</code> },
+          {
+            header: t.adjustments.amount,
+            numeric: true,
+            cell: (row) => `${row.direction === 'debit' ? '−' : ''}${money(row.amount, row.currency)}`,
+          },
+          { header: t.adjustments.reason, cell: (row) => row.reason },
+          {
+            header: t.adjustments.by,
+            cell: (row) => (
+              <span>
+                {row.createdBy}
+                <br />
+                <span class="muted">{dateTime(row.createdAt)}</span>
+              </span>
+            ),
+          },
+          {
+            header: t.adjustments.status,
+            cell: (row) =>
+              row.status !== 'proposed' ? (
+                <Badge tone={row.status === 'approved' ? 'good' : 'bad'}>{t.adjustments.statuses[row.status]}</Badge>
+              ) : row.createdBy === me ? (
+                <span class="muted">{t.adjustments.yours}</span>
+              ) : (
+                <span class="row-actions">
+                  <button
+                    type="button"
+                    class="button button-small button-primary"
+                    onClick={() => setDeciding({ adjustment: row, action: 'approve' })}
+                  >
+                    {t.adjustments.approve}
+                  </button>
+                  <button
+                    type="button"
+                    class="button button-small button-danger"
+                    onClick={() => setDeciding({ adjustment: row, action: 'reject' })}
+                  >
+                    {t.adjustments.reject}
+                  </button>
+                </span>
+              ),
+          },
+        ]}
+      />
+      {proposing && tenant.data && (
+        <Propose
+          currency={tenant.data.currency}
+          onClose={(made) => {
+            setProposing(false);
+            if (made) loaded.reload();
+          }}
+        />
+      )}
+      {deciding && (
+        <Decide
+          {...deciding}
+          onClose={(done) => {
+            setDeciding(null);
+            if (done) loaded.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function Propose(props: { currency: string; onClose: (made: boolean) => void }) {
+  const [form, setForm] = useState({ playerId: '', direction: 'credit' as 'credit' | 'debit', amount: '', reason: '' });
+  const [error, setError] = useState<Error | null>(null);
+  const [amountError, setAmountError] = useState<string | undefined>();
+  // One key per dialog: a double click or a retry after a lost answer is the same adjustment.
+  const idempotencyKey = useMemo(() => `console-${crypto.randomUUID()}`, []);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setError(null);
+    const amount = minorUnits(form.amount, props.currency);
+    setAmountError(amount === null || amount < 1 ? t.adjustments.amountInvalid : undefined);
+    if (amount === null || amount < 1) return;
+    try {
+      await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
+        headers: { 'idempotency-key': idempotencyKey },
+        body: { playerId: form.playerId.trim(), direction: form.direction, amount, reason: form.reason.trim() },
+      });
+      props.onClose(true);
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const fieldError = (name: string) => (error instanceof ApiError && error.field === name ? error.message : undefined);
+  const general = error && !['playerId', 'amount', 'reason'].some((name) => fieldError(name));
+  return (
+    <Dialog title={t.adjustments.propose} onClose={() => props.onClose(false)}>
+      <form class="form" onSubmit={(event) => void submit(event)}>
+        {general && (
+          <p class="form-error" role="alert">
+            {messageOf(error)}
+          </p>
+        )}
+        <Field label={t.adjustments.player} error={fieldError('playerId')}>
+          {({ id }) => (
+            <input
+              id={id}
+              required
+              maxLength={64}
+              value={form.playerId}
+              onInput={(e) => setForm({ ...form, playerId: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <fieldset>
+          <legend>{t.adjustments.direction}</legend>
+          {(['credit', 'debit'] as const).map((direction) => (
+            <label class="check" key={direction}>
+              <input
+                type="radio"
+                name="direction"
+                checked={form.direction === direction}
+                onChange={() => setForm({ ...form, direction })}
+              />
+              {t.adjustments[direction]}
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          label={t.adjustments.amount}
+          hint={t.adjustments.amountHint(props.currency)}
+          error={amountError ?? fieldError('amount')}
+        >
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              required
+              inputMode="decimal"
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              value={form.amount}
+              onInput={(e) => setForm({ ...form, amount: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label={t.adjustments.reason} hint={t.adjustments.reasonHint} error={fieldError('reason')}>
+          {({ id, describedBy }) => (
+            <textarea
+              id={id}
+              required
+              rows={2}
+              maxLength={500}
+              aria-describedby={describedBy}
+              value={form.reason}
+              onInput={(e) => setForm({ ...form, reason: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <div class="form-actions">
+          <button type="button" class="button" onClick={() => props.onClose(false)}>
+            {t.cancel}
+          </button>
+          <button type="submit" class="button button-primary">
+            {t.adjustments.submit}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function Decide(props: { adjustment: Adjustment; action: 'approve' | 'reject'; onClose: (done: boolean) => void }) {
+  const { adjustment, action } = props;
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<Error | null>(null);
+  const label = action === 'approve' ? t.adjustments.approve : t.adjustments.reject;
+  async function submit(event: Event) {
+    event.preventDefault();
+    setError(null);
+    try {
+      const path = `/api/v1/admin/adjustments/${adjustment.id}/${action}`;
+      if (action === 'approve') {
+        await call('approveAdjustment', 'POST', path, { body: reason.trim() ? { reason: reason.trim() } : {} });
+      } else {
+        await call('rejectAdjustment', 'POST', path, { body: { reason: reason.trim() } });
+      }
+      props.onClose(true);
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  return (
+    <Dialog title={t.adjustments.decide(label)} onClose={() => props.onClose(false)}>
+      <p>
+        {adjustment.direction === 'debit' ? '−' : ''}
+        {money(adjustment.amount, adjustment.currency)} · <code>{adjustment.playerId}</code> · {adjustment.reason}
+      </p>
+      <form class="form" onSubmit={(event) => void submit(event)}>
+        {error && (
+          <p class="form-error" role="alert">
+            {messageOf(error)}
+          </p>
+        )}
+        <Field label={t.adjustments.decisionReason} hint={t.adjustments.decisionReasonHint}>
+          {({ id, describedBy }) => (
+            <textarea
+              id={id}
+              rows={2}
+              maxLength={500}
+              required={action === 'reject'}
+              aria-describedby={describedBy}
+              value={reason}
+              onInput={(e) => setReason(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <div class="form-actions">
+          <button type="button" class="button" onClick={() => props.onClose(false)}>
+            {t.cancel}
+          </button>
+          <button type="submit" class={`button ${action === 'approve' ? 'button-primary' : 'button-danger'}`}>
+            {label}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
