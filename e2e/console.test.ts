@@ -319,4 +319,36 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await shoot(page, 'bets');
     await page.close();
   });
+
+  it('an operator edits the embed origins (an origin with a path is refused beside the field) and rotates the key', async () => {
+    const page = await signedIn('operator', { tenantId: stack.tenantId });
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const origins = page.getByLabel('Embed origins');
+    await origins.fill('https://casino.console.test/lobby');
+    await page
+      .getByRole('region', { name: 'Where the sportsbook may be embedded' })
+      .getByRole('button', { name: 'Save' })
+      .click();
+    await page.locator('.field', { has: origins }).locator('.field-error').waitFor();
+    await origins.fill('https://casino.console.test');
+    await page
+      .getByRole('region', { name: 'Where the sportsbook may be embedded' })
+      .getByRole('button', { name: 'Save' })
+      .click();
+    await page.getByRole('region', { name: 'Where the sportsbook may be embedded' }).getByText('Saved.').waitFor();
+    const tenant = await stack.t.request('GET', `/api/v1/admin/tenant?tenantId=${stack.tenantId}`, {
+      token: stack.book.admin,
+    });
+    assert.deepEqual(tenant.body.tenant.embedOrigins, ['https://casino.console.test']);
+    await noSeriousViolations(page, 'settings');
+    await shoot(page, 'settings');
+
+    await page.getByRole('button', { name: 'Rotate integration key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
+    const key = await page.getByRole('dialog').getByLabel('New integration API key').inputValue();
+    assert.ok(key.length > 20);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    assert.equal(await page.getByText(key).count(), 0);
+    await page.close();
+  });
 });

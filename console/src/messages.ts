@@ -310,4 +310,42 @@ export const t = {
     yours: 'Yours: another staff member must decide it.',
     movement: 'Movement',
   },
+  settings: {
+    title: 'Settings',
+    general: 'Where the sportsbook may be embedded',
+    embedOrigins: 'Embed origins',
+    embedOriginsHint:
+      'The exact origins of the casino pages that may frame the sportsbook, one per line: https://casino.example.com (scheme, host and port only; no path).',
+    wallet: 'Wallet',
+    walletUrl: 'Wallet URL',
+    walletMode: 'Wallet mode',
+    currency: 'Currency',
+    identityOpen:
+      'Only a platform administrator changes the wallet’s identity (URL, mode, currency), and only until the tenant moves money.',
+    identityLocked: (at: string) =>
+      `Locked since the first money movement (${at}): the wallet’s URL, mode and currency can no longer change, so no movement is ever sent to another wallet.`,
+    limits: 'Betting limits',
+    limitsHint: 'Amounts in the tenant’s currency.',
+    minStake: 'Minimum stake',
+    maxStake: 'Maximum stake',
+    maxPayout: 'Maximum payout',
+    maxSelectionLiability: 'Maximum liability per selection',
+    maxEventLiability: 'Maximum liability per event',
+    adjustmentPolicy: 'Adjustments',
+    maxAdjustment: 'Largest adjustment',
+    approvalAbove: 'Second approval above',
+    credentials: 'Credentials',
+    credentialsIntro:
+      'Rotating replaces the secret at once: the old one stops working. The new one is shown once; give it to the casino’s engineers through a safe channel.',
+    integrationKey: 'Integration API key',
+    keyId: (id: string) => `Current key: ${id}`,
+    rotateKey: 'Rotate integration key',
+    rotateSecret: 'Rotate wallet secret',
+    rotateKeyConfirm: 'Rotate the integration API key? The casino’s server must switch to the new key at once.',
+    rotateSecretConfirm:
+      'Rotate the wallet secret? The casino’s wallet must verify signatures with the new secret at once.',
+    rotate: 'Rotate',
+    newKey: 'New integration API key',
+    newSecret: 'New wallet secret',
+  },
 } as const;
