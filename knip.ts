@@ -30,8 +30,8 @@ const config: KnipConfig = {
   // Migrations are read as modules (`import * as`) by the migration list, each through its `up`; the generated API
   // types are the whole document, of which the web app uses what it needs.
   ignore: ['src/platform/db/migrations/0*.ts', 'web/src/generated/**'],
-  // Run by scripts/test.ts as commands, not imported.
-  ignoreDependencies: ['@redocly/cli'],
+  // Run by scripts/test.ts as commands, not imported; axe-core's script is read from its file and run in the browser.
+  ignoreDependencies: ['@redocly/cli', 'axe-core'],
   // A system tool the permission tests run a command through, when it is there.
   ignoreBinaries: ['setpriv'],
 };

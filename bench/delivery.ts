@@ -42,6 +42,7 @@ try {
       role: 'platform_admin',
       tenantId: null,
       sessionExpiresAt: new Date(Date.now() + 3_600_000),
+      idleExpiresAt: new Date(Date.now() + 3_600_000),
     },
     ip: '127.0.0.1',
   };

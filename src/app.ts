@@ -17,11 +17,14 @@ import { StakeOutcomes } from './betting/stake-outcome.ts';
 import { BetViews } from './betting/views.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { CatalogService } from './catalog/service.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { embedRoutes } from './embed/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { integrationRoutes } from './integration/routes.ts';
 import { IntegrationService, SESSION_ERRORS, TENANT_KEY_ERRORS } from './integration/service.ts';
 import { AuditLog } from './platform/audit/log.ts';
+import { auditRoutes } from './platform/audit/routes.ts';
+import { AuditViews } from './platform/audit/views.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import { SecretBox } from './platform/crypto.ts';
@@ -41,8 +44,9 @@ import { reportRoutes } from './reports/routes.ts';
 import { Reports } from './reports/service.ts';
 import { simulateLiveTick } from './seed/live-simulator.ts';
 import { randomSource } from './seed/random.ts';
+import { StaffAccounts } from './staff/accounts.ts';
 import { staffRoutes } from './staff/routes.ts';
-import { StaffService } from './staff/service.ts';
+import { STAFF_SESSION_ERRORS, StaffService } from './staff/service.ts';
 import { TenantCredentials } from './tenants/credentials.ts';
 import { TenantEnvironments } from './tenants/environments.ts';
 import { tenantRoutes } from './tenants/routes.ts';
@@ -77,6 +81,7 @@ export interface App {
   http: TypedApp;
   services: {
     staff: StaffService;
+    staffAccounts: StaffAccounts;
     tenants: TenantService;
     tenantEnvironments: TenantEnvironments;
     tenantCredentials: TenantCredentials;
@@ -215,7 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const credentialRotation = new CredentialRotation({ db, audit, idempotency, ...clientTenants });
   const aggregatorAdmin = new AggregatorAdminService({ db, clock, audit, originRules });
-  const clientInterventions = new ClientInterventions({ db, clock, audit, ...clientTenants });
+  const clientInterventions = new ClientInterventions({ db, clock, audit, tenants, ...clientTenants });
+  const staffAccounts = new StaffAccounts({ db, clock, audit, staff, tenants });
+  const auditViews = new AuditViews({ db, clock, staffOfTenant: (tenantId) => staffAccounts.idsOfTenant(tenantId) });
   const integration = new IntegrationService({ db, clock, audit, tenants, sportsbookUrl: config.sportsbookUrl });
   tenants.whenSuspended((tx, tenantIds) => integration.endSessionsOfTenants(tx, tenantIds));
   const catalog = new CatalogService({ db, clock, audit });
@@ -244,12 +251,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reconcile: (tx, obligation) => settlement.reconcile(tx, obligation),
   });
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
-  const reports = new Reports({ db, ledger, tenants });
+  const reports = new Reports({ db, clock, ledger, review, tenants });
 
   const auth = await Auth.create(
     http,
     {
-      staff: { check: (token) => staff.authenticate(token), errors: [] },
+      staff: { check: (token) => staff.authenticate(token), errors: STAFF_SESSION_ERRORS },
       player: { check: (token, options) => integration.authenticateSession(token, options), errors: SESSION_ERRORS },
       aggregator: { check: (key) => aggregatorAuthentication.authenticate(key), errors: AGGREGATOR_KEY_ERRORS },
       tenant: {
@@ -261,14 +268,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   embedRoutes(http, { documents: DOCUMENTS, integration });
+  consoleRoutes(http);
   healthRoutes(http, db);
-  staffRoutes(http, staff, auth);
+  staffRoutes(http, { service: staff, accounts: staffAccounts }, auth);
+  auditRoutes(http, auditViews, auth);
   aggregatorAdminRoutes(http, { admin: aggregatorAdmin, interventions: clientInterventions }, auth);
   aggregatorRoutes(http, { provisioning, activation, rotation: credentialRotation }, auth);
   tenantRoutes(http, { settings: tenantSettings, credentials: tenantCredentials }, auth);
   integrationRoutes(http, integration, auth);
   catalogRoutes(http, catalog.browsing);
-  tradingRoutes(http, catalog.trading, auth);
+  tradingRoutes(http, { trading: catalog.trading, views: catalog.tradingViews }, auth);
   walletRoutes(http, { wallet, review, adjustments }, auth);
   bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
   reportRoutes(http, reports, auth);
@@ -289,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     http,
     services: {
       staff,
+      staffAccounts,
       tenants,
       tenantEnvironments,
       tenantCredentials,

@@ -23,7 +23,7 @@ before(async () => ({ env, dispose } = await deploymentEnv()));
 after(() => dispose());
 
 const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli({ ...env, ...extraEnv }, args);
-const staffArgs = (email: string) => [
+const staffArgs = (email: string, enrolNow = true) => [
   'staff',
   'create',
   '--email',
@@ -32,6 +32,7 @@ const staffArgs = (email: string) => [
   PASSWORD,
   '--role',
   'platform_admin',
+  ...(enrolNow ? ['--enrol-now'] : []),
 ];
 
 async function logIn(url: string, staff: { email: string; totpSecret: string }) {
@@ -52,7 +53,47 @@ describe('bookmaker CLI', () => {
     assert.deepEqual(JSON.parse(second.stdout), { applied: [] });
   });
 
-  it('staff create prints one JSON object whose TOTP secret logs in through the API', async () => {
+  it('staff create leaves the authenticator to the first sign-in, and says how to finish', async () => {
+    const created = await cli(staffArgs('First@Bookmaker.test', false));
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout.trim().split('\n').length, 1);
+    const staff = JSON.parse(created.stdout);
+    assert.deepEqual(
+      { ...staff, id: 'x' },
+      {
+        id: 'x',
+        email: 'first@bookmaker.test',
+        role: 'platform_admin',
+        enrolled: false,
+        next:
+          'sign in at /admin with this e-mail and password: the console shows the authenticator secret to add, ' +
+          'then asks for its first code',
+      },
+    );
+    assert.doesNotMatch(created.stdout + created.stderr, /totpSecret|otpauth|[A-Z2-7]{32}/);
+
+    const server = await startServer(loadConfig(env));
+    try {
+      const login = await request(server.url, 'POST', '/api/v1/admin/auth/login', {
+        body: { email: staff.email, password: PASSWORD },
+      });
+      assert.equal(login.status, 200, login.text);
+      assert.deepEqual(Object.keys(login.body.enrolment), ['enrolmentToken', 'secret', 'otpauthUrl', 'expiresAt']);
+      const enrolled = await request(server.url, 'POST', '/api/v1/admin/auth/enrol', {
+        body: {
+          enrolmentToken: login.body.enrolment.enrolmentToken,
+          totp: totpCode(login.body.enrolment.secret, new Date()),
+        },
+      });
+      assert.equal(enrolled.status, 200, enrolled.text);
+      const me = await request(server.url, 'GET', '/api/v1/admin/me', { token: enrolled.body.token });
+      assert.equal(me.body.staff.id, staff.id);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('staff create --enrol-now prints one JSON object whose TOTP secret logs in through the API', async () => {
     const created = await cli(staffArgs('Admin@Bookmaker.test'));
     assert.equal(created.code, 0, created.stderr);
     assert.equal(created.stdout.trim().split('\n').length, 1);

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
-import { newToken, sha256Hex } from '../platform/crypto.ts';
+import { newToken, sha256Hex, TOKEN_PREFIX } from '../platform/crypto.ts';
 import { inTransaction, type Db } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { checkedWalletOrigin, type OriginRules } from '../platform/urls.ts';
 import { aggregatorErrors } from './errors.ts';
 import { recordStaffAction } from './calls.ts';
-import { authorizationRecord } from './records.ts';
+import { authorizationRecord, keyRecord } from './records.ts';
 import {
   MAX_AUTHORIZATION_YEARS,
   MAX_KEY_DAYS,
@@ -22,6 +22,8 @@ import * as store from './store.ts';
 const DAY_MS = 86_400_000;
 const newAggregatorId = (): string => `ag_${randomBytes(8).toString('hex')}`;
 const newKeyId = (): string => `ak_${randomBytes(8).toString('hex')}`;
+/** What is kept of a key to tell it apart: its kind and 6 of its 43 random characters (36 of 256 bits). */
+const keyPrefix = (key: string): string => key.slice(0, TOKEN_PREFIX.aggregatorKey.length + 6);
 
 /**
  * Platform administration of aggregators: registration, authorization policy, keys. The platform's interventions on
@@ -64,7 +66,7 @@ export class AggregatorAdminService {
       name: row.name,
       createdAt: row.created_at.toISOString(),
       authorization: authorization ? authorizationRecord(authorization) : null,
-      keys: keys.map(keyRecord),
+      keys: keys.map((key) => keyRecord(key, this.#clock.now())),
       clientCount: await store.countClients(this.#db, id),
     };
   }
@@ -128,6 +130,7 @@ export class AggregatorAdminService {
         id: keyId,
         aggregatorId,
         keyHash: sha256Hex(key),
+        keyPrefix: keyPrefix(key),
         scopes: body.scopes,
         expiresAt,
         createdAt: now,
@@ -145,7 +148,7 @@ export class AggregatorAdminService {
           expiresAt: expiresAt.toISOString(),
         },
       );
-      return { keyId, key, scopes: body.scopes, expiresAt: expiresAt.toISOString() };
+      return { keyId, key, prefix: keyPrefix(key), scopes: body.scopes, expiresAt: expiresAt.toISOString() };
     });
   }
 
@@ -161,8 +164,43 @@ export class AggregatorAdminService {
         { type: 'aggregator', id: aggregatorId },
         { keyId },
       );
-      return keyRecord(revoked);
+      return keyRecord(revoked, this.#clock.now());
     });
+  }
+
+  /** The aggregator's keys, newest first, with their last use; never a key or its hash. */
+  async listKeys(aggregatorId: string) {
+    if (!(await store.findAggregator(this.#db, aggregatorId))) throw notFound('Aggregator');
+    const now = this.#clock.now();
+    return (await store.keysOf(this.#db, aggregatorId)).reverse().map((key) => keyRecord(key, now));
+  }
+
+  /**
+   * Disables or enables the aggregator's API access (its authorization's `enabled`, a new version): its clients'
+   * integrations and the wallet movements owed to them go on. Nothing changes (and nothing is audited) when it is
+   * already so.
+   */
+  async setEnabled(call: StaffCall, aggregatorId: string, enabled: boolean, reason: string | undefined) {
+    await inTransaction(this.#db, async (tx) => {
+      if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
+      const current = await store.findAuthorization(tx, aggregatorId, { lock: true });
+      if (!current) throw aggregatorErrors.authorization_missing();
+      if (current.enabled === enabled) return;
+      const saved = await store.setAuthorizationEnabled(tx, aggregatorId, {
+        enabled,
+        at: this.#clock.now(),
+        by: call.staff.id,
+      });
+      await recordStaffAction(
+        this.#audit,
+        tx,
+        call,
+        enabled ? 'aggregator.enable' : 'aggregator.disable',
+        { type: 'aggregator', id: aggregatorId },
+        { reason, version: saved!.version },
+      );
+    });
+    return this.aggregator(aggregatorId);
   }
 }
 
@@ -179,14 +217,4 @@ function keyExpiry(requested: string | undefined, now: Date, authorizationExpiry
     );
   }
   return expiresAt;
-}
-
-function keyRecord(row: { id: string; scopes: string[]; expires_at: Date; revoked_at: Date | null; created_at: Date }) {
-  return {
-    keyId: row.id,
-    scopes: row.scopes,
-    expiresAt: row.expires_at.toISOString(),
-    revokedAt: row.revoked_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
-  };
 }

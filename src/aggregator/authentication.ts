@@ -6,6 +6,9 @@ import type { AggregatorPrincipal, AggregatorScope } from '../platform/http/prin
 import type { AggregatorAuthorization } from './tables.ts';
 import * as store from './store.ts';
 
+/** A key's last use is written at most this often (at most one write a minute per key). */
+const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 const unauthorizedKey = (reason: string, message: string) => platformErrors.unauthorized({ reason }, message);
 
 /** What the aggregator key check can refuse with (details.reason), for the API documents. */
@@ -29,6 +32,9 @@ export class AggregatorAuthentication {
     if (row.revoked_at) throw unauthorizedKey('key_revoked', 'The API key has been revoked.');
     if (row.expires_at <= now) throw unauthorizedKey('key_expired', 'The API key has expired.');
     checkAuthorizationLive(await store.findAuthorization(this.#db, row.aggregator_id), now);
+    const notSince = new Date(now.getTime() - KEY_TOUCH_INTERVAL_MS);
+    if (row.last_used_at === null || row.last_used_at <= notSince)
+      await store.touchKey(this.#db, row.id, now, notSince);
     return { aggregatorId: row.aggregator_id, keyId: row.id, scopes: row.scopes as AggregatorScope[] };
   }
 }

@@ -1,15 +1,21 @@
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import { notFound } from '../platform/errors.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantCredentials } from '../tenants/credentials.ts';
 import type { TenantEnvironments } from '../tenants/environments.ts';
+import type { TenantService } from '../tenants/service.ts';
 import { recordStaffAction } from './calls.ts';
 import { aggregatorErrors } from './errors.ts';
 import { clientRecord } from './records.ts';
+import { CLIENT_HISTORY_ENTRIES, CLIENTS_PAGE, type AdminClientsQuery } from './schemas.ts';
 import type { Client } from './tables.ts';
 import * as store from './store.ts';
+
+/** A tenant id as newTenantId makes them: the production one, or its sandbox. */
+const TENANT_ID = /^tn_[0-9a-f]{16}(-sandbox)?$/;
 
 /**
  * The platform's interventions on an aggregator's client: read it, suspend it, lift its holds, revoke its
@@ -21,6 +27,7 @@ export class ClientInterventions {
   readonly #audit: AuditLog;
   readonly #environments: TenantEnvironments;
   readonly #credentials: TenantCredentials;
+  readonly #tenants: TenantService;
 
   constructor(deps: {
     db: Db;
@@ -28,21 +35,83 @@ export class ClientInterventions {
     audit: AuditLog;
     environments: TenantEnvironments;
     credentials: TenantCredentials;
+    tenants: TenantService;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#audit = deps.audit;
     this.#environments = deps.environments;
     this.#credentials = deps.credentials;
+    this.#tenants = deps.tenants;
   }
 
+  /** The client with its aggregator and its history (creation, activation attempts, the platform's interventions). */
   async client(clientId: string) {
     const client = await store.findClient(this.#db, clientId);
     if (!client) throw notFound('Client');
+    const record = await clientRecord(this.#environments, this.#credentials, client);
+    const targets = [
+      { type: 'client', ids: [client.id] },
+      { type: 'tenant', ids: [record.production.tenantId, record.sandbox.tenantId] },
+    ];
+    const rows = await this.#audit.about(this.#db, { targets, actionPrefix: 'client.' }, CLIENT_HISTORY_ENTRIES);
     return {
-      client: await clientRecord(this.#environments, this.#credentials, client),
+      client: record,
       aggregatorId: client.aggregator_id,
+      history: rows.map((row) => ({
+        at: row.occurred_at.toISOString(),
+        action: row.action,
+        outcome: row.outcome as 'success' | 'failure' | 'denied',
+        actor: { type: row.actor_type, id: row.actor_id },
+        details: row.details,
+      })),
     };
+  }
+
+  /**
+   * Clients of every aggregator, newest first: by part of the name, or exactly their id, externalId or the id of
+   * one of their tenants; by aggregator and status. Each with both environments, as the aggregator API shows them.
+   */
+  async listClients(query: AdminClientsQuery) {
+    const limit = query.limit ?? CLIENTS_PAGE;
+    const text = query.q?.trim() || undefined;
+    const rows = await store.listAllClients(this.#db, {
+      text,
+      alsoIds: text ? await this.#clientOfTenant(text) : undefined,
+      aggregatorId: query.aggregatorId,
+      status: query.status,
+      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const names = new Map(
+      (await store.aggregatorNames(this.#db, [...new Set(page.map((row) => row.aggregator_id))])).map((row) => [
+        row.id,
+        row.name,
+      ]),
+    );
+    const clients = [];
+    for (const client of page) {
+      clients.push({
+        ...(await clientRecord(this.#environments, this.#credentials, client)),
+        aggregatorId: client.aggregator_id,
+        aggregatorName: names.get(client.aggregator_id) ?? '',
+      });
+    }
+    const last = page.at(-1);
+    return { clients, nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '' };
+  }
+
+  /** The client a tenant id belongs to, when the text is one. */
+  async #clientOfTenant(text: string): Promise<string[]> {
+    if (!TENANT_ID.test(text)) return [];
+    try {
+      const tenant = await this.#tenants.get(text);
+      return tenant.client_id ? [tenant.client_id] : [];
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return [];
+      throw error;
+    }
   }
 
   /** Suspends the client and both environments; the aggregator cannot lift it through its API. */

@@ -3,7 +3,7 @@ import type { Tenant } from '../tenants/tables.ts';
 import type { AggregatorAuthorization, Client } from './tables.ts';
 import type { TenantCredentials } from '../tenants/credentials.ts';
 import type { TenantEnvironments } from '../tenants/environments.ts';
-import type { AuthorizationRecord, ClientRecord } from './schemas.ts';
+import type { AuthorizationRecord, ClientRecord, KeyRecord } from './schemas.ts';
 
 /** The Client record of the API: everything about a client except secrets and credentials. */
 export async function clientRecord(
@@ -66,5 +66,32 @@ export function authorizationRecord(row: AggregatorAuthorization): Static<typeof
     expiresAt: row.expires_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     updatedBy: row.updated_by,
+  };
+}
+
+/** An aggregator key as the admin API shows it: never the key or its hash. */
+export function keyRecord(
+  row: {
+    id: string;
+    key_prefix: string | null;
+    scopes: string[];
+    expires_at: Date;
+    revoked_at: Date | null;
+    created_at: Date;
+    created_by: string;
+    last_used_at: Date | null;
+  },
+  now: Date,
+): Static<typeof KeyRecord> {
+  return {
+    keyId: row.id,
+    prefix: row.key_prefix,
+    scopes: row.scopes,
+    status: row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'live',
+    expiresAt: row.expires_at.toISOString(),
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    createdBy: row.created_by,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
   };
 }

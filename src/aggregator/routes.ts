@@ -96,11 +96,37 @@ export function aggregatorAdminRoutes(
   app.post(`${base}/:id/keys`, { schema: adminSchemas.issueKey, onRequest }, async (request, reply) =>
     reply.code(201).send(await admin.issueKey(who(request), request.params.id, request.body)),
   );
+  app.get(`${base}/:id/keys`, { schema: adminSchemas.listKeys, onRequest }, async (request) => ({
+    keys: await admin.listKeys(request.params.id),
+  }));
   app.delete(`${base}/:id/keys/:keyId`, { schema: adminSchemas.revokeKey, onRequest }, async (request) => ({
     key: await admin.revokeKey(who(request), request.params.id, request.params.keyId),
   }));
+  app.post(
+    `${base}/:id/disable`,
+    {
+      schema: adminSchemas.aggregatorAction(
+        'disableAggregator',
+        "Block the aggregator's API access; its clients' integrations and owed payments go on",
+      ),
+      onRequest,
+    },
+    async (request) => ({
+      aggregator: await admin.setEnabled(who(request), request.params.id, false, request.body.reason),
+    }),
+  );
+  app.post(
+    `${base}/:id/enable`,
+    { schema: adminSchemas.aggregatorAction('enableAggregator', "Restore the aggregator's API access"), onRequest },
+    async (request) => ({
+      aggregator: await admin.setEnabled(who(request), request.params.id, true, request.body.reason),
+    }),
+  );
 
   const clients = '/api/v1/admin/clients';
+  app.get(clients, { schema: adminSchemas.listClients, onRequest }, async (request) =>
+    interventions.listClients(request.query),
+  );
   app.get(`${clients}/:id`, { schema: adminSchemas.getClient, onRequest }, async (request) =>
     interventions.client(request.params.id),
   );

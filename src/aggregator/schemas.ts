@@ -291,12 +291,22 @@ export const IssueKeyBody = Type.Object(
 );
 export type IssueKeyBody = Static<typeof IssueKeyBody>;
 
-const KeyRecord = Type.Object({
+export const KeyRecord = Type.Object({
   keyId: Type.String(),
+  prefix: Nullable(
+    Type.String({
+      description: 'the first characters of the key (bm_agg_ and 6 more), to tell keys apart; null for older keys',
+    }),
+  ),
   scopes: Type.Array(Type.String()),
+  status: Type.Enum(['live', 'expired', 'revoked']),
   expiresAt: Timestamp,
   revokedAt: Nullable(Timestamp),
   createdAt: Timestamp,
+  createdBy: Type.String({ description: 'the staff member who issued it' }),
+  lastUsedAt: Nullable(
+    Type.String({ format: 'date-time', description: 'last request with the key, recorded to the minute' }),
+  ),
 });
 
 export const AggregatorRecord = Type.Object({
@@ -309,6 +319,51 @@ export const AggregatorRecord = Type.Object({
 });
 
 const ClientActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+const HistoryEntry = Type.Object({
+  at: Timestamp,
+  action: Type.String({ description: 'client.create, client.activate, client.suspend, client.resume, ...' }),
+  outcome: Type.Enum(['success', 'failure', 'denied']),
+  actor: Type.Object({ type: Type.String(), id: Nullable(Type.String()) }),
+  details: Type.Record(Type.String(), Type.Unknown(), { description: 'reason, environment, failed check, ...' }),
+});
+/** The newest entries of a client's history in its answer; the whole trail is in the audit log. */
+export const CLIENT_HISTORY_ENTRIES = 50;
+const AdminClientAnswer = Type.Object({
+  client: ClientRecord,
+  aggregatorId: Type.String(),
+  history: Type.Array(HistoryEntry, {
+    description:
+      `the client's creation, activation attempts, suspensions, resumptions, revocations and rotations, newest ` +
+      `first (at most ${CLIENT_HISTORY_ENTRIES}; GET /api/v1/admin/audit has them all)`,
+  }),
+});
+
+const AdminClientItem = Type.Object({
+  ...ClientRecord.properties,
+  aggregatorId: Type.String(),
+  aggregatorName: Type.String(),
+});
+
+export const AdminClientsQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: "part of the name (any case), or exactly the client's id, its externalId or a tenant id of it",
+      }),
+    ),
+    aggregatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    status: Type.Optional(Type.Enum(CLIENT_STATUSES)),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: CLIENTS_PAGE })),
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type AdminClientsQuery = Static<typeof AdminClientsQuery>;
+
+const AggregatorActionBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 
 const adminTags = ['admin: aggregators'];
 const AggregatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -353,7 +408,8 @@ export const adminSchemas = {
     response: {
       201: Type.Object({
         keyId: Type.String(),
-        key: Type.String(),
+        key: Type.String({ description: 'shown this once' }),
+        prefix: Type.String(),
         scopes: Type.Array(Type.String()),
         expiresAt: Timestamp,
       }),
@@ -368,12 +424,36 @@ export const adminSchemas = {
     response: { 200: Type.Object({ key: KeyRecord }) },
     errors: [platformErrors.not_found],
   },
+  listKeys: {
+    tags: adminTags,
+    operationId: 'listAggregatorKeys',
+    summary: "An aggregator's keys, newest first: prefix, scopes, expiry, last use (never the key)",
+    params: AggregatorIdParams,
+    response: { 200: Type.Object({ keys: Type.Array(KeyRecord) }) },
+    errors: [platformErrors.not_found],
+  },
+  aggregatorAction: (operationId: string, summary: string) => ({
+    tags: adminTags,
+    operationId,
+    summary,
+    params: AggregatorIdParams,
+    body: AggregatorActionBody,
+    response: { 200: Type.Object({ aggregator: AggregatorRecord }) },
+    errors: [platformErrors.not_found, aggregatorErrors.authorization_missing],
+  }),
+  listClients: {
+    tags: adminTags,
+    operationId: 'adminListClients',
+    summary: 'Clients of every aggregator, newest first, with both environments',
+    querystring: AdminClientsQuery,
+    response: { 200: Type.Object({ clients: Type.Array(AdminClientItem), nextCursor: Type.String() }) },
+  },
   getClient: {
     tags: adminTags,
     operationId: 'adminGetClient',
-    summary: 'Any client, with its aggregator',
+    summary: 'Any client, with its aggregator and its history',
     params: ClientIdParams,
-    response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }) },
+    response: { 200: AdminClientAnswer },
     errors: [platformErrors.not_found],
   },
   clientAction: (operationId: string, summary: string, errors: ErrorFactory[] = []) => ({
@@ -382,7 +462,7 @@ export const adminSchemas = {
     summary,
     params: ClientIdParams,
     body: ClientActionBody,
-    response: { 200: Type.Object({ client: ClientRecord, aggregatorId: Type.String() }) },
+    response: { 200: AdminClientAnswer },
     errors: [platformErrors.not_found, ...errors],
   }),
 };

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { AggregatorAuthorizationsTable, Client, ClientsTable } from './tables.ts';
 
@@ -55,6 +55,7 @@ export async function insertKey(
     id: string;
     aggregatorId: string;
     keyHash: string;
+    keyPrefix: string;
     scopes: string[];
     expiresAt: Date;
     createdAt: Date;
@@ -67,12 +68,47 @@ export async function insertKey(
       id: row.id,
       aggregator_id: row.aggregatorId,
       key_hash: row.keyHash,
+      key_prefix: row.keyPrefix,
       scopes: JSON.stringify(row.scopes),
       expires_at: row.expiresAt,
       created_at: row.createdAt,
       created_by: row.createdBy,
     })
     .execute();
+}
+
+/** Records a use of the key unless one was recorded since `notSince`: at most one write a minute per key. */
+export async function touchKey(q: Queryable, keyId: string, now: Date, notSince: Date): Promise<void> {
+  await q
+    .updateTable('aggregator_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', notSince)]))
+    .execute();
+}
+
+/** Turns the authorization on or off (a new version, as any change); undefined when there is none. */
+export function setAuthorizationEnabled(
+  q: Queryable,
+  aggregatorId: string,
+  change: { enabled: boolean; at: Date; by: string },
+) {
+  return q
+    .updateTable('aggregator_authorizations')
+    .set((eb) => ({
+      enabled: change.enabled,
+      version: eb('version', '+', 1),
+      updated_at: change.at,
+      updated_by: change.by,
+    }))
+    .where('aggregator_id', '=', aggregatorId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function aggregatorNames(q: Queryable, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return q.selectFrom('aggregators').select(['id', 'name']).where('id', 'in', ids).execute();
 }
 
 export function keysOf(q: Queryable, aggregatorId: string) {
@@ -157,5 +193,43 @@ export async function updateClient(
     .updateTable('clients')
     .set((eb) => ({ ...changes, config_version: eb('config_version', '+', 1) }))
     .where('id', '=', id)
+    .execute();
+}
+
+export interface AllClientsFilter {
+  /** Part of the name (lower case), or exactly the id or the externalId. */
+  text?: string | undefined;
+  /** Clients that match besides (the client of a tenant id searched for). */
+  alsoIds?: string[] | undefined;
+  aggregatorId?: string | undefined;
+  status?: Client['status'] | undefined;
+  before?: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** Clients of every aggregator, one page newest first by (created_at, id), and one more row to tell if more exist. */
+export function listAllClients(q: Queryable, filter: AllClientsFilter): Promise<Client[]> {
+  let query = q.selectFrom('clients').selectAll();
+  const text = filter.text;
+  if (text !== undefined) {
+    const also = filter.alsoIds ?? [];
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`strpos(lower(name), ${text.toLowerCase()}) > 0`,
+        eb('id', '=', text),
+        eb('external_id', '=', text),
+        ...(also.length > 0 ? [eb('id', 'in', also)] : []),
+      ]),
+    );
+  }
+  if (filter.aggregatorId) query = query.where('aggregator_id', '=', filter.aggregatorId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.before) {
+    query = query.where(sql<boolean>`(created_at, id) < (${filter.before.at}, ${filter.before.id})`);
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
     .execute();
 }

@@ -48,6 +48,10 @@ interface AggregatorKeysTable {
   revoked_at: Date | null;
   created_at: Date;
   created_by: string;
+  /** The first characters of the key, to tell keys apart; null for keys issued before migration 0014. */
+  key_prefix: ColumnType<string | null, string | null | undefined, never>;
+  /** The last request with the key, written at most once a minute. */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ClientsTable {

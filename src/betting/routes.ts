@@ -8,7 +8,9 @@ import {
   getBetSchema,
   listBetsSchema,
   placeBetSchema,
+  resettlePreviewSchema,
   resettleSchema,
+  settlePreviewSchema,
   settleSchema,
   staffBetsSchema,
 } from './schemas.ts';
@@ -52,6 +54,12 @@ export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Aut
   );
   app.post(`${market}/resettle`, { schema: resettleSchema, onRequest: trader }, async (request) =>
     betting.settlement.resettle({ staff: request.staff!, ip: request.ip }, request.params.marketId, request.body),
+  );
+  app.post(`${market}/settle/preview`, { schema: settlePreviewSchema, onRequest: trader }, async (request) =>
+    betting.settlement.preview('settle', request.params.marketId, request.body),
+  );
+  app.post(`${market}/resettle/preview`, { schema: resettlePreviewSchema, onRequest: trader }, async (request) =>
+    betting.settlement.preview('resettle', request.params.marketId, request.body),
   );
 
   app.get('/api/v1/admin/bets', { schema: staffBetsSchema, onRequest: auth.staff('tenant') }, async (request) =>

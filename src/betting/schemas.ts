@@ -147,9 +147,20 @@ const StaffBetView = Type.Object({
   money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }),
 });
 
+const LookUpId = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
+
 export const StaffBetsQuery = Type.Object(
   {
-    player: Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' }),
+    player: LookUpId('our id of the player (pl_…); one of player, externalPlayerId and betId'),
+    externalPlayerId: LookUpId(
+      "the casino's own id of the player (as its server opened sessions with), within one tenant: operators' own; " +
+        'platform administrators name it with tenantId',
+    ),
+    betId: LookUpId('one bet (bt_…): the answer holds that bet only'),
+    tenantId: LookUpId(
+      'the tenant the look-up is limited to; needed by platform administrators with externalPlayerId; operators ' +
+        'may name only their own',
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: STAFF_BETS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
@@ -161,10 +172,15 @@ export const staffBetsSchema = {
   tags: ['admin: bets'],
   operationId: 'staffPlayerBets',
   summary:
-    "A player's bets, every status, with the wallet postings of each (operator of the tenant or platform administrator)",
+    "A player's bets (by our player id or the casino's) or one bet, every status, with the wallet postings of each",
+  description: [
+    'Exactly one of `player` (our id, pl_…), `externalPlayerId` (the casino’s id, within one tenant) and `betId`.',
+    'Operators see their own tenant only: a player or bet of another tenant is answered 404, and naming another',
+    'tenant with `tenantId` 403. Bets newest first; `limit` and `cursor` page a player’s bets.',
+  ].join(' '),
   querystring: StaffBetsQuery,
   response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }) },
-  errors: [platformErrors.not_found],
+  errors: [platformErrors.not_found, platformErrors.forbidden, platformErrors.validation],
 };
 
 // ---- settlement (traders) ----
@@ -213,6 +229,44 @@ export const SettlementReport = Type.Object({
 });
 export type SettlementReport = Static<typeof SettlementReport>;
 
+const Counted = (description: string) =>
+  Type.Object(
+    {
+      count: Type.Integer({ description: 'movements' }),
+      amount: Type.Integer({ description: 'their sum, minor units' }),
+    },
+    { description },
+  );
+
+export const SettlementPreview = Type.Object({
+  market: { ...SettlementReport.properties.market, description: 'what the settle (resettle) answer would say' },
+  resultsChanged: Type.Boolean({
+    description: 'false: these are the results recorded already, and a resettlement would change nothing',
+  }),
+  bets: Type.Integer({ description: 'bets with a leg on the market that the action judges (changes.* added up)' }),
+  changes: { ...SettlementReport.properties.bets, description: 'what the settle (resettle) answer would say' },
+  byResult: Type.Object(
+    {
+      won: Type.Integer(),
+      lost: Type.Integer(),
+      void: Type.Integer(),
+      half_won: Type.Integer(),
+      half_lost: Type.Integer(),
+      open: Type.Integer({ description: 'still waiting for the result of another leg (accumulators)' }),
+    },
+    { description: 'the bets judged, by the result each would have afterwards (unchanged ones included)' },
+  ),
+  owed: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      credits: Counted("credits owed to players' wallets (the 0 payout credits of lost bets counted)"),
+      debits: Counted("correction debits owed by players' wallets"),
+    }),
+    { description: 'the money the action would owe, per currency (never added across currencies)' },
+  ),
+});
+export type SettlementPreview = Static<typeof SettlementPreview>;
+
 const MarketParams = Type.Object({ marketId: Type.String({ minLength: 1, maxLength: 64 }) });
 const settlementErrors = [
   platformErrors.not_found,
@@ -239,6 +293,18 @@ export const resettleSchema = {
   body: SettleBody,
   response: { 200: SettlementReport },
   errors: settlementErrors.filter((error) => error !== catalogErrors.market_settled),
+};
+export const settlePreviewSchema = {
+  ...settleSchema,
+  operationId: 'previewSettleMarket',
+  summary: 'Dry run of settle: what the same body would do now, nothing of it kept',
+  response: { 200: SettlementPreview },
+};
+export const resettlePreviewSchema = {
+  ...resettleSchema,
+  operationId: 'previewResettleMarket',
+  summary: 'Dry run of resettle: what the same body would do now, nothing of it kept',
+  response: { 200: SettlementPreview },
 };
 
 // ---- cash-out (players) ----

@@ -13,7 +13,7 @@ import { SETTLEMENT_KINDS, type BetAccount, type BetMovement } from '../wallet/l
 import { bettingErrors } from './errors.ts';
 import { settleExposure } from './exposure.ts';
 import { moveBets } from './moves.ts';
-import type { SettleBody, SettlementReport } from './schemas.ts';
+import type { SettleBody, SettlementPreview, SettlementReport } from './schemas.ts';
 import { isOpen, isSettled, OPEN_STATES, SETTLED_STATES, type BetState, type SettledState } from './states.ts';
 import * as store from './store.ts';
 
@@ -148,25 +148,48 @@ export class Settlement {
     return this.#run('resettle', call, marketId, body);
   }
 
-  async #run(mode: 'settle' | 'resettle', call: StaffCall, marketId: string, body: SettleBody) {
-    const report = await inTransaction(this.#db, async (tx) => {
-      const recorded = await this.#catalog.recordResults(tx, marketId, body.results, mode);
-      // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
-      // before may still wait for its stake's answer, and would escape the settlement.
-      if (await store.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
-      const report = recorded.changed ? await this.#settleBets(tx, recorded) : emptyReport(recorded);
+  /**
+   * A dry run of settle or resettle: the real settlement, run by the same code in a transaction that is then rolled
+   * back, so its figures are the ones the real call would give now and its refusals the same. Nothing of it stays:
+   * no result, bet move, exposure, obligation or history line is committed, no audit row is written and the
+   * delivery engine is not woken (only sequence numbers the statements drew are used up, as by any rollback).
+   */
+  async preview(mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementPreview> {
+    try {
+      await inTransaction(this.#db, async (tx) => {
+        throw new DryRun(await this.#apply(tx, mode, marketId, body));
+      });
+    } catch (error) {
+      if (error instanceof DryRun) return previewOf(error.outcome);
+      throw error;
+    }
+    throw new Error('a settlement dry run committed');
+  }
+
+  async #run(mode: SettlementMode, call: StaffCall, marketId: string, body: SettleBody) {
+    const { report } = await inTransaction(this.#db, async (tx) => {
+      const outcome = await this.#apply(tx, mode, marketId, body);
       await this.#audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: `market.${mode}`,
         target: { type: 'market', id: marketId },
         outcome: 'success',
         ip: call.ip,
-        details: { results: body.results, version: report.market.settlementVersion, bets: report.bets },
+        details: { results: body.results, version: outcome.report.market.settlementVersion, bets: outcome.report.bets },
       });
-      return report;
+      return outcome;
     });
     this.#delivery.wake();
     return report;
+  }
+
+  /** The settlement itself, inside the caller's transaction: results recorded, bets judged and moved, money owed. */
+  async #apply(tx: Tx, mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementOutcome> {
+    const recorded = await this.#catalog.recordResults(tx, marketId, body.results, mode);
+    // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
+    // before may still wait for its stake's answer, and would escape the settlement.
+    if (await store.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
+    return recorded.changed ? this.#settleBets(tx, recorded) : emptyOutcome(recorded);
   }
 
   /** Locks bets in id order, as a settlement does, before their obligations are written. */
@@ -198,14 +221,15 @@ export class Settlement {
     if (movement) await this.#ledger.oweOnBets(tx, [{ account, movement }]);
   }
 
-  async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementReport> {
+  async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
     await store.setLegResults(tx, recorded.marketId, recorded.results);
     const bets = await store.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
     const ids = bets.map((bet) => bet.id);
     const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
     const accounts = await this.#ledger.accountsOf(tx, ids);
     const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#clock.now() };
-    const report = emptyReport(recorded);
+    const outcome = emptyOutcome(recorded);
+    const { report } = outcome;
     const owed: Array<{ account: BetAccount; movement: BetMovement }> = [];
     const moves: store.BetMove[] = [];
     const exposure = { settled: [] as Bet[], reopened: [] as Bet[] };
@@ -213,6 +237,7 @@ export class Settlement {
       const account = accounts.get(bet.id)!;
       const change = changeOf(bet, legs.get(bet.id) ?? [], context.now);
       report.bets[change.kind] += 1;
+      outcome.byResult[resultOf(change.move?.to ?? bet.status)] += 1;
       if (change.move) moves.push(change.move);
       if (change.kind === 'settled') exposure.settled.push(bet);
       if (change.kind === 'reopened') exposure.reopened.push(bet);
@@ -221,13 +246,73 @@ export class Settlement {
       if (movement) {
         owed.push({ account, movement });
         addOwed(report, bet.currency, movement);
+        outcome.movements.push({ currency: bet.currency, endpoint: movement.endpoint, amount: movement.amount });
       }
     }
     await moveBets(tx, moves);
     await settleExposure(tx, exposure, context.now);
     await this.#ledger.oweOnBets(tx, owed);
-    return report;
+    return outcome;
   }
+}
+
+type SettlementMode = 'settle' | 'resettle';
+
+/** What a settlement did: its report, and the detail a dry run shows besides. */
+interface SettlementOutcome {
+  report: SettlementReport;
+  resultsChanged: boolean;
+  /** The bets judged, by the result each has afterwards (open: waiting for another leg's result). */
+  byResult: SettlementPreview['byResult'];
+  /** Every movement owed, with its bet's currency. */
+  movements: Array<{ currency: string; endpoint: BetMovement['endpoint']; amount: number }>;
+}
+
+/** The settlement a dry run made, before its transaction was rolled back. */
+class DryRun extends Error {
+  readonly outcome: SettlementOutcome;
+  constructor(outcome: SettlementOutcome) {
+    super('settlement dry run: rolled back');
+    this.outcome = outcome;
+  }
+}
+
+function emptyOutcome(recorded: RecordedResults): SettlementOutcome {
+  return {
+    report: emptyReport(recorded),
+    resultsChanged: recorded.changed,
+    byResult: { won: 0, lost: 0, void: 0, half_won: 0, half_lost: 0, open: 0 },
+    movements: [],
+  };
+}
+
+/** Open states read as `open`; settled states as themselves. Only open and settled bets are judged. */
+function resultOf(state: BetState): keyof SettlementOutcome['byResult'] {
+  return isSettled(state) ? state : 'open';
+}
+
+function previewOf(outcome: SettlementOutcome): SettlementPreview {
+  const { report } = outcome;
+  const owed = new Map<string, SettlementPreview['owed'][number]>();
+  for (const { currency, endpoint, amount } of outcome.movements) {
+    const entry = owed.get(currency) ?? {
+      currency,
+      credits: { count: 0, amount: 0 },
+      debits: { count: 0, amount: 0 },
+    };
+    const side = endpoint === 'credit' ? entry.credits : entry.debits;
+    side.count += 1;
+    side.amount += amount;
+    owed.set(currency, entry);
+  }
+  return {
+    market: report.market,
+    resultsChanged: outcome.resultsChanged,
+    bets: Object.values(report.bets).reduce((sum, count) => sum + count, 0),
+    changes: report.bets,
+    byResult: outcome.byResult,
+    owed: [...owed.values()],
+  };
 }
 
 function emptyReport(recorded: RecordedResults): SettlementReport {

@@ -4,7 +4,8 @@ import type { IntegrationService } from '../integration/service.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet, BetLeg, Cashout } from './tables.ts';
-import { notFound } from '../platform/errors.ts';
+import { notFound, platformErrors, validationError } from '../platform/errors.ts';
+import { tenantScope } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
 import type { Ledger } from '../wallet/ledger.ts';
@@ -55,15 +56,31 @@ export class BetViews {
     return { bets: await this.#views(page), nextCursor };
   }
 
-  /** Staff look-up: every bet of a player, with its wallet postings; operators see their own tenant's players only. */
+  /**
+   * Staff look-up, with each bet's wallet postings: every bet of a player named by our id or the casino's (within a
+   * tenant), or one bet. Operators see their own tenant only: anything of another tenant is answered as unknown.
+   */
   async playerBetsForStaff(call: Pick<StaffCall, 'staff'>, query: StaffBetsQuery) {
-    const player = await this.#integration.visiblePlayer(call, query.player);
-    const { page, nextCursor } = await this.#page(
-      player.id,
-      [...BET_STATES],
-      query.limit ?? STAFF_BETS_PAGE,
-      query.cursor,
-    );
+    const named = [query.player, query.externalPlayerId, query.betId].filter((value) => value !== undefined);
+    if (named.length !== 1) {
+      throw validationError(
+        'player',
+        'Name exactly one of player (our player id), externalPlayerId (the casino’s) and betId.',
+      );
+    }
+    const scope = tenantScope(call.staff);
+    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
+      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
+    }
+    const tenantId = scope ?? query.tenantId;
+    const { page, nextCursor } = query.betId
+      ? { page: [await this.#visibleBet(tenantId, query.betId)], nextCursor: '' }
+      : await this.#page(
+          (await this.#player(call, tenantId, query)).id,
+          [...BET_STATES],
+          query.limit ?? STAFF_BETS_PAGE,
+          query.cursor,
+        );
     const postings = await this.#ledger.postingsOfBets(
       this.#db,
       page.map((bet) => bet.id),
@@ -73,6 +90,25 @@ export class BetViews {
       money: postings.filter((row) => row.bet_id === view.id).map(postingView),
     }));
     return { bets, nextCursor };
+  }
+
+  /** The player a staff look-up names, by our id or by the casino's within the tenant. */
+  async #player(call: Pick<StaffCall, 'staff'>, tenantId: string | undefined, query: StaffBetsQuery) {
+    if (query.player !== undefined) {
+      const player = await this.#integration.visiblePlayer(call, query.player);
+      if (tenantId !== undefined && player.tenant_id !== tenantId) throw notFound('Player');
+      return player;
+    }
+    if (tenantId === undefined) {
+      throw validationError('tenantId', 'The casino’s player ids are per tenant: name the tenant with tenantId.');
+    }
+    return this.#integration.visiblePlayerByExternalId(call, tenantId, query.externalPlayerId!);
+  }
+
+  async #visibleBet(tenantId: string | undefined, betId: string): Promise<Bet> {
+    const bet = await store.findBet(this.#db, betId);
+    if (!bet || (tenantId !== undefined && bet.tenant_id !== tenantId)) throw notFound('Bet');
+    return bet;
   }
 
   async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined) {

@@ -4,6 +4,7 @@ import type { TypedApp } from '../platform/http/types.ts';
 import { catalogSchemas, tradingSchemas } from './schemas.ts';
 import type { CatalogBrowsing } from './browsing.ts';
 import type { CatalogActor, Trading } from './trading.ts';
+import type { TradingViews } from './trading-views.ts';
 
 /** Browsing is anonymous and does not count as session activity. */
 export function catalogRoutes(app: TypedApp, browsing: CatalogBrowsing): void {
@@ -23,14 +24,26 @@ export function catalogRoutes(app: TypedApp, browsing: CatalogBrowsing): void {
   }));
 }
 
-/** Trading: traders and platform administrators. */
-export function tradingRoutes(app: TypedApp, trading: Trading, auth: Auth): void {
+/** Trading: traders and platform administrators; their reads of the catalog tree, and their changes. */
+export function tradingRoutes(app: TypedApp, use: { trading: Trading; views: TradingViews }, auth: Auth): void {
+  const { trading, views } = use;
   const onRequest = auth.staff('trading');
   const by = (request: FastifyRequest): CatalogActor => ({
     actor: { type: 'staff', id: request.staff!.id },
     ip: request.ip,
   });
   const base = '/api/v1/admin/trading';
+
+  app.get(`${base}/sports`, { schema: tradingSchemas.sports, onRequest }, async () => views.sports());
+  app.get(`${base}/competitions`, { schema: tradingSchemas.competitions, onRequest }, async (request) =>
+    views.competitions(request.query),
+  );
+  app.get(`${base}/events`, { schema: tradingSchemas.events, onRequest }, async (request) =>
+    views.events(request.query),
+  );
+  app.get(`${base}/events/:eventId`, { schema: tradingSchemas.event, onRequest }, async (request) => ({
+    event: await views.event(request.params.eventId),
+  }));
 
   app.post(`${base}/sports`, { schema: tradingSchemas.createSport, onRequest }, async (request, reply) =>
     reply.code(201).send({ sport: await trading.createSport(by(request), request.body) }),

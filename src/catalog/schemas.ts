@@ -179,8 +179,124 @@ export type CreateMarketBody = Static<typeof CreateMarketBody>;
 const MarketStatusBody = Type.Object({ status: Type.Enum(TRADER_MARKET_STATUSES) }, { additionalProperties: false });
 const OddsBody = Type.Object({ odds: Odds }, { additionalProperties: false });
 
+// ---- trading reads: the traders' catalog tree ----
+
+export const TRADING_EVENTS_PAGE = 50;
+export const TRADING_COMPETITIONS_PAGE = 100;
+/** Text a trader searches with: matched anywhere in a name, ignoring case; `%`, `_` and `\` match themselves. */
+const SEARCHED = 'matched anywhere, ignoring case; % _ and \\ are plain characters';
+const Search = (what: string) => Type.String({ minLength: 1, maxLength: 100, description: `${what}, ${SEARCHED}` });
+const Limit = (fallback: number) => Type.Integer({ minimum: 1, maximum: 100, default: fallback });
+const Cursor = Type.String({ maxLength: 200, description: "the previous page's nextCursor, with the same filters" });
+
+const countsOf = <const T extends readonly string[]>(states: T, description: string) =>
+  Type.Object(
+    Object.fromEntries(states.map((state) => [state, Type.Integer({ minimum: 0 })])) as {
+      [K in T[number]]: ReturnType<typeof Type.Integer>;
+    },
+    { description },
+  );
+const EventCounts = countsOf(EVENT_STATUSES, 'how many events it has in each status');
+const MarketCounts = countsOf(MARKET_STATES, 'how many markets it has in each status');
+
+const TradingSport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  sortOrder: Type.Integer(),
+  competitionCount: Type.Integer(),
+  events: EventCounts,
+});
+const TradingCompetition = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  country: Type.String(),
+  sport: Type.Object({ id: Type.String(), name: Type.String() }),
+  events: EventCounts,
+});
+export type TradingCompetition = Static<typeof TradingCompetition>;
+export const TradingEventRow = Type.Object({
+  ...EventHeader,
+  name: Type.String({ description: '"home vs away"' }),
+  score: Nullable(
+    Type.Object(
+      { home: Type.Integer(), away: Type.Integer() },
+      { description: 'the live score once the event has one (the catalog keeps no period or clock)' },
+    ),
+  ),
+  markets: MarketCounts,
+});
+export type TradingEventRow = Static<typeof TradingEventRow>;
+
+export const TradingEventsQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Array(Type.Enum(EVENT_STATUSES), {
+        minItems: 1,
+        maxItems: EVENT_STATUSES.length,
+        description: 'events in any of these statuses; repeat the parameter for several (status=scheduled&status=live)',
+      }),
+    ),
+    sportId: Type.Optional(Id),
+    competitionId: Type.Optional(Id),
+    startsFrom: Type.Optional({ ...Timestamp, description: 'events starting at or after this instant' }),
+    startsTo: Type.Optional({ ...Timestamp, description: 'events starting at or before this instant' }),
+    q: Type.Optional(Search('the event\'s name ("home vs away") or its competition\'s name')),
+    sort: Type.Optional(
+      Type.Enum(['startsAt', '-startsAt'], {
+        default: 'startsAt',
+        description: 'startsAt: soonest first; -startsAt: latest first (ties by id)',
+      }),
+    ),
+    limit: Type.Optional(Limit(TRADING_EVENTS_PAGE)),
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+export type TradingEventsQuery = Static<typeof TradingEventsQuery>;
+
+export const TradingCompetitionsQuery = Type.Object(
+  {
+    sportId: Type.Optional(Id),
+    q: Type.Optional(Search("the competition's name")),
+    limit: Type.Optional(Limit(TRADING_COMPETITIONS_PAGE)),
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+export type TradingCompetitionsQuery = Static<typeof TradingCompetitionsQuery>;
+
 const tradingTags = ['admin: trading'];
 export const tradingSchemas = {
+  sports: {
+    tags: tradingTags,
+    operationId: 'listTradingSports',
+    summary: 'Every sport, in its sort order, with its competition count and event counts by status',
+    response: { 200: Type.Object({ sports: Type.Array(TradingSport) }) },
+  },
+  competitions: {
+    tags: tradingTags,
+    operationId: 'listTradingCompetitions',
+    summary: 'Competitions by name, of one sport or all, with their event counts by status',
+    querystring: TradingCompetitionsQuery,
+    response: { 200: Type.Object({ competitions: Type.Array(TradingCompetition), nextCursor: Type.String() }) },
+    errors: [platformErrors.validation],
+  },
+  events: {
+    tags: tradingTags,
+    operationId: 'listTradingEvents',
+    summary: 'Events of every status by start time, filtered, with their market counts by status',
+    querystring: TradingEventsQuery,
+    response: { 200: Type.Object({ events: Type.Array(TradingEventRow), nextCursor: Type.String() }) },
+    errors: [platformErrors.validation],
+  },
+  event: {
+    tags: tradingTags,
+    operationId: 'getTradingEvent',
+    summary: 'An event with all its markets (every status) and their selections, odds and results',
+    params: Type.Object({ eventId: Id }),
+    response: { 200: Type.Object({ event: EventDetail }) },
+    errors: [platformErrors.not_found],
+  },
   createSport: {
     tags: tradingTags,
     operationId: 'createSport',

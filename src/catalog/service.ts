@@ -6,18 +6,20 @@ import { MarketResults, type RecordedResults } from './results.ts';
 import * as store from './store.ts';
 import type { SelectionResult } from './tables.ts';
 import { Trading } from './trading.ts';
+import { TradingViews } from './trading-views.ts';
 
 export type { RecordedResults } from './results.ts';
 export type { SelectionName } from './store.ts';
 
 /**
- * The catalog, built from its dependencies. Its use cases: `browsing` (players' reads) and `trading` (traders' and
- * the feed's changes), which routes.ts, the feed and the demo seed call. The methods below are what betting asks of
+ * The catalog, built from its dependencies. Its use cases: `browsing` (players' reads), `trading` (traders' and
+ * the feed's changes) and `tradingViews` (the traders' reads), which routes.ts, the feed and the demo seed call. The methods below are what betting asks of
  * the catalog, one call each, inside betting's transaction where it passes one.
  */
 export class CatalogService {
   readonly browsing: CatalogBrowsing;
   readonly trading: Trading;
+  readonly tradingViews: TradingViews;
   readonly #results: MarketResults;
   readonly #db: Db;
 
@@ -25,6 +27,7 @@ export class CatalogService {
     this.#db = deps.db;
     this.browsing = new CatalogBrowsing(deps);
     this.trading = new Trading(deps);
+    this.tradingViews = new TradingViews(deps);
     this.#results = new MarketResults(deps);
   }
 

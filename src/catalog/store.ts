@@ -1,6 +1,13 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { EventsTable, MarketStatus, MarketsTable, SelectionResult, SelectionsTable } from './tables.ts';
+import type {
+  EventStatus,
+  EventsTable,
+  MarketStatus,
+  MarketsTable,
+  SelectionResult,
+  SelectionsTable,
+} from './tables.ts';
 
 function eventHeaders(q: Queryable) {
   return q
@@ -41,6 +48,137 @@ export function upcomingEventHeaders(q: Queryable, of: { sportId: string } | { c
   const filtered =
     'sportId' in of ? query.where('sports.id', '=', of.sportId) : query.where('competitions.id', '=', of.competitionId);
   return filtered.orderBy('events.starts_at').orderBy('events.id').execute();
+}
+
+/** What the traders' event list is filtered by; `search` is a LIKE pattern, its wildcards escaped by the caller. */
+export interface EventListFilter {
+  statuses: EventStatus[] | undefined;
+  sportId: string | undefined;
+  competitionId: string | undefined;
+  startsFrom: Date | undefined;
+  startsTo: Date | undefined;
+  search: string | undefined;
+  descending: boolean;
+  /** The (start, id) of the previous page's last row. */
+  after: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
+/**
+ * Events of any status for traders, by start time (then id) either way, one page and one more row to tell whether
+ * another page exists. The search matches the event's name ("home vs away") or its competition's name, ignoring case.
+ */
+export function listEventHeaders(q: Queryable, filter: EventListFilter) {
+  let query = eventHeaders(q);
+  if (filter.statuses) query = query.where('events.status', 'in', filter.statuses);
+  if (filter.sportId) query = query.where('sports.id', '=', filter.sportId);
+  if (filter.competitionId) query = query.where('competitions.id', '=', filter.competitionId);
+  if (filter.startsFrom) query = query.where('events.starts_at', '>=', filter.startsFrom);
+  if (filter.startsTo) query = query.where('events.starts_at', '<=', filter.startsTo);
+  if (filter.search !== undefined) {
+    const pattern = filter.search;
+    query = query.where(
+      sql<boolean>`((events.home || ' vs ' || events.away) ilike ${pattern} or competitions.name ilike ${pattern})`,
+    );
+  }
+  const direction = filter.descending ? 'desc' : 'asc';
+  if (filter.after) {
+    const { at, id } = filter.after;
+    query = filter.descending
+      ? query.where(sql<boolean>`(events.starts_at, events.id) < (${at}, ${id})`)
+      : query.where(sql<boolean>`(events.starts_at, events.id) > (${at}, ${id})`);
+  }
+  return query
+    .orderBy('events.starts_at', direction)
+    .orderBy('events.id', direction)
+    .limit(filter.limit + 1)
+    .execute();
+}
+
+/** How many markets each event has in each status. */
+export async function marketCounts(q: Queryable, eventIds: string[]) {
+  if (eventIds.length === 0) return [];
+  const rows = await q
+    .selectFrom('markets')
+    .select((eb) => ['event_id', 'status', eb.fn.countAll<string>().as('count')])
+    .where('event_id', 'in', eventIds)
+    .groupBy(['event_id', 'status'])
+    .execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+/** Every sport in its sort order, with how many competitions it has. */
+export async function sportsWithCompetitionCounts(q: Queryable) {
+  const rows = await q
+    .selectFrom('sports')
+    .leftJoin('competitions', 'competitions.sport_id', 'sports.id')
+    .select((eb) => [
+      'sports.id',
+      'sports.name',
+      'sports.sort_order',
+      eb.fn.count<string>('competitions.id').as('competition_count'),
+    ])
+    .groupBy(['sports.id', 'sports.name', 'sports.sort_order'])
+    .orderBy('sports.sort_order')
+    .orderBy('sports.id')
+    .execute();
+  return rows.map((row) => ({ ...row, competition_count: Number(row.competition_count) }));
+}
+
+/** How many events of each status each sport has. */
+export async function eventCountsBySport(q: Queryable) {
+  const rows = await q
+    .selectFrom('events')
+    .innerJoin('competitions', 'competitions.id', 'events.competition_id')
+    .select((eb) => ['competitions.sport_id as key', 'events.status', eb.fn.countAll<string>().as('count')])
+    .groupBy(['competitions.sport_id', 'events.status'])
+    .execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+/** How many events of each status each of these competitions has. */
+export async function eventCountsByCompetition(q: Queryable, competitionIds: string[]) {
+  if (competitionIds.length === 0) return [];
+  const rows = await q
+    .selectFrom('events')
+    .select((eb) => ['competition_id as key', 'status', eb.fn.countAll<string>().as('count')])
+    .where('competition_id', 'in', competitionIds)
+    .groupBy(['competition_id', 'status'])
+    .execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+/** Competitions with their sport, by name (then id), one page and one more row; `search` as in listEventHeaders. */
+export function listCompetitions(
+  q: Queryable,
+  filter: {
+    sportId: string | undefined;
+    search: string | undefined;
+    after: { key: string; id: string } | undefined;
+    limit: number;
+  },
+) {
+  let query = q
+    .selectFrom('competitions')
+    .innerJoin('sports', 'sports.id', 'competitions.sport_id')
+    .select([
+      'competitions.id',
+      'competitions.name',
+      'competitions.country',
+      'sports.id as sport_id',
+      'sports.name as sport_name',
+    ]);
+  if (filter.sportId) query = query.where('competitions.sport_id', '=', filter.sportId);
+  if (filter.search !== undefined) query = query.where('competitions.name', 'ilike', filter.search);
+  if (filter.after) {
+    const { key, id } = filter.after;
+    query = query.where(sql<boolean>`(competitions.name, competitions.id) > (${key}, ${id})`);
+  }
+  return query
+    .orderBy('competitions.name')
+    .orderBy('competitions.id')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 export function marketsOf(q: Queryable, eventIds: string[]) {

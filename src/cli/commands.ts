@@ -99,14 +99,18 @@ export const ADMIN_COMMANDS: CommandSpec[] = [
   },
   {
     words: ['staff', 'create'],
-    synopsis: '--email E --password P --role R [--tenant T]',
+    synopsis: '--email E --password P --role R [--tenant T] [--enrol-now]',
     summary: 'create a staff account',
     details: [
       `--role is one of ${STAFF_ROLES.join(', ')}; an operator needs --tenant (its tenant id), the other roles none.`,
       'The password needs 12 to 256 characters. Prints one JSON object:',
+      '  { "id", "email", "role", "enrolled": false, "next" }',
+      'The account enrols its authenticator app at its first sign-in: sign in at /admin (or POST',
+      '/api/v1/admin/auth/login without a code) with the e-mail and password, add the secret shown, send its code.',
+      '',
+      '--enrol-now enrols an authenticator at once instead, for scripts and tests; it prints',
       '  { "id", "email", "role", "totpSecret", "otpauthUrl" }',
-      'The TOTP secret is shown this once: add it (or the otpauthUrl as a QR code) to an authenticator app, then',
-      'log in with POST /api/v1/admin/auth/login.',
+      'with the TOTP secret shown this once: add it (or the otpauthUrl as a QR code) to an authenticator app.',
       '',
       'Example:',
       "  npx bookmaker staff create --email admin@example.com --password 'a long passphrase' --role platform_admin",
@@ -116,17 +120,26 @@ export const ADMIN_COMMANDS: CommandSpec[] = [
       password: { type: 'string' },
       role: { type: 'string' },
       tenant: { type: 'string' },
+      'enrol-now': { type: 'boolean' },
     },
     required: ['email', 'password', 'role'],
     run: async ({ services, out }, values) => {
-      const created = await services.staff.create({
+      const input = {
         email: values.email as string,
         password: values.password as string,
         role: values.role as string,
         tenantId: values.tenant as string | undefined,
-      });
-      const { id, email, role, totpSecret, otpauthUrl } = created;
-      out.result(json({ id, email, role, totpSecret, otpauthUrl }));
+      };
+      if (values['enrol-now'] === true) {
+        const { id, email, role, totpSecret, otpauthUrl } = await services.staff.create(input);
+        out.result(json({ id, email, role, totpSecret, otpauthUrl }));
+        return;
+      }
+      const { id, email, role } = await services.staff.createForEnrolment(input);
+      const next =
+        'sign in at /admin with this e-mail and password: the console shows the authenticator secret to add, ' +
+        'then asks for its first code';
+      out.result(json({ id, email, role, enrolled: false, next }));
     },
   },
   {

@@ -50,6 +50,18 @@ export class Players {
     return this.#visiblePlayer(call, playerId);
   }
 
+  /**
+   * For staff reads by the casino's own id of a player (unique within a tenant): the player, if the staff member
+   * may see the tenant's players.
+   */
+  async visiblePlayerByExternalId(call: Pick<StaffCall, 'staff'>, tenantId: string, externalId: string) {
+    const scope = tenantScope(call.staff);
+    const player =
+      scope === null || scope === tenantId ? await store.findPlayerOfTenant(this.#db, tenantId, externalId) : undefined;
+    if (!player) throw notFound('Player');
+    return player;
+  }
+
   /** A player the staff member may see: another tenant's player is answered as unknown. */
   async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
     const player = await store.findPlayer(q ?? this.#db, playerId);

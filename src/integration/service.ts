@@ -62,6 +62,11 @@ export class IntegrationService {
     return this.players.visiblePlayer(call, playerId);
   }
 
+  /** For staff reads of a player's data in other domains, by the casino's own id of the player in a tenant. */
+  visiblePlayerByExternalId(call: Pick<StaffCall, 'staff'>, tenantId: string, externalId: string): Promise<Player> {
+    return this.players.visiblePlayerByExternalId(call, tenantId, externalId);
+  }
+
   /** GET /api/v1/config, and the frame policy of the embed pages. */
   publicConfig(tenantId: string | undefined): Promise<Static<typeof PublicConfig>> {
     return publicConfig(this.#tenants, tenantId);

@@ -129,6 +129,16 @@ export function findPlayerByExternalId(q: Queryable, tenantId: string, externalI
     .executeTakeFirstOrThrow();
 }
 
+/** The player the casino knows by `externalId` in the tenant, if any. */
+export function findPlayerOfTenant(q: Queryable, tenantId: string, externalId: string) {
+  return q
+    .selectFrom('players')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+}
+
 export function findPlayer(q: Queryable, id: string) {
   return q.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -1,10 +1,22 @@
+import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import { validationError } from '../platform/errors.ts';
-import { targetTenant } from '../platform/http/auth.ts';
+import { targetTenant, tenantScope } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { Ledger } from '../wallet/ledger.ts';
-import { MAX_REPORT_DAYS, type GgrDay, type GgrFigures, type GgrQuery } from './schemas.ts';
+import type { ObligationReview } from '../wallet/review.ts';
+import { PlatformDashboard } from './dashboard.ts';
+import { add, addUp, zero } from './figures.ts';
+import {
+  MAX_REPORT_DAYS,
+  type CurrencyFigures,
+  type GgrDay,
+  type GgrFigures,
+  type GgrQuery,
+  type GgrReport,
+  type GgrTenantsReport,
+} from './schemas.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -12,73 +24,80 @@ const DAY_MS = 86_400_000;
 export class Reports {
   readonly #db: Db;
   readonly #ledger: Ledger;
+  readonly #review: ObligationReview;
   readonly #tenants: TenantService;
+  /** The platform administrators' home. */
+  readonly dashboard: PlatformDashboard;
 
-  constructor(deps: { db: Db; ledger: Ledger; tenants: TenantService }) {
+  constructor(deps: { db: Db; clock: Clock; ledger: Ledger; review: ObligationReview; tenants: TenantService }) {
     this.#db = deps.db;
     this.#ledger = deps.ledger;
+    this.#review = deps.review;
     this.#tenants = deps.tenants;
+    this.dashboard = new PlatformDashboard(deps);
   }
 
-  /** GGR per UTC day: stakes minus what was paid back for them, by the day the wallet confirmed each movement. */
-  async ggr(call: Pick<StaffCall, 'staff'>, query: GgrQuery) {
-    const tenant = await this.#tenants.get(targetTenant(call.staff, query.tenantId));
+  /**
+   * GGR per UTC day: stakes minus what was paid back for them, by the day the wallet confirmed each movement. One
+   * tenant (an operator's own, or the one a platform administrator names), or every tenant for a platform
+   * administrator who names none, with totals per currency.
+   */
+  async ggr(call: Pick<StaffCall, 'staff'>, query: GgrQuery): Promise<GgrReport | GgrTenantsReport> {
+    const all = tenantScope(call.staff) === null && query.tenantId === undefined;
+    const tenantId = all ? null : targetTenant(call.staff, query.tenantId);
+    const tenant = tenantId === null ? null : await this.#tenants.get(tenantId);
     const from = utcDay('from', query.from);
     const to = utcDay('to', query.to);
     const count = (to.getTime() - from.getTime()) / DAY_MS + 1;
     if (count < 1) throw validationError('to', '`to` is a day on or after `from`.');
     if (count > MAX_REPORT_DAYS) throw validationError('to', `At most ${MAX_REPORT_DAYS} days per report.`);
-    const rows = await this.#ledger.confirmedTotals(this.#db, tenant.id, from, new Date(to.getTime() + DAY_MS));
-    const days: GgrDay[] = Array.from({ length: count }, (_, index) => ({
-      date: new Date(from.getTime() + index * DAY_MS).toISOString().slice(0, 10),
-      ...zero(),
-    }));
-    const byDate = new Map(days.map((day) => [day.date, day]));
-    for (const row of rows) add(byDate.get(row.day)!, row);
-    for (const day of days) day.ggr = ggrOf(day);
-    const totals = zero();
-    for (const day of days) for (const key of Object.keys(totals) as Array<keyof GgrFigures>) totals[key] += day[key];
-    return { tenantId: tenant.id, currency: tenant.currency, days, totals };
+    const end = new Date(to.getTime() + DAY_MS);
+    if (tenant) {
+      const rows = await this.#ledger.confirmedTotals(this.#db, tenant.id, from, end);
+      return tenantReport(tenant, from, count, rows);
+    }
+    const rows = await this.#review.confirmedTotalsOfTenants(from, end);
+    const tenants: GgrReport[] = [];
+    for (const id of [...new Set(rows.map((row) => row.tenant_id))]) {
+      const of = rows.filter((row) => row.tenant_id === id);
+      tenants.push(tenantReport(await this.#tenants.get(id), from, count, of));
+    }
+    return { from: query.from, to: query.to, tenants, totals: perCurrency(tenants) };
   }
 }
 
-function zero(): GgrFigures {
-  return { bets: 0, stakes: 0, payouts: 0, refunds: 0, cashouts: 0, corrections: 0, ggr: 0, adjustments: 0 };
+function tenantReport(
+  tenant: { id: string; currency: string },
+  from: Date,
+  count: number,
+  rows: Array<{ day: string; kind: string; endpoint: string; movements: number; amount: number }>,
+): GgrReport {
+  const days: GgrDay[] = Array.from({ length: count }, (_, index) => ({
+    date: new Date(from.getTime() + index * DAY_MS).toISOString().slice(0, 10),
+    ...zero(),
+  }));
+  const byDate = new Map(days.map((day) => [day.date, day]));
+  for (const row of rows) add(byDate.get(row.day)!, row);
+  const totals = zero();
+  for (const day of days) addUp(totals, day);
+  return { tenantId: tenant.id, currency: tenant.currency, days, totals };
 }
 
-/** Which column each confirmed movement adds to; rollbacks belong to stakes that never counted. */
-function add(day: GgrFigures, row: { kind: string; endpoint: string; movements: number; amount: number }): void {
-  const signed = row.endpoint === 'debit' ? -row.amount : row.amount;
-  switch (row.kind) {
-    case 'bet':
-      day.bets += row.movements;
-      day.stakes += row.amount;
-      return;
-    case 'payout':
-      day.payouts += row.amount;
-      return;
-    case 'refund':
-      day.refunds += row.amount;
-      return;
-    case 'cashout':
-      day.cashouts += row.amount;
-      return;
-    case 'resettle':
-      day.corrections += signed;
-      return;
-    case 'adjustment':
-      day.adjustments += signed;
-      return;
+/** Tenants' totals added up per currency (never across currencies), by currency. */
+function perCurrency(reports: GgrReport[]): CurrencyFigures[] {
+  const byCurrency = new Map<string, GgrFigures>();
+  for (const report of reports) {
+    const entry = byCurrency.get(report.currency) ?? zero();
+    addUp(entry, report.totals);
+    byCurrency.set(report.currency, entry);
   }
-}
-
-function ggrOf(day: GgrFigures): number {
-  return day.stakes - day.payouts - day.refunds - day.cashouts - day.corrections;
+  return [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, entry]) => ({ currency, ...entry }));
 }
 
 function utcDay(field: string, text: string): Date {
   const day = new Date(`${text}T00:00:00Z`);
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) {
+  // Year 0 is a day of JavaScript's calendar but not of the database's.
+  if (Number.isNaN(day.getTime()) || day.getUTCFullYear() < 1 || day.toISOString().slice(0, 10) !== text) {
     throw validationError(field, `${text} is not a day of the calendar.`);
   }
   return day;

@@ -1,26 +1,33 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newToken, sha256Hex, type SecretBox } from '../platform/crypto.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
-import { validationError } from '../platform/errors.ts';
-import { STAFF_ROLES, TENANT_BOUND_ROLES, type StaffPrincipal, type StaffRole } from '../platform/http/principals.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import type { ErrorFactory } from '../platform/errors.ts';
+import type { StaffCall, StaffPrincipal, StaffRole } from '../platform/http/principals.ts';
+import { insertNewStaff, totpContext, type NewStaffInput } from './creation.ts';
 import { staffErrors } from './errors.ts';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.ts';
-import { NEW_PASSWORD_MIN_LENGTH } from './schemas.ts';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
+import { staffView } from './records.ts';
+import type { EnrolBody, LoginBody, StaffView } from './schemas.ts';
 import * as store from './store.ts';
+import type { StaffUser } from './tables.ts';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';
 
 export const STAFF_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+/** A staff session also ends after this long without a request: the one setting of the idle timeout. */
+export const STAFF_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** A token's last use is written at most this often (so at most one write a minute per token). */
+const TOKEN_TOUCH_INTERVAL_MS = 60 * 1000;
+/** How long an enrolment token (and its secret) may be used to finish the enrolment. */
+export const ENROLMENT_TTL_MS = 10 * 60 * 1000;
 export const LOGIN_FAILURE_LIMIT = 5;
 export const LOCKOUT_MS = 15 * 60 * 1000;
+const STAFF_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
+const ENROLMENT_TOKEN_PREFIX = 'bm_enrol_';
 
-export interface NewStaffInput {
-  email: string;
-  password: string;
-  role: string;
-  tenantId?: string | undefined;
-}
+/** What the staff token check can refuse with, for the API documents (auth.staff guards). */
+export const STAFF_SESSION_ERRORS: readonly ErrorFactory[] = [staffErrors.session_expired];
 
 export interface CreatedStaff {
   id: string;
@@ -31,9 +38,24 @@ export interface CreatedStaff {
   otpauthUrl: string;
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const totpContext = (staffId: string) => `staff_users.totp_secret:${staffId}`;
+export interface Enrolment {
+  enrolmentToken: string;
+  secret: string;
+  otpauthUrl: string;
+  expiresAt: Date;
+}
 
+export interface StaffSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/** A sign-in either opens a session or, for an account with no authenticator yet, starts its enrolment. */
+export type LoginResult = StaffSession | { enrolment: Enrolment };
+
+const enrolmentContext = (staffId: string, tokenHash: string) => `staff_users.enrolment_secret:${staffId}:${tokenHash}`;
+
+/** Staff sign-in (password, TOTP, first enrolment of the authenticator) and the sessions it opens. */
 export class StaffService {
   readonly #db: Db;
   readonly #clock: Clock;
@@ -47,46 +69,37 @@ export class StaffService {
     this.#audit = deps.audit;
   }
 
-  /** Creates an account with a fresh TOTP secret; the secret is returned this once and stored encrypted. */
+  /**
+   * For scripts and tests (`staff create --enrol-now`): an account enrolled at once, with a fresh TOTP secret that
+   * is returned this once and stored encrypted.
+   */
   async create(input: NewStaffInput): Promise<CreatedStaff> {
-    const email = input.email.trim().toLowerCase();
-    const role = checkNewStaff(email, input);
-    const tenantId = TENANT_BOUND_ROLES.includes(role) ? input.tenantId! : null;
-    const id = randomUUID();
     const totpSecret = newTotpSecret();
-    const passwordHash = await hashPassword(input.password);
-    await inTransaction(this.#db, async (tx) => {
-      if (await store.findStaffByEmail(tx, email)) {
-        throw staffErrors.staff_exists({ field: 'email' }, `A staff account with e-mail ${email} already exists.`);
-      }
-      await store.insertStaff(tx, {
-        id,
-        email,
-        password_hash: passwordHash,
-        role,
-        tenant_id: tenantId,
-        totp_secret_enc: this.#secrets.encrypt(totpSecret, totpContext(id)),
-        created_at: this.#clock.now(),
-      });
-      await this.#audit.record(tx, {
-        actor: { type: 'system', id: 'cli' },
-        action: 'staff.create',
-        target: { type: 'staff', id },
-        outcome: 'success',
-        details: { email, role, tenantId },
-      });
-    });
-    return { id, email, role, tenantId, totpSecret, otpauthUrl: otpauthUrl(totpSecret, email) };
+    const row = await insertNewStaff(this.#deps(), input, cli, totpSecret);
+    return {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      tenantId: row.tenant_id,
+      totpSecret,
+      otpauthUrl: otpauthUrl(totpSecret, row.email),
+    };
+  }
+
+  /** An account that enrols its authenticator at first sign-in (`staff create`, POST /api/v1/admin/staff). */
+  async createForEnrolment(input: NewStaffInput, by?: StaffCall): Promise<StaffView> {
+    const creator = by
+      ? { actor: { type: 'staff' as const, id: by.staff.id }, ip: by.ip, tenantField: 'tenantId' as const }
+      : cli;
+    return staffView(await insertNewStaff(this.#deps(), input, creator), this.#clock.now());
   }
 
   /**
-   * Password and TOTP together; every attempt is audited with its real reason, while the caller
-   * only ever learns "invalid credentials" or "locked" so accounts cannot be probed.
+   * Password and TOTP together, or, for an account with no authenticator yet, the password alone starts its
+   * enrolment. Every attempt is audited with its real reason, while the caller only ever learns "invalid
+   * credentials" or "locked" unless the password is right, so accounts cannot be probed.
    */
-  async login(
-    input: { email: string; password: string; totp: string },
-    ip: string,
-  ): Promise<{ token: string; expiresAt: Date }> {
+  async login(input: LoginBody, ip: string): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
     const now = this.#clock.now();
     const staff = await store.findStaffByEmail(this.#db, email);
@@ -102,52 +115,161 @@ export class StaffService {
       throw invalidCredentials();
     }
     const target = { type: 'staff', id: staff.id };
-    const lockUntil = new Date(now.getTime() + LOCKOUT_MS);
-    if (!(await store.reserveLoginAttempt(this.#db, staff.id, now, LOGIN_FAILURE_LIMIT, lockUntil))) {
-      const current = await store.findStaffByEmail(this.#db, email);
-      await this.#audit.record(this.#db, { ...attempt, target, outcome: 'denied', details: { reason: 'locked' } });
-      throw accountLocked(current?.locked_until ?? lockUntil, now);
-    }
-
-    const reason = await this.#secondFactorFailure(staff, input, now);
-    if (reason) {
+    const failure = async (reason: string) => {
       await this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason } });
+      return invalidCredentials();
+    };
+    await this.#reserveAttempt(staff, now, attempt);
+
+    if (!(await verifyPassword(input.password, staff.password_hash))) throw await failure('wrong_password');
+    if (staff.totp_enrolled_at === null) {
+      // No authenticator yet: a code cannot be right, and without one the answer is the enrolment.
+      if (input.totp !== undefined) throw await failure('not_enrolled');
+      return { enrolment: await this.#startEnrolment(staff, now, ip) };
+    }
+    if (input.totp === undefined) throw await failure('totp_missing');
+    const secret = this.#secrets.decrypt(staff.totp_secret_enc!, totpContext(staff.id));
+    const step = matchTotpStep(secret, input.totp, now);
+    if (step === null) throw await failure('wrong_totp');
+    if (!(await store.claimTotpStep(this.#db, staff.id, step))) throw await failure('totp_reused');
+
+    const session = this.#newSession(now);
+    const signedIn = await inTransaction(this.#db, async (tx) => {
+      if (!(await store.recordLogin(tx, staff.id, now, staff.totp_secret_enc!))) return false;
+      await this.#insertToken(tx, session, staff.id, now);
+      await this.#audit.record(tx, { ...attempt, actor: { type: 'staff', id: staff.id }, target, outcome: 'success' });
+      return true;
+    });
+    // Disabled or reset between the checks and now: as any other refusal.
+    if (!signedIn) throw await failure('changed_meanwhile');
+    return session;
+  }
+
+  /**
+   * A fresh secret and a single-use token for it, replacing any enrolment this account had pending. The password
+   * was right and there is nothing else to prove yet, so the failed attempts are forgotten as by a log-in.
+   */
+  async #startEnrolment(staff: StaffUser, now: Date, ip: string): Promise<Enrolment> {
+    const secret = newTotpSecret();
+    const enrolmentToken = ENROLMENT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const tokenHash = sha256Hex(enrolmentToken);
+    const expiresAt = new Date(now.getTime() + ENROLMENT_TTL_MS);
+    await inTransaction(this.#db, async (tx) => {
+      const started = await store.startEnrolment(tx, staff.id, {
+        tokenHash,
+        secretEnc: this.#secrets.encrypt(secret, enrolmentContext(staff.id, tokenHash)),
+        expiresAt,
+      });
+      // Enrolled or disabled since it was read: as any other refusal.
+      if (!started) throw invalidCredentials();
+      await store.clearLoginFailures(tx, staff.id);
+      await this.#audit.record(tx, {
+        actor: { type: 'anonymous' },
+        action: 'staff.login',
+        target: { type: 'staff', id: staff.id },
+        outcome: 'success',
+        ip,
+        details: { next: 'enrol', enrolmentExpiresAt: expiresAt.toISOString() },
+      });
+    });
+    return { enrolmentToken, secret, otpauthUrl: otpauthUrl(secret, staff.email), expiresAt };
+  }
+
+  /**
+   * The first code of the new authenticator finishes the enrolment and signs in. The token is used once; a wrong
+   * code counts as a failed log-in (the same lockout); an unknown, used, replaced or expired token says so.
+   */
+  async enrol(input: EnrolBody, ip: string): Promise<StaffSession> {
+    const now = this.#clock.now();
+    const tokenHash = sha256Hex(input.enrolmentToken);
+    const staff = await store.findStaffByEnrolmentToken(this.#db, tokenHash);
+    const attempt = { actor: { type: 'anonymous' as const }, action: 'staff.enrol', ip };
+    if (!staff || staff.status !== 'active') {
+      await this.#audit.record(this.#db, { ...attempt, outcome: 'failure', details: { reason: 'unknown_token' } });
+      throw enrolmentInvalid('unknown');
+    }
+    const target = { type: 'staff', id: staff.id };
+    const failure = async (reason: string) =>
+      this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason } });
+    if (staff.enrolment_expires_at! <= now) {
+      await failure('expired');
+      throw enrolmentInvalid('expired');
+    }
+    await this.#reserveAttempt(staff, now, attempt);
+    const secret = this.#secrets.decrypt(staff.enrolment_secret_enc!, enrolmentContext(staff.id, tokenHash));
+    const step = matchTotpStep(secret, input.totp, now);
+    if (step === null) {
+      await failure('wrong_totp');
       throw invalidCredentials();
     }
-
-    const token = newToken('staff');
-    const expiresAt = new Date(now.getTime() + STAFF_TOKEN_TTL_MS);
-    await inTransaction(this.#db, async (tx) => {
-      await store.clearLoginFailures(tx, staff.id);
-      await store.insertStaffToken(tx, { tokenHash: sha256Hex(token), staffId: staff.id, createdAt: now, expiresAt });
+    const session = this.#newSession(now);
+    const finished = await inTransaction(this.#db, async (tx) => {
+      const enrolled = { secretEnc: this.#secrets.encrypt(secret, totpContext(staff.id)), step };
+      if (!(await store.finishEnrolment(tx, staff.id, tokenHash, now, enrolled))) return false;
+      await this.#insertToken(tx, session, staff.id, now);
       await this.#audit.record(tx, { ...attempt, actor: { type: 'staff', id: staff.id }, target, outcome: 'success' });
+      return true;
     });
-    return { token, expiresAt };
+    if (!finished) {
+      await failure('used');
+      throw enrolmentInvalid('unknown');
+    }
+    return session;
   }
 
-  /** Returns why the password or TOTP failed, or null when both hold (the TOTP step is then consumed). */
-  async #secondFactorFailure(
-    staff: { id: string; password_hash: string; totp_secret_enc: string },
-    input: { password: string; totp: string },
+  /** Counts the attempt before anything is checked; a locked account is refused (429) and the refusal audited. */
+  async #reserveAttempt(
+    staff: StaffUser,
     now: Date,
-  ): Promise<string | null> {
-    if (!(await verifyPassword(input.password, staff.password_hash))) return 'wrong_password';
-    const secret = this.#secrets.decrypt(staff.totp_secret_enc, totpContext(staff.id));
-    const step = matchTotpStep(secret, input.totp, now);
-    if (step === null) return 'wrong_totp';
-    if (!(await store.claimTotpStep(this.#db, staff.id, step))) return 'totp_reused';
-    return null;
+    attempt: { actor: { type: 'anonymous' }; action: string; ip: string },
+  ): Promise<void> {
+    const lockUntil = new Date(now.getTime() + LOCKOUT_MS);
+    if (await store.reserveLoginAttempt(this.#db, staff.id, now, LOGIN_FAILURE_LIMIT, lockUntil)) return;
+    const current = await store.findStaff(this.#db, staff.id);
+    await this.#audit.record(this.#db, {
+      ...attempt,
+      target: { type: 'staff', id: staff.id },
+      outcome: 'denied',
+      details: { reason: 'locked' },
+    });
+    throw accountLocked(current?.locked_until ?? lockUntil, now);
   }
 
+  #insertToken(tx: Tx, session: StaffSession, staffId: string, now: Date): Promise<void> {
+    const tokenHash = sha256Hex(session.token);
+    return store.insertStaffToken(tx, { tokenHash, staffId, createdAt: now, expiresAt: session.expiresAt });
+  }
+
+  #newSession(now: Date): StaffSession {
+    return { token: newToken('staff'), expiresAt: new Date(now.getTime() + STAFF_TOKEN_TTL_MS) };
+  }
+
+  /**
+   * The staff member behind a token, or null for a token that never was one. A token that was one but has ended
+   * says why (401 session_expired: idle, expired or revoked). A use is recorded at most once a minute.
+   */
   async authenticate(token: string): Promise<StaffPrincipal | null> {
-    const row = await store.findLiveStaffToken(this.#db, sha256Hex(token), this.#clock.now());
+    const tokenHash = sha256Hex(token);
+    const row = await store.findStaffToken(this.#db, tokenHash);
     if (!row) return null;
+    const now = this.#clock.now();
+    if (row.revoked_at !== null || row.status !== 'active') throw sessionEnded('revoked');
+    if (row.expires_at <= now) throw sessionEnded('expired');
+    if (row.last_used_at.getTime() + STAFF_IDLE_TIMEOUT_MS <= now.getTime()) throw sessionEnded('idle');
+    let lastUsed = row.last_used_at;
+    const notSince = new Date(now.getTime() - TOKEN_TOUCH_INTERVAL_MS);
+    if (lastUsed <= notSince) {
+      await store.touchStaffToken(this.#db, tokenHash, now, notSince);
+      lastUsed = now;
+    }
+    const idleExpiresAt = new Date(lastUsed.getTime() + STAFF_IDLE_TIMEOUT_MS);
     return {
       id: row.id,
       email: row.email,
       role: row.role,
       tenantId: row.tenant_id,
       sessionExpiresAt: row.expires_at,
+      idleExpiresAt: idleExpiresAt < row.expires_at ? idleExpiresAt : row.expires_at,
     };
   }
 
@@ -157,7 +279,8 @@ export class StaffService {
   }
 
   async purgeStaleTokens(): Promise<number> {
-    return store.deleteStaleStaffTokens(this.#db, new Date(this.#clock.now().getTime() - STAFF_TOKEN_RETENTION_MS));
+    const before = new Date(this.#clock.now().getTime() - STAFF_TOKEN_RETENTION_MS);
+    return store.deleteStaleStaffTokens(this.#db, before, new Date(before.getTime() - STAFF_IDLE_TIMEOUT_MS));
   }
 
   async logout(token: string, staff: StaffPrincipal, ip: string): Promise<void> {
@@ -172,32 +295,35 @@ export class StaffService {
       });
     });
   }
+
+  #deps() {
+    return { db: this.#db, clock: this.#clock, secrets: this.#secrets, audit: this.#audit };
+  }
 }
 
-const STAFF_TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-function checkNewStaff(email: string, input: NewStaffInput): StaffRole {
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    throw validationError('email', 'A valid e-mail address is required.');
-  }
-  if (input.password.length < NEW_PASSWORD_MIN_LENGTH || input.password.length > 256) {
-    throw validationError('password', `The password must be ${NEW_PASSWORD_MIN_LENGTH} to 256 characters.`);
-  }
-  if (!(STAFF_ROLES as readonly string[]).includes(input.role)) {
-    throw validationError('role', `The role must be one of ${STAFF_ROLES.join(', ')}.`);
-  }
-  const role = input.role as StaffRole;
-  if (TENANT_BOUND_ROLES.includes(role) !== Boolean(input.tenantId)) {
-    throw validationError(
-      'tenant',
-      'An operator is bound to exactly one tenant: give its id with --tenant tn_…; other roles take none.',
-    );
-  }
-  return role;
-}
+/** Accounts created by `bookmaker staff create` (in the CLI process or through the server's local channel). */
+const cli = { actor: { type: 'system' as const, id: 'cli' }, tenantField: 'tenant' as const };
 
 function invalidCredentials() {
   return staffErrors.invalid_credentials();
+}
+
+function enrolmentInvalid(reason: 'unknown' | 'expired') {
+  return staffErrors.enrolment_invalid(
+    { reason },
+    reason === 'expired'
+      ? 'The enrolment has expired; sign in again to start a new one.'
+      : 'The enrolment token is unknown, used or replaced by a newer sign-in; sign in again.',
+  );
+}
+
+function sessionEnded(reason: 'idle' | 'expired' | 'revoked') {
+  const messages = {
+    idle: `The staff session ended after ${STAFF_IDLE_TIMEOUT_MS / 60_000} minutes without a request; sign in again.`,
+    expired: 'The staff session has reached its 12-hour lifetime; sign in again.',
+    revoked: 'The staff session was ended (logged out, account disabled or authenticator reset); sign in again.',
+  };
+  return staffErrors.session_expired({ reason }, messages[reason]);
 }
 
 function accountLocked(until: Date, now: Date) {

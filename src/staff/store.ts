@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import type { NewStaffUser, StaffUser } from './tables.ts';
+import type { StaffRole } from '../platform/http/principals.ts';
+import type { NewStaffUser, StaffUser, StaffStatus } from './tables.ts';
 
 export async function insertStaff(q: Queryable, staff: NewStaffUser): Promise<void> {
   await q.insertInto('staff_users').values(staff).execute();
@@ -7,6 +9,15 @@ export async function insertStaff(q: Queryable, staff: NewStaffUser): Promise<vo
 
 export function findStaffByEmail(q: Queryable, email: string): Promise<StaffUser | undefined> {
   return q.selectFrom('staff_users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findStaff(q: Queryable, id: string, options: { lock?: boolean } = {}): Promise<StaffUser | undefined> {
+  const query = q.selectFrom('staff_users').selectAll().where('id', '=', id);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export function findStaffByEnrolmentToken(q: Queryable, tokenHash: string): Promise<StaffUser | undefined> {
+  return q.selectFrom('staff_users').selectAll().where('enrolment_token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 /**
@@ -48,6 +59,23 @@ export async function clearLoginFailures(q: Queryable, staffId: string): Promise
   await q.updateTable('staff_users').set({ failed_logins: 0, locked_until: null }).where('id', '=', staffId).execute();
 }
 
+/**
+ * A successful sign-in: failures forgotten, the time kept for the accounts list. Only while the account is still
+ * active with the authenticator the code was checked against: false when it was disabled or reset meanwhile. The
+ * row stays locked until the caller's transaction ends, so a disable or reset waits and then ends the new session.
+ */
+export async function recordLogin(q: Queryable, staffId: string, now: Date, secretEnc: string): Promise<boolean> {
+  const row = await q
+    .updateTable('staff_users')
+    .set({ failed_logins: 0, locked_until: null, last_login_at: now })
+    .where('id', '=', staffId)
+    .where('status', '=', 'active')
+    .where('totp_secret_enc', '=', secretEnc)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Accepts a TOTP step only if it is newer than the last one used: one statement, so concurrent reuse loses. */
 export async function claimTotpStep(q: Queryable, staffId: string, step: number): Promise<boolean> {
   const row = await q
@@ -58,6 +86,142 @@ export async function claimTotpStep(q: Queryable, staffId: string, step: number)
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A new pending enrolment replaces the previous one (whose token stops working); only for an account not enrolled. */
+export async function startEnrolment(
+  q: Queryable,
+  staffId: string,
+  enrolment: { tokenHash: string; secretEnc: string; expiresAt: Date },
+): Promise<boolean> {
+  const row = await q
+    .updateTable('staff_users')
+    .set({
+      enrolment_token_hash: enrolment.tokenHash,
+      enrolment_secret_enc: enrolment.secretEnc,
+      enrolment_expires_at: enrolment.expiresAt,
+    })
+    .where('id', '=', staffId)
+    .where('totp_enrolled_at', 'is', null)
+    .where('status', '=', 'active')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Finishes the enrolment of this token, once: the secret becomes the account's, the code's step is used, the
+ * pending enrolment is gone and the sign-in recorded. False when the token was used, replaced or expired meanwhile.
+ */
+export async function finishEnrolment(
+  q: Queryable,
+  staffId: string,
+  tokenHash: string,
+  now: Date,
+  enrolled: { secretEnc: string; step: number },
+): Promise<boolean> {
+  const row = await q
+    .updateTable('staff_users')
+    .set({
+      totp_secret_enc: enrolled.secretEnc,
+      totp_enrolled_at: now,
+      totp_last_step: enrolled.step,
+      enrolment_token_hash: null,
+      enrolment_secret_enc: null,
+      enrolment_expires_at: null,
+      failed_logins: 0,
+      locked_until: null,
+      last_login_at: now,
+    })
+    .where('id', '=', staffId)
+    .where('enrolment_token_hash', '=', tokenHash)
+    .where('enrolment_expires_at', '>', now)
+    .where('status', '=', 'active')
+    .where('totp_enrolled_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The account must enrol again: no secret, no pending enrolment, no step used. */
+export async function resetTotp(q: Queryable, staffId: string): Promise<StaffUser> {
+  return q
+    .updateTable('staff_users')
+    .set({
+      totp_secret_enc: null,
+      totp_enrolled_at: null,
+      totp_last_step: 0,
+      enrolment_token_hash: null,
+      enrolment_secret_enc: null,
+      enrolment_expires_at: null,
+    })
+    .where('id', '=', staffId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setStaffStatus(q: Queryable, staffId: string, status: StaffStatus): Promise<StaffUser> {
+  return q
+    .updateTable('staff_users')
+    .set(
+      status === 'disabled'
+        ? { status, enrolment_token_hash: null, enrolment_secret_enc: null, enrolment_expires_at: null }
+        : { status, failed_logins: 0, locked_until: null },
+    )
+    .where('id', '=', staffId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Locks the enabled platform administrators (in id order, so two administrators disabling each other queue) and
+ * returns their ids: the last one is never disabled.
+ */
+export async function lockEnabledPlatformAdmins(q: Queryable): Promise<string[]> {
+  const rows = await q
+    .selectFrom('staff_users')
+    .select('id')
+    .where('role', '=', 'platform_admin')
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export interface StaffFilter {
+  role?: StaffRole | undefined;
+  tenantId?: string | undefined;
+  status?: StaffStatus | undefined;
+  /** Part of the e-mail, lower case. */
+  emailContains?: string | undefined;
+  before?: { at: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** One page newest first by (created_at, id), and one more row to tell whether another page exists. */
+export function listStaff(q: Queryable, filter: StaffFilter): Promise<StaffUser[]> {
+  let query = q.selectFrom('staff_users').selectAll();
+  if (filter.role) query = query.where('role', '=', filter.role);
+  if (filter.tenantId) query = query.where('tenant_id', '=', filter.tenantId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.emailContains) {
+    query = query.where(sql<boolean>`strpos(email, ${filter.emailContains}) > 0`);
+  }
+  if (filter.before) {
+    query = query.where(sql<boolean>`(created_at, id) < (${filter.before.at}, ${filter.before.id})`);
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
+}
+
+/** The accounts bound to a tenant (its operators), disabled ones included: their past actions are the tenant's. */
+export async function staffIdsOfTenant(q: Queryable, tenantId: string): Promise<string[]> {
+  const rows = await q.selectFrom('staff_users').select('id').where('tenant_id', '=', tenantId).execute();
+  return rows.map((row) => row.id);
 }
 
 export async function insertStaffToken(
@@ -71,11 +235,13 @@ export async function insertStaffToken(
       staff_id: token.staffId,
       created_at: token.createdAt,
       expires_at: token.expiresAt,
+      last_used_at: token.createdAt,
     })
     .execute();
 }
 
-export function findLiveStaffToken(q: Queryable, tokenHash: string, now: Date) {
+/** The token with its account, whatever its state: the caller tells live from ended (and why). */
+export function findStaffToken(q: Queryable, tokenHash: string) {
   return q
     .selectFrom('staff_tokens')
     .innerJoin('staff_users', 'staff_users.id', 'staff_tokens.staff_id')
@@ -84,13 +250,23 @@ export function findLiveStaffToken(q: Queryable, tokenHash: string, now: Date) {
       'staff_users.email',
       'staff_users.role',
       'staff_users.tenant_id',
+      'staff_users.status',
       'staff_tokens.expires_at',
+      'staff_tokens.revoked_at',
+      'staff_tokens.last_used_at',
     ])
     .where('staff_tokens.token_hash', '=', tokenHash)
-    .where('staff_tokens.revoked_at', 'is', null)
-    .where('staff_tokens.expires_at', '>', now)
-    .where('staff_users.status', '=', 'active')
     .executeTakeFirst();
+}
+
+/** Records a use of the token unless one was recorded since `notSince`: at most one write a minute per token. */
+export async function touchStaffToken(q: Queryable, tokenHash: string, now: Date, notSince: Date): Promise<void> {
+  await q
+    .updateTable('staff_tokens')
+    .set({ last_used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('last_used_at', '<=', notSince)
+    .execute();
 }
 
 export async function revokeStaffToken(q: Queryable, tokenHash: string, now: Date): Promise<void> {
@@ -102,11 +278,25 @@ export async function revokeStaffToken(q: Queryable, tokenHash: string, now: Dat
     .execute();
 }
 
-/** Expired or revoked tokens are kept a day for investigations, then deleted. */
-export async function deleteStaleStaffTokens(q: Queryable, before: Date): Promise<number> {
+/** Ends every session of an account (disabled, or its authenticator reset); returns how many were live. */
+export async function revokeTokensOf(q: Queryable, staffId: string, now: Date): Promise<number> {
+  const result = await q
+    .updateTable('staff_tokens')
+    .set({ revoked_at: now })
+    .where('staff_id', '=', staffId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Expired, idle or revoked tokens are kept a day for investigations, then deleted. */
+export async function deleteStaleStaffTokens(q: Queryable, before: Date, idleBefore: Date): Promise<number> {
   const result = await q
     .deleteFrom('staff_tokens')
-    .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
+    .where((eb) =>
+      eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before), eb('last_used_at', '<', idleBefore)]),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

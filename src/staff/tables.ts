@@ -21,7 +21,14 @@ interface StaffUsersTable {
   password_hash: string;
   role: OneOf<typeof STAFF_ROLES>;
   tenant_id: string | null;
-  totp_secret_enc: string;
+  /** The enrolled authenticator's secret, encrypted; null until the account enrols (and again after a reset). */
+  totp_secret_enc: string | null;
+  totp_enrolled_at: Date | null;
+  /** The pending enrolment, all three or none: its single-use token (hash), fresh secret (encrypted), expiry. */
+  enrolment_token_hash: string | null;
+  enrolment_secret_enc: string | null;
+  enrolment_expires_at: Date | null;
+  last_login_at: Date | null;
   /** Last TOTP time step accepted; a code at or below it is a replay. */
   totp_last_step: ColumnType<number, number | undefined, number>;
   failed_logins: ColumnType<number, number | undefined, number>;
@@ -40,8 +47,12 @@ interface StaffTokensTable {
   created_at: CreatedAt;
   expires_at: Date;
   revoked_at: Date | null;
+  /** The last request with the token, written at most once a minute; idle tokens end (STAFF_IDLE_TIMEOUT_MS). */
+  last_used_at: Date;
 }
 
 export type StaffUser = Selectable<StaffUsersTable>;
 
 export type NewStaffUser = Insertable<StaffUsersTable>;
+
+export type StaffStatus = StaffUser['status'];

@@ -12,11 +12,13 @@ import { walletErrors } from './errors.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
 import * as store from './store.ts';
 import type { Ledger, Review } from './ledger.ts';
-import { isObsolete } from './states.ts';
+import { HOLD_REASONS, isObsolete, OBLIGATION_STATES } from './states.ts';
 import type { Movement } from './movement.ts';
 import {
   CALLS_SHOWN,
   OBLIGATIONS_PAGE,
+  type ObligationCounts,
+  type ObligationCountsQuery,
   type ObligationRecord,
   type ObligationsQuery,
   type REVIEW_ACTIONS,
@@ -79,6 +81,47 @@ export class ObligationReview {
       obligations: await this.#records(page),
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
     };
+  }
+
+  /** The badges of the workspace: obligations per state, held ones per reason (every one listed, zeros too). */
+  async counts(call: Pick<StaffCall, 'staff'>, query: ObligationCountsQuery): Promise<ObligationCounts> {
+    const scope = tenantScope(call.staff);
+    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
+      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
+    }
+    const tenantId = scope ?? query.tenantId ?? null;
+    const counts: ObligationCounts = {
+      tenantId,
+      states: zeros(OBLIGATION_STATES),
+      held: zeros(HOLD_REASONS),
+    };
+    for (const row of await store.countObligations(this.#db, tenantId)) {
+      counts.states[row.status] += row.count;
+      if (row.status === 'held' && row.hold_reason !== null) counts.held[row.hold_reason] += row.count;
+    }
+    return counts;
+  }
+
+  // ---- figures for the platform's reports and dashboard (every tenant: the caller checks the permission) ----
+
+  /** Money confirmed (applied or resolved) in [from, to), per tenant, UTC day, kind and direction. */
+  confirmedTotalsOfTenants(from: Date, to: Date) {
+    return store.confirmedTotalsOfTenants(this.#db, from, to);
+  }
+
+  /** Movements held for review, per tenant: how many, and since when the oldest was owed. */
+  heldPerTenant() {
+    return store.heldPerTenant(this.#db);
+  }
+
+  /** Movements owed and waiting for delivery: how many, and since when the oldest was owed. */
+  deliveryBacklog() {
+    return store.deliveryBacklog(this.#db);
+  }
+
+  /** The wallet call log of (since, until], per tenant: calls, failures, refusals, latency percentiles. */
+  callFigures(since: Date, until: Date) {
+    return store.callFigures(this.#db, since, until);
   }
 
   retry(call: StaffCall, id: string, reason: string | undefined) {
@@ -257,4 +300,8 @@ function actionsFor(row: WalletObligation, tenantWalletUrl: string | undefined):
     row.hold_reason !== 'correction_insufficient_funds' &&
     tenantWalletUrl === row.wallet_url;
   return retryHelps ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
+}
+
+function zeros<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 }

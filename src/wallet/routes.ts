@@ -8,6 +8,7 @@ import {
   approveAdjustmentSchema,
   balanceSchema,
   cancelSchema,
+  obligationCountsSchema,
   obligationsSchema,
   resolveSchema,
   rejectAdjustmentSchema,
@@ -31,6 +32,9 @@ export function walletRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): vo
   const base = '/api/v1/admin/obligations';
   app.get(base, { schema: obligationsSchema, onRequest: operator }, async (request) =>
     use.review.list({ staff: request.staff! }, request.query),
+  );
+  app.get(`${base}/counts`, { schema: obligationCountsSchema, onRequest: operator }, async (request) =>
+    use.review.counts({ staff: request.staff! }, request.query),
   );
   app.post(`${base}/:id/retry`, { schema: retrySchema, onRequest: operator }, async (request) =>
     use.review.retry({ staff: request.staff!, ip: request.ip }, request.params.id, request.body.reason),

@@ -111,6 +111,35 @@ export const ObligationsQuery = Type.Object(
 );
 export type ObligationsQuery = Static<typeof ObligationsQuery>;
 
+export const ObligationCountsQuery = Type.Object(
+  {
+    tenantId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'platform administrators: one tenant only (every tenant when left out); operators: their own',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ObligationCountsQuery = Static<typeof ObligationCountsQuery>;
+
+const countsOf = <const T extends readonly string[]>(keys: T, description: string) =>
+  Type.Object(
+    Object.fromEntries(keys.map((key) => [key, Type.Integer({ minimum: 0 })])) as {
+      [K in T[number]]: ReturnType<typeof Type.Integer>;
+    },
+    { description },
+  );
+
+export const ObligationCounts = Type.Object({
+  tenantId: Nullable(Type.String({ description: 'the tenant counted; null: every tenant' })),
+  states: countsOf(OBLIGATION_STATES, 'obligations in each state, every state listed'),
+  held: countsOf(HOLD_REASONS, 'held obligations for each hold reason, every reason listed'),
+});
+export type ObligationCounts = Static<typeof ObligationCounts>;
+
 const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
 const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 const CancelBody = Type.Object(
@@ -140,6 +169,14 @@ export const obligationsSchema = {
   summary: 'Money owed to or by wallets, with each movement’s attempts; newest first',
   querystring: ObligationsQuery,
   response: { 200: Type.Object({ obligations: Type.Array(ObligationRecord), nextCursor: Type.String() }) },
+  errors: [platformErrors.validation, platformErrors.forbidden],
+};
+export const obligationCountsSchema = {
+  tags: workspaceTags,
+  operationId: 'countObligations',
+  summary: 'How many obligations are in each state, and held ones for each reason (the workspace badges)',
+  querystring: ObligationCountsQuery,
+  response: { 200: ObligationCounts },
   errors: [platformErrors.validation, platformErrors.forbidden],
 };
 export const retrySchema = {

@@ -485,6 +485,100 @@ export async function confirmedTotals(q: Queryable, tenantId: string, from: Date
   return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
 }
 
+/**
+ * confirmedTotals for every tenant that has obligations, with the tenant: the tenants are found one by one along the
+ * (tenant_id, …) indexes (a loose index scan), and each is read through its (tenant_id, resolved_at) index.
+ */
+export async function confirmedTotalsOfTenants(q: Queryable, from: Date, to: Date) {
+  const { rows } = await sql<{
+    tenant_id: string;
+    day: string;
+    kind: string;
+    endpoint: string;
+    movements: number;
+    amount: string;
+  }>`
+    with recursive ledger_tenants as (
+      (select tenant_id from wallet_obligations order by tenant_id limit 1)
+      union all
+      select (select o.tenant_id from wallet_obligations o where o.tenant_id > t.tenant_id order by o.tenant_id limit 1)
+      from ledger_tenants t where t.tenant_id is not null
+    )
+    select t.tenant_id, c.day, c.kind, c.endpoint, c.movements, c.amount
+    from ledger_tenants t
+    cross join lateral (
+      select to_char(resolved_at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, endpoint,
+        count(*)::int as movements, sum(amount) as amount
+      from wallet_obligations
+      where tenant_id = t.tenant_id and status in ('applied', 'resolved')
+        and resolved_at >= ${from} and resolved_at < ${to}
+      group by 1, 2, 3
+    ) c
+    where t.tenant_id is not null
+    order by t.tenant_id, c.day`.execute(q);
+  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+}
+
+/** How many obligations are in each state, and held ones for each reason: of one tenant, or of all (null). */
+export async function countObligations(q: Queryable, tenantId: string | null) {
+  let query = q
+    .selectFrom('wallet_obligations')
+    .select((eb) => ['status', 'hold_reason', eb.fn.countAll<string>().as('count')])
+    .groupBy(['status', 'hold_reason']);
+  if (tenantId !== null) query = query.where('tenant_id', '=', tenantId);
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+/** Movements held for review, per tenant: how many, and the creation time of the oldest. */
+export async function heldPerTenant(q: Queryable) {
+  const rows = await q
+    .selectFrom('wallet_obligations')
+    .select((eb) => ['tenant_id', eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'held')
+    .groupBy('tenant_id')
+    .orderBy('tenant_id')
+    .execute();
+  return rows.map((row) => ({ tenant_id: row.tenant_id, count: Number(row.count), oldest: row.oldest }));
+}
+
+/** Movements owed and waiting for delivery (stake debits are never owed this way): how many, since when. */
+export async function deliveryBacklog(q: Queryable): Promise<{ count: number; oldest: Date | null }> {
+  const row = await q
+    .selectFrom('wallet_obligations')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .where('kind', '<>', 'bet')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest };
+}
+
+/**
+ * The wallet call log of (since, until], per tenant: calls, calls that failed (outcome unknown: no answer, a 5xx,
+ * an unreadable one; or not sent: the transport refused the address), calls the wallet refused, and the 50th and
+ * 99th percentiles of their durations (continuous, interpolated; milliseconds).
+ */
+export async function callFigures(q: Queryable, since: Date, until: Date) {
+  const { rows } = await sql<{
+    tenant_id: string;
+    calls: number;
+    failed: number;
+    refused: number;
+    p50: string | number;
+    p99: string | number;
+  }>`
+    select tenant_id, count(*)::int as calls,
+      count(*) filter (where outcome in ('unknown', 'not_sent'))::int as failed,
+      count(*) filter (where outcome = 'refused')::int as refused,
+      percentile_cont(0.5) within group (order by duration_ms) as p50,
+      percentile_cont(0.99) within group (order by duration_ms) as p99
+    from wallet_calls
+    where attempted_at > ${since} and attempted_at <= ${until}
+    group by tenant_id
+    order by tenant_id`.execute(q);
+  return rows.map((row) => ({ ...row, p50: Number(row.p50), p99: Number(row.p99) }));
+}
+
 /** Inserts the adjustment unless its Idempotency-Key was used in the tenant already; returns whether it did. */
 export async function insertAdjustment(q: Queryable, row: Insertable<AdjustmentsTable>): Promise<boolean> {
   const inserted = await q

@@ -36,6 +36,7 @@ describe('a crash between the stake commit and the wallet answer', () => {
           'a long enough password',
           '--role',
           'platform_admin',
+          '--enrol-now',
         ])
       ).stdout,
     );

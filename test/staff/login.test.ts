@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/platform/crypto.ts';
-import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT, STAFF_TOKEN_TTL_MS } from '../../src/staff/service.ts';
+import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT, STAFF_IDLE_TIMEOUT_MS, STAFF_TOKEN_TTL_MS } from '../../src/staff/service.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { STAFF_PASSWORD, loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -47,7 +47,15 @@ describe('staff login', () => {
     const me = await t.request('GET', '/api/v1/admin/me', { token: body.token });
     assert.equal(me.status, 200);
     assert.deepEqual(me.body, {
-      staff: { id: created.id, email: EMAIL, role: 'trader', tenantId: null, sessionExpiresAt: body.expiresAt },
+      staff: {
+        id: created.id,
+        email: EMAIL,
+        role: 'trader',
+        tenantId: null,
+        sessionExpiresAt: body.expiresAt,
+        idleExpiresAt: new Date(t.clock.now().getTime() + STAFF_IDLE_TIMEOUT_MS).toISOString(),
+        idleTimeoutSeconds: 1800,
+      },
     });
   });
 
@@ -201,7 +209,11 @@ describe('staff tokens', () => {
     assert.equal(logout.text, '');
     const me = await t.request('GET', '/api/v1/admin/me', { token: staff.token });
     assert.equal(me.status, 401);
-    assert.equal(me.body.error.code, 'unauthorized');
+    assert.deepEqual(me.body.error, {
+      code: 'session_expired',
+      message: 'The staff session was ended (logged out, account disabled or authenticator reset); sign in again.',
+      details: { reason: 'revoked' },
+    });
     const audit = await auditRows('staff.logout');
     assert.deepEqual(
       audit.map((row) => [row.actor_id, row.outcome]),
@@ -209,12 +221,23 @@ describe('staff tokens', () => {
     );
   });
 
-  it('expires 12 hours after login', async () => {
+  it('expires 12 hours after login, however busy it is', async () => {
     const staff = await loginAsStaff(t);
-    t.clock.advance(STAFF_TOKEN_TTL_MS - 1000);
-    assert.equal((await t.request('GET', '/api/v1/admin/me', { token: staff.token })).status, 200);
+    const end = t.clock.now().getTime() + STAFF_TOKEN_TTL_MS;
+    while (t.clock.now().getTime() + 25 * 60_000 < end) {
+      t.clock.advance(25 * 60_000);
+      assert.equal((await t.request('GET', '/api/v1/admin/me', { token: staff.token })).status, 200);
+    }
+    t.clock.set(new Date(end - 1000));
+    const last = await t.request('GET', '/api/v1/admin/me', { token: staff.token });
+    assert.equal(last.status, 200);
+    assert.equal(last.body.staff.idleExpiresAt, new Date(end).toISOString(), 'the idle end never passes the lifetime');
     t.clock.advance(1000);
-    assert.equal((await t.request('GET', '/api/v1/admin/me', { token: staff.token })).status, 401);
+    const expired = await t.request('GET', '/api/v1/admin/me', { token: staff.token });
+    assert.deepEqual(
+      [expired.status, expired.body.error.code, expired.body.error.details],
+      [401, 'session_expired', { reason: 'expired' }],
+    );
   });
 
   it('is accepted only as Authorization: Bearer', async () => {
@@ -246,11 +269,14 @@ describe('staff tokens', () => {
     assert.equal(missing.body.error.message, 'A staff token is required (Authorization: Bearer).');
   });
 
-  it('stale tokens are purged a day after they expire or are revoked, live ones are kept', async () => {
+  it('stale tokens are purged a day after they expire, idle out or are revoked, live ones are kept', async () => {
     const expired = await loginAsStaff(t);
     t.clock.advance(STAFF_TOKEN_TTL_MS + 24 * 60 * 60 * 1000 + 1000);
+    const idle = await loginAsStaff(t);
+    t.clock.advance(STAFF_IDLE_TIMEOUT_MS + 24 * 60 * 60 * 1000 + 1000);
     const live = await loginAsStaff(t);
-    assert.equal(await t.app.services.staff.purgeStaleTokens(), 1);
+    assert.equal(await t.app.services.staff.purgeStaleTokens(), 2);
+    assert.notEqual(idle.token, live.token);
     const left = await t.db.selectFrom('staff_tokens').select('token_hash').execute();
     assert.deepEqual(
       left.map((row) => row.token_hash),

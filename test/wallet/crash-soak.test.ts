@@ -129,6 +129,7 @@ describe('SIGKILL at random points during settlement delivery, again and again',
           PASSWORD,
           '--role',
           'platform_admin',
+          '--enrol-now',
         ])
       ).stdout,
     );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Fault } from '../../reference-wallet/server.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   newRequestId,
@@ -163,8 +163,10 @@ describe('order and blocking per bet', () => {
       ['held', 0],
     );
     const held = await obligation(`cashout:${betId}:p1`);
+    // An hour later the operator signs in again: staff sessions end after 30 minutes without a request.
+    const operator = (await loginAsStaff(t, 'platform_admin')).token;
     const retried = await t.request('POST', `/api/v1/admin/obligations/${held.id}/retry`, {
-      token: book.admin,
+      token: operator,
       body: { reason: 'the casino unblocked the player' },
     });
     assert.equal(retried.status, 200, retried.text);

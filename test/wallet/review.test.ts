@@ -220,3 +220,58 @@ describe('decisions on a held movement', () => {
     assert.equal(row.status, 'held', 'nothing changed');
   });
 });
+
+describe('the workspace badges', () => {
+  const counts = (query: string, as = operator) =>
+    t.request('GET', `/api/v1/admin/obligations/counts${query}`, { token: as });
+  const states = { sending: 0, pending: 0, applied: 0, refused: 0, unknown: 0, held: 0, resolved: 0, cancelled: 0 };
+  const reasons = {
+    refused: 0,
+    refused_address: 0,
+    destination_changed: 0,
+    obsolete_credit_requires_review: 0,
+    obsolete_debit_requires_review: 0,
+    correction_insufficient_funds: 0,
+  };
+
+  it('count obligations per state and held ones per reason, every one listed, as the list has them', async () => {
+    const empty = await counts('');
+    assert.deepEqual(empty.body, { tenantId: book.tenant.tenantId, states, held: reasons });
+    await heldPayout();
+    const response = await counts('');
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body, {
+      tenantId: book.tenant.tenantId,
+      states: { ...states, applied: 1, held: 1 },
+      held: { ...reasons, refused: 1 },
+    });
+    assert.equal((await list('?state=held')).body.obligations.length, response.body.states.held);
+    assert.equal((await list('?state=applied')).body.obligations.length, response.body.states.applied);
+  });
+
+  it("count an operator's own tenant only; a platform administrator's every tenant, or the one named", async () => {
+    await heldPayout();
+    const other = await createTenant(t, book.admin, { walletUrl: wallet.url });
+    const outsider = (await loginAsStaff(t, 'operator', { tenantId: other.tenantId })).token;
+    assert.deepEqual((await counts('', outsider)).body, { tenantId: other.tenantId, states, held: reasons });
+    assert.deepEqual((await counts(`?tenantId=${other.tenantId}`, outsider)).body.tenantId, other.tenantId);
+    const forbidden = await counts(`?tenantId=${book.tenant.tenantId}`, outsider);
+    assert.deepEqual([forbidden.status, forbidden.body.error.code], [403, 'forbidden']);
+    const all = await counts('', book.admin);
+    assert.deepEqual(all.body, {
+      tenantId: null,
+      states: { ...states, applied: 1, held: 1 },
+      held: { ...reasons, refused: 1 },
+    });
+    assert.deepEqual((await counts(`?tenantId=${other.tenantId}`, book.admin)).body.states, states);
+    const trader = await counts('', book.trader);
+    assert.deepEqual([trader.status, trader.body.error.code], [403, 'forbidden']);
+  });
+
+  it('refuses what it cannot read', async () => {
+    for (const query of ['?state=held', '?tenantId=', '?tenantId=tn%00x', `?tenantId=${'t'.repeat(65)}`]) {
+      const response = await counts(query, book.admin);
+      assert.deepEqual([response.status, response.body.error.code], [400, 'validation'], query);
+    }
+  });
+});

@@ -33,6 +33,8 @@ export interface AuditLogTable {
   outcome: string;
   ip: string | null;
   details: ColumnType<Record<string, unknown>, string, never>;
+  /** The tenant the row is about, computed by the database (migration 0014): never written. */
+  tenant_id: ColumnType<string | null, never, never>;
 }
 
 export interface IdempotencyRecordsTable {

@@ -120,7 +120,7 @@ const MINUTE_MS = 60_000;
 type Limiter = ReturnType<TypedApp['createRateLimit']>;
 
 /** The refusals that are guesses at a credential, and so spend the address budget; others are refunded. */
-const GUESSES = new Set(['unauthorized', 'invalid_credentials', 'not_found']);
+const GUESSES = new Set(['unauthorized', 'invalid_credentials', 'not_found', 'enrolment_invalid']);
 
 /** The guards of every surface; built once per app from the domains' credential checks. */
 export class Auth {
@@ -148,7 +148,11 @@ export class Auth {
 
   /** Admin API: a live staff token as Bearer, holding the permission. */
   staff(permission: Permission): Guard {
-    const errors = [platformErrors.unauthorized, ...(permission === 'self' ? [] : [platformErrors.forbidden])];
+    const errors = [
+      platformErrors.unauthorized,
+      ...this.#checks.staff.errors,
+      ...(permission === 'self' ? [] : [platformErrors.forbidden]),
+    ];
     return guard({ security: [{ staffToken: [] }], errors }, async (request) => {
       const token = credential(request, TOKEN_PREFIX.staff, 'A staff token is required (Authorization: Bearer).');
       const staff = await this.#checks.staff.check(token);

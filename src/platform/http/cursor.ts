@@ -11,6 +11,31 @@ export function encodeCursor(at: Date, id: string): string {
 export function decodeCursor(cursor: string): { at: Date; id: string } {
   const [text, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const at = new Date(text ?? '');
-  if (!id || Number.isNaN(at.getTime())) throw validationError('cursor', 'The cursor is not one this API returned.');
+  // What is decoded goes to the database: a NUL byte or a year it cannot hold would fail the query, not the cursor.
+  const year = at.getUTCFullYear();
+  if (!id || id.includes('\u0000') || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    throw validationError('cursor', 'The cursor is not one this API returned.');
+  }
   return { at, id };
+}
+
+/** Keyset cursors of lists in the order of a text (a name), then the id: the (key, id) of the page's last row. */
+export function encodeKeyCursor(key: string, id: string): string {
+  return Buffer.from(JSON.stringify([key, id])).toString('base64url');
+}
+
+export function decodeKeyCursor(cursor: string): { key: string; id: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const [key, id] = Array.isArray(parsed) && parsed.length === 2 ? (parsed as unknown[]) : [];
+  if (!isKeyPart(key) || !isKeyPart(id)) throw validationError('cursor', 'The cursor is not one this API returned.');
+  return { key, id };
+}
+
+function isKeyPart(part: unknown): part is string {
+  return typeof part === 'string' && part.length > 0 && !part.includes('\u0000') && part.isWellFormed();
 }

@@ -49,7 +49,11 @@ const TAGS = [
   { name: 'player: wallet', description: 'The balance in the casino wallet, asked of the wallet each time.' },
   { name: 'player: bets', description: 'Bet placement and My Bets.' },
   { name: 'catalog', description: 'Sports, competitions, events, markets and odds: anonymous browsing.' },
-  { name: 'admin: staff', description: 'Staff log-in (password + TOTP) and the staff session.' },
+  {
+    name: 'admin: staff',
+    description: 'Staff sign-in (password + TOTP, first enrolment), the staff session, and staff accounts.',
+  },
+  { name: 'admin: audit', description: 'The audit log: who did what, when, with what outcome.' },
   {
     name: 'admin: aggregators',
     description: 'Platform administration of aggregators, authorizations, keys and clients.',

@@ -19,6 +19,8 @@ export interface StaffPrincipal {
   /** The one tenant of an operator; null for platform roles. */
   tenantId: string | null;
   sessionExpiresAt: Date;
+  /** When the session ends if no other request comes (idle timeout), unless sessionExpiresAt comes first. */
+  idleExpiresAt: Date;
 }
 
 /** A staff member's request, as services need it for the audit trail. */

@@ -47,8 +47,25 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log in with e-mail, password and TOTP code */
+    /** Sign in with e-mail, password and TOTP code; without a code, an account not yet enrolled gets its enrolment */
     post: operations['staffLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/auth/enrol': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Finish the authenticator's enrolment with its first code, and sign in */
+    post: operations['staffEnrol'];
     delete?: never;
     options?: never;
     head?: never;
@@ -81,6 +98,92 @@ export interface paths {
     };
     /** The staff account behind the bearer token */
     get: operations['staffMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/staff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Staff accounts, newest first */
+    get: operations['listStaff'];
+    put?: never;
+    /** Create a staff account; it enrols its authenticator at first sign-in */
+    post: operations['createStaff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/staff/{id}/reset-totp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The account enrols a new authenticator at its next sign-in; its sessions end now */
+    post: operations['resetStaffTotp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/staff/{id}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Disable the account and end its sessions */
+    post: operations['disableStaff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/staff/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Enable a disabled account */
+    post: operations['enableStaff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The audit log, newest first, filtered; as JSON pages or one CSV export */
+    get: operations['listAuditEntries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -148,7 +251,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** An aggregator's keys, newest first: prefix, scopes, expiry, last use (never the key) */
+    get: operations['listAggregatorKeys'];
     put?: never;
     /** Issue a scoped aggregator key, shown this once */
     post: operations['issueAggregatorKey'];
@@ -175,6 +279,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/aggregators/{id}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Block the aggregator's API access; its clients' integrations and owed payments go on */
+    post: operations['disableAggregator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/aggregators/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Restore the aggregator's API access */
+    post: operations['enableAggregator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/clients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Clients of every aggregator, newest first, with both environments */
+    get: operations['adminListClients'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/clients/{id}': {
     parameters: {
       query?: never;
@@ -182,7 +337,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Any client, with its aggregator */
+    /** Any client, with its aggregator and its history */
     get: operations['adminGetClient'];
     put?: never;
     post?: never;
@@ -575,7 +730,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** Every sport, in its sort order, with its competition count and event counts by status */
+    get: operations['listTradingSports'];
     put?: never;
     /** Create a sport */
     post: operations['createSport'];
@@ -592,7 +748,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** Competitions by name, of one sport or all, with their event counts by status */
+    get: operations['listTradingCompetitions'];
     put?: never;
     /** Create a competition */
     post: operations['createCompetition'];
@@ -609,7 +766,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** Events of every status by start time, filtered, with their market counts by status */
+    get: operations['listTradingEvents'];
     put?: never;
     /** Create an event (pre-match) */
     post: operations['createEvent'];
@@ -626,7 +784,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** An event with all its markets (every status) and their selections, odds and results */
+    get: operations['getTradingEvent'];
     put?: never;
     post?: never;
     delete?: never;
@@ -713,6 +872,23 @@ export interface paths {
     };
     /** Money owed to or by wallets, with each movement’s attempts; newest first */
     get: operations['listObligations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/obligations/counts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many obligations are in each state, and held ones for each reason (the workspace badges) */
+    get: operations['countObligations'];
     put?: never;
     post?: never;
     delete?: never;
@@ -911,6 +1087,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/trading/markets/{marketId}/settle/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dry run of settle: what the same body would do now, nothing of it kept */
+    post: operations['previewSettleMarket'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/trading/markets/{marketId}/resettle/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dry run of resettle: what the same body would do now, nothing of it kept */
+    post: operations['previewResettleMarket'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/bets': {
     parameters: {
       query?: never;
@@ -918,7 +1128,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A player's bets, every status, with the wallet postings of each (operator of the tenant or platform administrator) */
+    /**
+     * A player's bets (by our player id or the casino's) or one bet, every status, with the wallet postings of each
+     * @description Exactly one of `player` (our id, pl_…), `externalPlayerId` (the casino’s id, within one tenant) and `betId`. Operators see their own tenant only: a player or bet of another tenant is answered 404, and naming another tenant with `tenantId` 403. Bets newest first; `limit` and `cursor` page a player’s bets.
+     */
     get: operations['staffPlayerBets'];
     put?: never;
     post?: never;
@@ -936,10 +1149,27 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Gross gaming revenue per UTC day, from the money the wallet confirmed
-     * @description Every figure counts movements by the UTC day the wallet confirmed them (or an operator resolved them), in minor units of the tenant currency: the same ledger the wallet calls come from, so the report and the wallets agree. A stake whose outcome was unknown and was rolled back counts in neither stakes nor payouts.
+     * Gross gaming revenue per UTC day, from the money the wallet confirmed; one tenant or all, JSON or CSV
+     * @description Every figure counts movements by the UTC day the wallet confirmed them (or an operator resolved them), in minor units of the tenant currency: the same ledger the wallet calls come from, so the report and the wallets agree. A stake whose outcome was unknown and was rolled back counts in neither stakes nor payouts. Operators get their own tenant; platform administrators the tenant they name, or every tenant with totals per currency. With format=csv (or Accept: text/csv) the same report is a CSV attachment: a header line, one line per tenant and day, a `total` line per tenant, and for every tenant a `total` line per currency with an empty tenantId; CRLF line ends, amounts in minor units.
      */
     get: operations['ggrReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/dashboard': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The platform's home: money today and this week per currency, held movements, wallet health, backlog */
+    get: operations['platformDashboard'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1155,24 +1385,40 @@ export interface operations {
           /** Format: email */
           email: string;
           password: string;
-          /** @description current 6-digit code of the authenticator app */
-          totp: string;
+          /** @description current 6-digit code of the authenticator app; leave it out only for an account that has not enrolled one yet (the answer is then an enrolment) */
+          totp?: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description `{ token, expiresAt }` when signed in; `{ enrolment }` when the password is right and the account has no authenticator yet (the code is then sent to POST /api/v1/admin/auth/enrol) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            /** @description opaque staff token (prefix bm_staff_); send as Authorization: Bearer */
-            token: string;
-            /** Format: date-time */
-            expiresAt: string;
-          };
+          'application/json':
+            | {
+                /** @description opaque staff token (prefix bm_staff_); send as Authorization: Bearer */
+                token: string;
+                /**
+                 * Format: date-time
+                 * @description the 12-hour lifetime; idle sessions end sooner
+                 */
+                expiresAt: string;
+              }
+            | {
+                enrolment: {
+                  /** @description single use, for POST /api/v1/admin/auth/enrol; a newer sign-in replaces it */
+                  enrolmentToken: string;
+                  /** @description the new TOTP secret, base32 (RFC 6238: SHA-1, 6 digits, 30 s) */
+                  secret: string;
+                  /** @description the same secret as an otpauth:// URL, for a QR code */
+                  otpauthUrl: string;
+                  /** Format: date-time */
+                  expiresAt: string;
+                };
+              };
         };
       };
       /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
@@ -1211,6 +1457,203 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'invalid_credentials';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_locked: Too many failed log-ins: the account is locked for a while (details.retryAfterSeconds). | rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_locked' | 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  staffEnrol: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          enrolmentToken: string;
+          /** @description current 6-digit code of the authenticator app */
+          totp: string;
+        };
+      };
+    };
+    responses: {
+      /** @description signed in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description opaque staff token (prefix bm_staff_); send as Authorization: Bearer */
+            token: string;
+            /**
+             * Format: date-time
+             * @description the 12-hour lifetime; idle sessions end sooner
+             */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description enrolment_invalid: The enrolment token is unknown, used, replaced by a newer sign-in or expired (details.reason: unknown or expired); sign in again to start a new enrolment. | invalid_credentials: E-mail, password or authenticator code is wrong. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'enrolment_invalid' | 'invalid_credentials';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -1377,7 +1820,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1389,7 +1832,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -1518,6 +1961,13 @@ export interface operations {
               tenantId: string | null;
               /** Format: date-time */
               sessionExpiresAt: string;
+              /**
+               * Format: date-time
+               * @description when the session ends without another request (sessionExpiresAt if that comes first)
+               */
+              idleExpiresAt: string;
+              /** @description a session ends after this long without a request */
+              idleTimeoutSeconds: number;
             };
           };
         };
@@ -1545,7 +1995,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1557,7 +2007,1292 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listStaff: {
+    parameters: {
+      query?: {
+        role?: 'platform_admin' | 'trader' | 'operator';
+        tenantId?: string;
+        status?: 'active' | 'disabled';
+        /** @description part of the e-mail, any case */
+        q?: string;
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            staff: {
+              id: string;
+              email: string;
+              /** @enum {unknown} */
+              role: 'platform_admin' | 'trader' | 'operator';
+              tenantId: string | null;
+              /** @enum {unknown} */
+              status: 'active' | 'disabled';
+              /** @description false until the authenticator is enrolled at sign-in (again after a reset) */
+              enrolled: boolean;
+              enrolledAt: string | null;
+              lockedUntil: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              lastLoginAt: string | null;
+            }[];
+            nextCursor: string;
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  createStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: email */
+          email: string;
+          /** @description 12 to 256 characters */
+          password: string;
+          /** @enum {unknown} */
+          role: 'platform_admin' | 'trader' | 'operator';
+          /** @description operators only, and required for them */
+          tenantId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            staff: {
+              id: string;
+              email: string;
+              /** @enum {unknown} */
+              role: 'platform_admin' | 'trader' | 'operator';
+              tenantId: string | null;
+              /** @enum {unknown} */
+              status: 'active' | 'disabled';
+              /** @description false until the authenticator is enrolled at sign-in (again after a reset) */
+              enrolled: boolean;
+              enrolledAt: string | null;
+              lockedUntil: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              lastLoginAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description staff_exists: A staff account with this e-mail already exists. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'staff_exists';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  resetStaffTotp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description kept in the audit log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            staff: {
+              id: string;
+              email: string;
+              /** @enum {unknown} */
+              role: 'platform_admin' | 'trader' | 'operator';
+              tenantId: string | null;
+              /** @enum {unknown} */
+              status: 'active' | 'disabled';
+              /** @description false until the authenticator is enrolled at sign-in (again after a reset) */
+              enrolled: boolean;
+              enrolledAt: string | null;
+              lockedUntil: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              lastLoginAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  disableStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description kept in the audit log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            staff: {
+              id: string;
+              email: string;
+              /** @enum {unknown} */
+              role: 'platform_admin' | 'trader' | 'operator';
+              tenantId: string | null;
+              /** @enum {unknown} */
+              status: 'active' | 'disabled';
+              /** @description false until the authenticator is enrolled at sign-in (again after a reset) */
+              enrolled: boolean;
+              enrolledAt: string | null;
+              lockedUntil: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              lastLoginAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description cannot_disable_self: You cannot disable your own account; ask another administrator. | last_platform_admin: This is the last enabled platform administrator: enable or create another one first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'cannot_disable_self' | 'last_platform_admin';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  enableStaff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description kept in the audit log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            staff: {
+              id: string;
+              email: string;
+              /** @enum {unknown} */
+              role: 'platform_admin' | 'trader' | 'operator';
+              tenantId: string | null;
+              /** @enum {unknown} */
+              status: 'active' | 'disabled';
+              /** @description false until the authenticator is enrolled at sign-in (again after a reset) */
+              enrolled: boolean;
+              enrolledAt: string | null;
+              lockedUntil: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              lastLoginAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        actorType?: 'staff' | 'aggregator' | 'tenant' | 'player' | 'system' | 'anonymous';
+        actorId?: string;
+        /** @description one action (`staff.login`), or every action under a prefix ending with `.` or `*` (`staff.`) */
+        action?: string;
+        targetType?: string;
+        targetId?: string;
+        /** @description platform administrators: the rows about one tenant; operators may only name their own */
+        tenantId?: string;
+        /** @description inclusive */
+        from?: string;
+        /** @description exclusive; after from */
+        to?: string;
+        /** @description csv: every matching row (limit and cursor ignored) as a download; also chosen by Accept: text/csv */
+        format?: 'json' | 'csv';
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a page of entries (JSON), or every matching entry as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: {
+              id: string;
+              /** Format: date-time */
+              occurredAt: string;
+              actor: {
+                type: string;
+                id: string | null;
+              };
+              action: string;
+              target: {
+                type: string;
+                id: string | null;
+              } | null;
+              tenantId: string | null;
+              /** @enum {unknown} */
+              outcome: 'success' | 'failure' | 'denied';
+              ip: string | null;
+              /** @description context; never a secret */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+            nextCursor: string;
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description export_too_large: More rows match than one export holds (details.maxRows): narrow the filter (from, to, action, ...). | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'export_too_large' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -1655,12 +3390,18 @@ export interface operations {
               } | null;
               keys: {
                 keyId: string;
+                prefix: string | null;
                 scopes: string[];
+                /** @enum {unknown} */
+                status: 'live' | 'expired' | 'revoked';
                 /** Format: date-time */
                 expiresAt: string;
                 revokedAt: string | null;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description the staff member who issued it */
+                createdBy: string;
+                lastUsedAt: string | null;
               }[];
               clientCount: number;
             }[];
@@ -1690,7 +3431,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1702,7 +3443,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -1829,12 +3570,18 @@ export interface operations {
               } | null;
               keys: {
                 keyId: string;
+                prefix: string | null;
                 scopes: string[];
+                /** @enum {unknown} */
+                status: 'live' | 'expired' | 'revoked';
                 /** Format: date-time */
                 expiresAt: string;
                 revokedAt: string | null;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description the staff member who issued it */
+                createdBy: string;
+                lastUsedAt: string | null;
               }[];
               clientCount: number;
             };
@@ -1864,7 +3611,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1876,7 +3623,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -2045,12 +3792,18 @@ export interface operations {
               } | null;
               keys: {
                 keyId: string;
+                prefix: string | null;
                 scopes: string[];
+                /** @enum {unknown} */
+                status: 'live' | 'expired' | 'revoked';
                 /** Format: date-time */
                 expiresAt: string;
                 revokedAt: string | null;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description the staff member who issued it */
+                createdBy: string;
+                lastUsedAt: string | null;
               }[];
               clientCount: number;
             };
@@ -2080,7 +3833,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2092,7 +3845,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -2272,7 +4025,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2284,7 +4037,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -2435,6 +4188,182 @@ export interface operations {
       };
     };
   };
+  listAggregatorKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            keys: {
+              keyId: string;
+              prefix: string | null;
+              scopes: string[];
+              /** @enum {unknown} */
+              status: 'live' | 'expired' | 'revoked';
+              /** Format: date-time */
+              expiresAt: string;
+              revokedAt: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** @description the staff member who issued it */
+              createdBy: string;
+              lastUsedAt: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   issueAggregatorKey: {
     parameters: {
       query?: never;
@@ -2462,7 +4391,9 @@ export interface operations {
         content: {
           'application/json': {
             keyId: string;
+            /** @description shown this once */
             key: string;
+            prefix: string;
             scopes: string[];
             /** Format: date-time */
             expiresAt: string;
@@ -2492,7 +4423,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2504,7 +4435,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -2699,12 +4630,18 @@ export interface operations {
           'application/json': {
             key: {
               keyId: string;
+              prefix: string | null;
               scopes: string[];
+              /** @enum {unknown} */
+              status: 'live' | 'expired' | 'revoked';
               /** Format: date-time */
               expiresAt: string;
               revokedAt: string | null;
               /** Format: date-time */
               createdAt: string;
+              /** @description the staff member who issued it */
+              createdBy: string;
+              lastUsedAt: string | null;
             };
           };
         };
@@ -2732,7 +4669,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2744,7 +4681,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -2895,6 +4832,754 @@ export interface operations {
       };
     };
   };
+  disableAggregator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description free text kept in the audit log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            aggregator: {
+              id: string;
+              name: string;
+              /** Format: date-time */
+              createdAt: string;
+              authorization: {
+                version: number;
+                enabled: boolean;
+                clientQuota: number;
+                currencies: string[];
+                jurisdictions: string[];
+                territories: string[];
+                walletOrigins: string[];
+                autoActivation: boolean;
+                agreementRef: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                updatedBy: string;
+              } | null;
+              keys: {
+                keyId: string;
+                prefix: string | null;
+                scopes: string[];
+                /** @enum {unknown} */
+                status: 'live' | 'expired' | 'revoked';
+                /** Format: date-time */
+                expiresAt: string;
+                revokedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description the staff member who issued it */
+                createdBy: string;
+                lastUsedAt: string | null;
+              }[];
+              clientCount: number;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description authorization_missing: Set the authorization before issuing keys: a key never outlives it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'authorization_missing';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  enableAggregator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description free text kept in the audit log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            aggregator: {
+              id: string;
+              name: string;
+              /** Format: date-time */
+              createdAt: string;
+              authorization: {
+                version: number;
+                enabled: boolean;
+                clientQuota: number;
+                currencies: string[];
+                jurisdictions: string[];
+                territories: string[];
+                walletOrigins: string[];
+                autoActivation: boolean;
+                agreementRef: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                updatedBy: string;
+              } | null;
+              keys: {
+                keyId: string;
+                prefix: string | null;
+                scopes: string[];
+                /** @enum {unknown} */
+                status: 'live' | 'expired' | 'revoked';
+                /** Format: date-time */
+                expiresAt: string;
+                revokedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description the staff member who issued it */
+                createdBy: string;
+                lastUsedAt: string | null;
+              }[];
+              clientCount: number;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description authorization_missing: Set the authorization before issuing keys: a key never outlives it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'authorization_missing';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListClients: {
+    parameters: {
+      query?: {
+        /** @description part of the name (any case), or exactly the client's id, its externalId or a tenant id of it */
+        q?: string;
+        aggregatorId?: string;
+        status?: 'suspended' | 'active';
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            clients: {
+              id: string;
+              externalId: string;
+              name: string;
+              legalName: string;
+              brandName: string;
+              /** @enum {unknown} */
+              currency: 'BRL' | 'USD' | 'EUR' | 'PEN' | 'COP' | 'MXN' | 'KES' | 'ZAR' | 'PHP';
+              /** @enum {unknown} */
+              jurisdiction: 'BR' | 'ROW';
+              /** @enum {unknown} */
+              locale: 'en' | 'pt-BR' | 'es';
+              territories: string[];
+              embedOrigins: string[];
+              /** @enum {unknown} */
+              status: 'suspended' | 'active';
+              /** @description true while the platform holds the client suspended; only the platform can lift it */
+              suspendedByPlatform: boolean;
+              /** @description true while the platform holds the integration keys revoked; rotation is refused until it lifts the hold */
+              credentialsRevokedByPlatform: boolean;
+              /** @enum {unknown} */
+              nextAction: 'install_wallet_secrets_then_activate' | 'none' | 'contact_platform';
+              production: {
+                tenantId: string;
+                /** @enum {unknown} */
+                environment: 'production' | 'sandbox';
+                /** @enum {unknown} */
+                status: 'suspended' | 'active';
+                walletUrl: string;
+                integrationKey: {
+                  keyId: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                } | null;
+              };
+              sandbox: {
+                tenantId: string;
+                /** @enum {unknown} */
+                environment: 'production' | 'sandbox';
+                /** @enum {unknown} */
+                status: 'suspended' | 'active';
+                walletUrl: string;
+                integrationKey: {
+                  keyId: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                } | null;
+              };
+              /** Format: date-time */
+              createdAt: string;
+              activatedAt: string | null;
+              aggregatorId: string;
+              aggregatorName: string;
+            }[];
+            nextCursor: string;
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   adminGetClient: {
     parameters: {
       query?: never;
@@ -2966,6 +5651,23 @@ export interface operations {
               activatedAt: string | null;
             };
             aggregatorId: string;
+            /** @description the client's creation, activation attempts, suspensions, resumptions, revocations and rotations, newest first (at most 50; GET /api/v1/admin/audit has them all) */
+            history: {
+              /** Format: date-time */
+              at: string;
+              /** @description client.create, client.activate, client.suspend, client.resume, ... */
+              action: string;
+              /** @enum {unknown} */
+              outcome: 'success' | 'failure' | 'denied';
+              actor: {
+                type: string;
+                id: string | null;
+              };
+              /** @description reason, environment, failed check, ... */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
           };
         };
       };
@@ -2992,7 +5694,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3004,7 +5706,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -3187,6 +5889,23 @@ export interface operations {
               activatedAt: string | null;
             };
             aggregatorId: string;
+            /** @description the client's creation, activation attempts, suspensions, resumptions, revocations and rotations, newest first (at most 50; GET /api/v1/admin/audit has them all) */
+            history: {
+              /** Format: date-time */
+              at: string;
+              /** @description client.create, client.activate, client.suspend, client.resume, ... */
+              action: string;
+              /** @enum {unknown} */
+              outcome: 'success' | 'failure' | 'denied';
+              actor: {
+                type: string;
+                id: string | null;
+              };
+              /** @description reason, environment, failed check, ... */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
           };
         };
       };
@@ -3213,7 +5932,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3225,7 +5944,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -3454,6 +6173,23 @@ export interface operations {
               activatedAt: string | null;
             };
             aggregatorId: string;
+            /** @description the client's creation, activation attempts, suspensions, resumptions, revocations and rotations, newest first (at most 50; GET /api/v1/admin/audit has them all) */
+            history: {
+              /** Format: date-time */
+              at: string;
+              /** @description client.create, client.activate, client.suspend, client.resume, ... */
+              action: string;
+              /** @enum {unknown} */
+              outcome: 'success' | 'failure' | 'denied';
+              actor: {
+                type: string;
+                id: string | null;
+              };
+              /** @description reason, environment, failed check, ... */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
           };
         };
       };
@@ -3480,7 +6216,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3492,7 +6228,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -3744,6 +6480,23 @@ export interface operations {
               activatedAt: string | null;
             };
             aggregatorId: string;
+            /** @description the client's creation, activation attempts, suspensions, resumptions, revocations and rotations, newest first (at most 50; GET /api/v1/admin/audit has them all) */
+            history: {
+              /** Format: date-time */
+              at: string;
+              /** @description client.create, client.activate, client.suspend, client.resume, ... */
+              action: string;
+              /** @enum {unknown} */
+              outcome: 'success' | 'failure' | 'denied';
+              actor: {
+                type: string;
+                id: string | null;
+              };
+              /** @description reason, environment, failed check, ... */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
           };
         };
       };
@@ -3770,7 +6523,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3782,7 +6535,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -5341,7 +8094,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5353,7 +8106,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -5563,7 +8316,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5575,7 +8328,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -5797,7 +8550,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5809,7 +8562,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -6031,7 +8784,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6043,7 +8796,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -6241,7 +8994,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6253,7 +9006,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -7438,7 +10191,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7450,7 +10203,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -8319,6 +11072,155 @@ export interface operations {
       };
     };
   };
+  listTradingSports: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            sports: {
+              id: string;
+              name: string;
+              sortOrder: number;
+              competitionCount: number;
+              /** @description how many events it has in each status */
+              events: {
+                scheduled: number;
+                live: number;
+                finished: number;
+                cancelled: number;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   createSport: {
     parameters: {
       query?: never;
@@ -8373,7 +11275,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8385,7 +11287,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -8536,6 +11438,166 @@ export interface operations {
       };
     };
   };
+  listTradingCompetitions: {
+    parameters: {
+      query?: {
+        sportId?: string;
+        /** @description the competition's name, matched anywhere, ignoring case; % _ and \ are plain characters */
+        q?: string;
+        limit?: number;
+        /** @description the previous page's nextCursor, with the same filters */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            competitions: {
+              id: string;
+              name: string;
+              country: string;
+              sport: {
+                id: string;
+                name: string;
+              };
+              /** @description how many events it has in each status */
+              events: {
+                scheduled: number;
+                live: number;
+                finished: number;
+                cancelled: number;
+              };
+            }[];
+            nextCursor: string;
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   createCompetition: {
     parameters: {
       query?: never;
@@ -8591,7 +11653,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8603,7 +11665,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -8754,6 +11816,190 @@ export interface operations {
       };
     };
   };
+  listTradingEvents: {
+    parameters: {
+      query?: {
+        /** @description events in any of these statuses; repeat the parameter for several (status=scheduled&status=live) */
+        status?: ('scheduled' | 'live' | 'finished' | 'cancelled')[];
+        sportId?: string;
+        competitionId?: string;
+        /** @description events starting at or after this instant */
+        startsFrom?: string;
+        /** @description events starting at or before this instant */
+        startsTo?: string;
+        /** @description the event's name ("home vs away") or its competition's name, matched anywhere, ignoring case; % _ and \ are plain characters */
+        q?: string;
+        /** @description startsAt: soonest first; -startsAt: latest first (ties by id) */
+        sort?: 'startsAt' | '-startsAt';
+        limit?: number;
+        /** @description the previous page's nextCursor, with the same filters */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: {
+              id: string;
+              sport: {
+                id: string;
+                name: string;
+              };
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+              };
+              home: string;
+              away: string;
+              /** Format: date-time */
+              startsAt: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+              /** @description "home vs away" */
+              name: string;
+              /** @description how many markets it has in each status */
+              markets: {
+                open: number;
+                suspended: number;
+                closed: number;
+                settled: number;
+              };
+            }[];
+            nextCursor: string;
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   createEvent: {
     parameters: {
       query?: never;
@@ -8847,7 +12093,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8859,7 +12105,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -8975,6 +12221,208 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getTradingEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            event: {
+              id: string;
+              sport: {
+                id: string;
+                name: string;
+              };
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+              };
+              home: string;
+              away: string;
+              /** Format: date-time */
+              startsAt: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+              markets: {
+                id: string;
+                /** @enum {unknown} */
+                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                name: string;
+                line: string | null;
+                /** @enum {unknown} */
+                status: 'open' | 'suspended' | 'closed' | 'settled';
+                /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                settlementVersion: number;
+                selections: {
+                  id: string;
+                  name: string;
+                  outcome: string;
+                  odds: string;
+                  oddsVersion: number;
+                  result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                }[];
+              }[];
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -9108,7 +12556,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9120,7 +12568,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -9352,7 +12800,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9364,7 +12812,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -9585,7 +13033,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9597,7 +13045,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -9830,7 +13278,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9842,7 +13290,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -10276,7 +13724,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10288,7 +13736,167 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  countObligations: {
+    parameters: {
+      query?: {
+        /** @description platform administrators: one tenant only (every tenant when left out); operators: their own */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tenantId: string | null;
+            /** @description obligations in each state, every state listed */
+            states: {
+              sending: number;
+              pending: number;
+              applied: number;
+              refused: number;
+              unknown: number;
+              held: number;
+              resolved: number;
+              cancelled: number;
+            };
+            /** @description held obligations for each hold reason, every reason listed */
+            held: {
+              refused: number;
+              refused_address: number;
+              destination_changed: number;
+              obsolete_credit_requires_review: number;
+              obsolete_debit_requires_review: number;
+              correction_insufficient_funds: number;
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -10512,7 +14120,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10524,7 +14132,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -10840,7 +14448,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10852,7 +14460,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -11169,7 +14777,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11181,7 +14789,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -11437,7 +15045,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11449,7 +15057,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -11660,7 +15268,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11672,7 +15280,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -11927,7 +15535,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11939,7 +15547,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -12194,7 +15802,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12206,7 +15814,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -13794,7 +17402,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13806,7 +17414,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -14065,7 +17673,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14077,7 +17685,597 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bets_pending: Bets on this market are being placed right now; settle again in a few seconds. | market_not_settled: The market has no results yet; settle it first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bets_pending' | 'market_not_settled';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  previewSettleMarket: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        marketId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description every selection of the market, exactly once */
+          results: {
+            selectionId: string;
+            /**
+             * @description half_won and half_lost only on quarter lines
+             * @enum {unknown}
+             */
+            result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description what the settle (resettle) answer would say */
+            market: {
+              id: string;
+              /** @enum {unknown} */
+              status: 'open' | 'suspended' | 'closed' | 'settled';
+              /** @description 1 when settled, +1 for each resettlement that changed a result */
+              settlementVersion: number;
+            };
+            /** @description false: these are the results recorded already, and a resettlement would change nothing */
+            resultsChanged: boolean;
+            /** @description bets with a leg on the market that the action judges (changes.* added up) */
+            bets: number;
+            /** @description what the settle (resettle) answer would say */
+            changes: {
+              /** @description bets that got their result now */
+              settled: number;
+              /** @description settled bets whose result or return changed */
+              resettled: number;
+              /** @description accumulators open again: the leg that lost them won after all */
+              reopened: number;
+              /** @description bets on the market this action did not change */
+              unchanged: number;
+            };
+            /** @description the bets judged, by the result each would have afterwards (unchanged ones included) */
+            byResult: {
+              won: number;
+              lost: number;
+              void: number;
+              half_won: number;
+              half_lost: number;
+              /** @description still waiting for the result of another leg (accumulators) */
+              open: number;
+            };
+            /** @description the money the action would owe, per currency (never added across currencies) */
+            owed: {
+              currency: string;
+              /** @description credits owed to players' wallets (the 0 payout credits of lost bets counted) */
+              credits: {
+                /** @description movements */
+                count: number;
+                /** @description their sum, minor units */
+                amount: number;
+              };
+              /** @description correction debits owed by players' wallets */
+              debits: {
+                /** @description movements */
+                count: number;
+                /** @description their sum, minor units */
+                amount: number;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bets_pending: Bets on this market are being placed right now; settle again in a few seconds. | market_settled: The market is settled already; correct its results with resettle. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bets_pending' | 'market_settled';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  previewResettleMarket: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        marketId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description every selection of the market, exactly once */
+          results: {
+            selectionId: string;
+            /**
+             * @description half_won and half_lost only on quarter lines
+             * @enum {unknown}
+             */
+            result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description what the settle (resettle) answer would say */
+            market: {
+              id: string;
+              /** @enum {unknown} */
+              status: 'open' | 'suspended' | 'closed' | 'settled';
+              /** @description 1 when settled, +1 for each resettlement that changed a result */
+              settlementVersion: number;
+            };
+            /** @description false: these are the results recorded already, and a resettlement would change nothing */
+            resultsChanged: boolean;
+            /** @description bets with a leg on the market that the action judges (changes.* added up) */
+            bets: number;
+            /** @description what the settle (resettle) answer would say */
+            changes: {
+              /** @description bets that got their result now */
+              settled: number;
+              /** @description settled bets whose result or return changed */
+              resettled: number;
+              /** @description accumulators open again: the leg that lost them won after all */
+              reopened: number;
+              /** @description bets on the market this action did not change */
+              unchanged: number;
+            };
+            /** @description the bets judged, by the result each would have afterwards (unchanged ones included) */
+            byResult: {
+              won: number;
+              lost: number;
+              void: number;
+              half_won: number;
+              half_lost: number;
+              /** @description still waiting for the result of another leg (accumulators) */
+              open: number;
+            };
+            /** @description the money the action would owe, per currency (never added across currencies) */
+            owed: {
+              currency: string;
+              /** @description credits owed to players' wallets (the 0 payout credits of lost bets counted) */
+              credits: {
+                /** @description movements */
+                count: number;
+                /** @description their sum, minor units */
+                amount: number;
+              };
+              /** @description correction debits owed by players' wallets */
+              debits: {
+                /** @description movements */
+                count: number;
+                /** @description their sum, minor units */
+                amount: number;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -14253,9 +18451,15 @@ export interface operations {
   };
   staffPlayerBets: {
     parameters: {
-      query: {
-        /** @description player id (pl_…) */
-        player: string;
+      query?: {
+        /** @description our id of the player (pl_…); one of player, externalPlayerId and betId */
+        player?: string;
+        /** @description the casino's own id of the player (as its server opened sessions with), within one tenant: operators' own; platform administrators name it with tenantId */
+        externalPlayerId?: string;
+        /** @description one bet (bt_…): the answer holds that bet only */
+        betId?: string;
+        /** @description the tenant the look-up is limited to; needed by platform administrators with externalPlayerId; operators may name only their own */
+        tenantId?: string;
         limit?: number;
         cursor?: string;
       };
@@ -14389,7 +18593,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14401,7 +18605,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -14513,8 +18717,10 @@ export interface operations {
         from: string;
         /** @description the last UTC day included, YYYY-MM-DD */
         to: string;
-        /** @description platform administrators name the tenant */
+        /** @description one tenant; platform administrators may leave it out for every tenant, operators get their own */
         tenantId?: string;
+        /** @description csv: the same report as a CSV file (also when format is left out and the Accept header names text/csv and not application/json); json by default */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path?: never;
@@ -14522,55 +18728,127 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description the report */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            tenantId: string;
-            currency: string;
-            /** @description every day from `from` to `to`, in order, zeros included */
-            days: {
-              /** @description a UTC day, YYYY-MM-DD */
-              date: string;
-              /** @description stake debits the wallet confirmed that day (accepted bets) */
-              bets: number;
-              /** @description sum of those stakes */
-              stakes: number;
-              /** @description initial payout credits confirmed that day (0 for lost bets) */
-              payouts: number;
-              /** @description refund credits of void bets confirmed that day */
-              refunds: number;
-              /** @description cash-out credits confirmed that day, full and partial */
-              cashouts: number;
-              /** @description resettlement credits minus resettlement debits confirmed that day */
-              corrections: number;
-              /** @description stakes - payouts - refunds - cashouts - corrections */
-              ggr: number;
-              /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
-              adjustments: number;
-            }[];
-            totals: {
-              /** @description stake debits the wallet confirmed that day (accepted bets) */
-              bets: number;
-              /** @description sum of those stakes */
-              stakes: number;
-              /** @description initial payout credits confirmed that day (0 for lost bets) */
-              payouts: number;
-              /** @description refund credits of void bets confirmed that day */
-              refunds: number;
-              /** @description cash-out credits confirmed that day, full and partial */
-              cashouts: number;
-              /** @description resettlement credits minus resettlement debits confirmed that day */
-              corrections: number;
-              /** @description stakes - payouts - refunds - cashouts - corrections */
-              ggr: number;
-              /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
-              adjustments: number;
-            };
-          };
+          'application/json':
+            | {
+                tenantId: string;
+                currency: string;
+                /** @description every day from `from` to `to`, in order, zeros included */
+                days: {
+                  /** @description a UTC day, YYYY-MM-DD */
+                  date: string;
+                  /** @description stake debits the wallet confirmed that day (accepted bets) */
+                  bets: number;
+                  /** @description sum of those stakes */
+                  stakes: number;
+                  /** @description initial payout credits confirmed that day (0 for lost bets) */
+                  payouts: number;
+                  /** @description refund credits of void bets confirmed that day */
+                  refunds: number;
+                  /** @description cash-out credits confirmed that day, full and partial */
+                  cashouts: number;
+                  /** @description resettlement credits minus resettlement debits confirmed that day */
+                  corrections: number;
+                  /** @description stakes - payouts - refunds - cashouts - corrections */
+                  ggr: number;
+                  /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                  adjustments: number;
+                }[];
+                totals: {
+                  /** @description stake debits the wallet confirmed that day (accepted bets) */
+                  bets: number;
+                  /** @description sum of those stakes */
+                  stakes: number;
+                  /** @description initial payout credits confirmed that day (0 for lost bets) */
+                  payouts: number;
+                  /** @description refund credits of void bets confirmed that day */
+                  refunds: number;
+                  /** @description cash-out credits confirmed that day, full and partial */
+                  cashouts: number;
+                  /** @description resettlement credits minus resettlement debits confirmed that day */
+                  corrections: number;
+                  /** @description stakes - payouts - refunds - cashouts - corrections */
+                  ggr: number;
+                  /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                  adjustments: number;
+                };
+              }
+            | {
+                /** @description a UTC day, YYYY-MM-DD */
+                from: string;
+                /** @description a UTC day, YYYY-MM-DD */
+                to: string;
+                /** @description each tenant with a movement confirmed in the period, by tenant id, in its own currency */
+                tenants: {
+                  tenantId: string;
+                  currency: string;
+                  /** @description every day from `from` to `to`, in order, zeros included */
+                  days: {
+                    /** @description a UTC day, YYYY-MM-DD */
+                    date: string;
+                    /** @description stake debits the wallet confirmed that day (accepted bets) */
+                    bets: number;
+                    /** @description sum of those stakes */
+                    stakes: number;
+                    /** @description initial payout credits confirmed that day (0 for lost bets) */
+                    payouts: number;
+                    /** @description refund credits of void bets confirmed that day */
+                    refunds: number;
+                    /** @description cash-out credits confirmed that day, full and partial */
+                    cashouts: number;
+                    /** @description resettlement credits minus resettlement debits confirmed that day */
+                    corrections: number;
+                    /** @description stakes - payouts - refunds - cashouts - corrections */
+                    ggr: number;
+                    /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                    adjustments: number;
+                  }[];
+                  totals: {
+                    /** @description stake debits the wallet confirmed that day (accepted bets) */
+                    bets: number;
+                    /** @description sum of those stakes */
+                    stakes: number;
+                    /** @description initial payout credits confirmed that day (0 for lost bets) */
+                    payouts: number;
+                    /** @description refund credits of void bets confirmed that day */
+                    refunds: number;
+                    /** @description cash-out credits confirmed that day, full and partial */
+                    cashouts: number;
+                    /** @description resettlement credits minus resettlement debits confirmed that day */
+                    corrections: number;
+                    /** @description stakes - payouts - refunds - cashouts - corrections */
+                    ggr: number;
+                    /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                    adjustments: number;
+                  };
+                }[];
+                /** @description the tenants added up per currency, by currency; never across currencies */
+                totals: {
+                  currency: string;
+                  /** @description stake debits the wallet confirmed that day (accepted bets) */
+                  bets: number;
+                  /** @description sum of those stakes */
+                  stakes: number;
+                  /** @description initial payout credits confirmed that day (0 for lost bets) */
+                  payouts: number;
+                  /** @description refund credits of void bets confirmed that day */
+                  refunds: number;
+                  /** @description cash-out credits confirmed that day, full and partial */
+                  cashouts: number;
+                  /** @description resettlement credits minus resettlement debits confirmed that day */
+                  corrections: number;
+                  /** @description stakes - payouts - refunds - cashouts - corrections */
+                  ggr: number;
+                  /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                  adjustments: number;
+                }[];
+              };
+          'text/csv': string;
         };
       };
       /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
@@ -14596,7 +18874,7 @@ export interface operations {
           };
         };
       };
-      /** @description unauthorized: Missing or invalid credentials. */
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14608,7 +18886,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'unauthorized';
+              code: 'session_expired' | 'unauthorized';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -14655,6 +18933,250 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  platformDashboard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            at: string;
+            /** @description the UTC day so far: money confirmed today */
+            today: {
+              /**
+               * Format: date-time
+               * @description its start, included
+               */
+              from: string;
+              /**
+               * Format: date-time
+               * @description its end, excluded
+               */
+              to: string;
+              /** @description the GGR figures of every tenant added up per currency, by currency (currencies with money only) */
+              currencies: {
+                currency: string;
+                /** @description stake debits the wallet confirmed that day (accepted bets) */
+                bets: number;
+                /** @description sum of those stakes */
+                stakes: number;
+                /** @description initial payout credits confirmed that day (0 for lost bets) */
+                payouts: number;
+                /** @description refund credits of void bets confirmed that day */
+                refunds: number;
+                /** @description cash-out credits confirmed that day, full and partial */
+                cashouts: number;
+                /** @description resettlement credits minus resettlement debits confirmed that day */
+                corrections: number;
+                /** @description stakes - payouts - refunds - cashouts - corrections */
+                ggr: number;
+                /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                adjustments: number;
+              }[];
+            };
+            /** @description the ISO week so far (from Monday 00:00 UTC): money confirmed this week */
+            week: {
+              /**
+               * Format: date-time
+               * @description its start, included
+               */
+              from: string;
+              /**
+               * Format: date-time
+               * @description its end, excluded
+               */
+              to: string;
+              /** @description the GGR figures of every tenant added up per currency, by currency (currencies with money only) */
+              currencies: {
+                currency: string;
+                /** @description stake debits the wallet confirmed that day (accepted bets) */
+                bets: number;
+                /** @description sum of those stakes */
+                stakes: number;
+                /** @description initial payout credits confirmed that day (0 for lost bets) */
+                payouts: number;
+                /** @description refund credits of void bets confirmed that day */
+                refunds: number;
+                /** @description cash-out credits confirmed that day, full and partial */
+                cashouts: number;
+                /** @description resettlement credits minus resettlement debits confirmed that day */
+                corrections: number;
+                /** @description stakes - payouts - refunds - cashouts - corrections */
+                ggr: number;
+                /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
+                adjustments: number;
+              }[];
+            };
+            /** @description tenants with movements held for review now, by tenant id */
+            held: {
+              tenantId: string;
+              name: string;
+              /** @description movements held for review */
+              count: number;
+              /** Format: date-time */
+              oldestCreatedAt: string;
+            }[];
+            /** @description the wallet call log of the last 24 hours */
+            wallets: {
+              /** Format: date-time */
+              from: string;
+              /** Format: date-time */
+              to: string;
+              /** @description tenants whose wallets were called in the period, by tenant id */
+              tenants: {
+                tenantId: string;
+                name: string;
+                /** @description calls to the wallet (balance reads and movements, every attempt) */
+                calls: number;
+                /** @description calls with no usable answer: timeouts, 5xx, unreadable answers, refused addresses */
+                failed: number;
+                /** @description calls the wallet answered with a refusal (insufficient funds, …) */
+                refused: number;
+                /** @description failed / calls, 4 decimals */
+                errorRate: number;
+                /** @description median call duration, ms (interpolated, 1 decimal) */
+                p50Ms: number;
+                /** @description 99th percentile of the call durations, ms (interpolated, 1 decimal) */
+                p99Ms: number;
+              }[];
+            };
+            /** @description the delivery backlog now, every tenant */
+            delivery: {
+              /** @description movements owed and waiting for delivery (retries included) */
+              pending: number;
+              oldestCreatedAt: string | null;
+              oldestAgeSeconds: number | null;
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
               /** @description for people; may change */
               message: string;
               /** @description structured context */

@@ -11,6 +11,8 @@ import * as deliverableIndex from './0009_deliverable_index.ts';
 import * as statementCheck from './0010_statement_check.ts';
 import * as obligationHistory from './0011_obligation_history.ts';
 import * as adjustmentApproval from './0012_adjustment_approval.ts';
+import * as adminReads from './0013_admin_reads.ts';
+import * as staffConsole from './0014_staff_console.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +28,8 @@ const migrations: Record<string, Migration> = {
   '0010_statement_check': statementCheck,
   '0011_obligation_history': obligationHistory,
   '0012_adjustment_approval': adjustmentApproval,
+  '0013_admin_reads': adminReads,
+  '0014_staff_console': staffConsole,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,141 @@
+import type { Db } from '../platform/db/database.ts';
+import { validationError } from '../platform/errors.ts';
+import { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from '../platform/http/cursor.ts';
+import { eventDetail, eventRecord } from './records.ts';
+import {
+  TRADING_COMPETITIONS_PAGE,
+  TRADING_EVENTS_PAGE,
+  type EventDetail,
+  type TradingCompetition,
+  type TradingCompetitionsQuery,
+  type TradingEventRow,
+  type TradingEventsQuery,
+} from './schemas.ts';
+import { EVENT_STATUSES, MARKET_STATES } from './states.ts';
+import * as store from './store.ts';
+
+/**
+ * The catalog as traders see it in the console: the tree (sports, competitions, events of every status, filtered
+ * and paged) and one event with every market, whatever its status. Reads only; changes are trading.ts.
+ */
+export class TradingViews {
+  readonly #db: Db;
+
+  constructor(deps: { db: Db }) {
+    this.#db = deps.db;
+  }
+
+  async sports() {
+    const sports = await store.sportsWithCompetitionCounts(this.#db);
+    const events = tally(await store.eventCountsBySport(this.#db), EVENT_STATUSES);
+    return {
+      sports: sports.map((sport) => ({
+        id: sport.id,
+        name: sport.name,
+        sortOrder: sport.sort_order,
+        competitionCount: sport.competition_count,
+        events: events(sport.id),
+      })),
+    };
+  }
+
+  async competitions(query: TradingCompetitionsQuery) {
+    const limit = query.limit ?? TRADING_COMPETITIONS_PAGE;
+    const rows = await store.listCompetitions(this.#db, {
+      sportId: query.sportId,
+      search: query.q === undefined ? undefined : containing(query.q),
+      after: query.cursor ? decodeKeyCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const events = tally(
+      await store.eventCountsByCompetition(
+        this.#db,
+        page.map((row) => row.id),
+      ),
+      EVENT_STATUSES,
+    );
+    const last = page.at(-1);
+    const competitions: TradingCompetition[] = page.map((row) => ({
+      id: row.id,
+      name: row.name,
+      country: row.country,
+      sport: { id: row.sport_id, name: row.sport_name },
+      events: events(row.id),
+    }));
+    return { competitions, nextCursor: rows.length > limit && last ? encodeKeyCursor(last.name, last.id) : '' };
+  }
+
+  async events(query: TradingEventsQuery): Promise<{ events: TradingEventRow[]; nextCursor: string }> {
+    const limit = query.limit ?? TRADING_EVENTS_PAGE;
+    const startsFrom = query.startsFrom === undefined ? undefined : instant('startsFrom', query.startsFrom);
+    const startsTo = query.startsTo === undefined ? undefined : instant('startsTo', query.startsTo);
+    if (startsFrom && startsTo && startsTo < startsFrom) {
+      throw validationError('startsTo', '`startsTo` is an instant on or after `startsFrom`.');
+    }
+    const rows = await store.listEventHeaders(this.#db, {
+      statuses: query.status,
+      sportId: query.sportId,
+      competitionId: query.competitionId,
+      startsFrom,
+      startsTo,
+      search: query.q === undefined ? undefined : containing(query.q),
+      descending: query.sort === '-startsAt',
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit,
+    });
+    const page = rows.slice(0, limit);
+    const markets = tally(
+      (
+        await store.marketCounts(
+          this.#db,
+          page.map((row) => row.id),
+        )
+      ).map((row) => ({ key: row.event_id, status: row.status, count: row.count })),
+      MARKET_STATES,
+    );
+    const last = page.at(-1);
+    return {
+      events: page.map((row) => ({
+        ...eventRecord(row),
+        name: `${row.home} vs ${row.away}`,
+        markets: markets(row.id),
+      })),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.starts_at, last.id) : '',
+    };
+  }
+
+  event(eventId: string): Promise<EventDetail> {
+    return eventDetail(this.#db, eventId);
+  }
+}
+
+/** A LIKE pattern that finds `text` anywhere: its own wildcards (and the escape character) match themselves. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** An instant the database can hold (years 1 to 9999). */
+function instant(field: string, text: string): Date {
+  const at = new Date(text);
+  const year = at.getUTCFullYear();
+  if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    throw validationError(field, `${text} is not an instant between the years 1 and 9999.`);
+  }
+  return at;
+}
+
+/** Counts by key and status, as a lookup that gives every status of `states` for a key (zero when it has none). */
+function tally<S extends string>(rows: Array<{ key: string; status: S; count: number }>, states: readonly S[]) {
+  const byKey = new Map<string, Record<S, number>>();
+  for (const row of rows) {
+    const counts = byKey.get(row.key) ?? zeros(states);
+    counts[row.status] = row.count;
+    byKey.set(row.key, counts);
+  }
+  return (key: string): Record<S, number> => byKey.get(key) ?? zeros(states);
+}
+
+function zeros<S extends string>(states: readonly S[]): Record<S, number> {
+  return Object.fromEntries(states.map((state) => [state, 0])) as Record<S, number>;
+}

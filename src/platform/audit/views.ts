@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { platformErrors, validationError } from '../errors.ts';
+import { tenantScope } from '../http/auth.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import type { StaffCall } from '../http/principals.ts';
+import { auditCsv } from './csv.ts';
+import { auditErrors } from './errors.ts';
+import type { AuditRow } from './log.ts';
+import { AUDIT_PAGE, MAX_EXPORT_ROWS, type AuditEntry, type AuditQuery } from './schemas.ts';
+import { listAuditEntries, type AuditFilter } from './store.ts';
+
+/**
+ * The audit log as staff read it. The platform reads every row (or the rows about one tenant); an operator only
+ * the rows about their own tenant: those whose target is the tenant or whose details name it (`tenant_id`), and
+ * those its staff accounts made or were the target of (their log-ins, their adjustments, their creation).
+ */
+export class AuditViews {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #staffOfTenant: (tenantId: string) => Promise<string[]>;
+
+  constructor(deps: { db: Db; clock: Clock; staffOfTenant: (tenantId: string) => Promise<string[]> }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#staffOfTenant = deps.staffOfTenant;
+  }
+
+  async list(
+    call: Pick<StaffCall, 'staff'>,
+    query: AuditQuery,
+  ): Promise<{ entries: AuditEntry[]; nextCursor: string }> {
+    const limit = query.limit ?? AUDIT_PAGE;
+    const before = query.cursor ? auditCursor(query.cursor) : undefined;
+    const rows = await listAuditEntries(this.#db, { ...(await this.#filter(call, query)), before, limit });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      entries: page.map(auditEntry),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.occurred_at, String(last.id)) : '',
+    };
+  }
+
+  /** Every row the filter matches, newest first, as one CSV file; refused when more than MAX_EXPORT_ROWS match. */
+  async csv(call: Pick<StaffCall, 'staff'>, query: AuditQuery): Promise<{ filename: string; body: string }> {
+    const rows = await listAuditEntries(this.#db, { ...(await this.#filter(call, query)), limit: MAX_EXPORT_ROWS });
+    if (rows.length > MAX_EXPORT_ROWS) {
+      throw auditErrors.export_too_large(
+        { maxRows: MAX_EXPORT_ROWS },
+        `More than ${MAX_EXPORT_ROWS} rows match: narrow the filter (from, to, action, ...).`,
+      );
+    }
+    const stamp = this.#clock
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replace(/[-:]/g, '');
+    return { filename: `audit-${stamp}.csv`, body: auditCsv(rows) };
+  }
+
+  async #filter(call: Pick<StaffCall, 'staff'>, query: AuditQuery): Promise<Omit<AuditFilter, 'limit'>> {
+    const own = tenantScope(call.staff);
+    if (own !== null && query.tenantId !== undefined && query.tenantId !== own) {
+      throw platformErrors.forbidden(undefined, 'Operators read the audit log of their own tenant only.');
+    }
+    const from = query.from ? new Date(query.from) : undefined;
+    const to = query.to ? new Date(query.to) : undefined;
+    if (from && to && to <= from) throw validationError('to', 'to must be after from.');
+    const tenantId = own ?? query.tenantId;
+    return {
+      actorType: query.actorType,
+      actorId: query.actorId,
+      action: actionFilter(query.action),
+      targetType: query.targetType,
+      targetId: query.targetId,
+      from,
+      to,
+      about: tenantId === undefined ? undefined : { tenantId, staffIds: await this.#staffOfTenant(tenantId) },
+    };
+  }
+}
+
+/** `staff.login` is one action; `staff.` or `staff.*` every action under it. */
+function actionFilter(action: string | undefined): AuditFilter['action'] {
+  if (action === undefined) return undefined;
+  if (action.endsWith('*')) return { prefix: action.slice(0, -1) };
+  if (action.endsWith('.')) return { prefix: action };
+  return { exact: action };
+}
+
+function auditCursor(cursor: string): { at: Date; id: number } {
+  const { at, id } = decodeCursor(cursor);
+  if (!/^[1-9][0-9]{0,15}$/.test(id)) throw validationError('cursor', 'The cursor is not one this API returned.');
+  return { at, id: Number(id) };
+}
+
+function auditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: String(row.id),
+    occurredAt: row.occurred_at.toISOString(),
+    actor: { type: row.actor_type, id: row.actor_id },
+    action: row.action,
+    target: row.target_type === null ? null : { type: row.target_type, id: row.target_id },
+    tenantId: row.tenant_id,
+    outcome: row.outcome as AuditEntry['outcome'],
+    ip: row.ip,
+    details: row.details,
+  };
+}
