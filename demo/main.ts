@@ -54,12 +54,22 @@ async function main(): Promise<number> {
   say(`  Wallets (reference):    production ${demo.wallets.production.url}, sandbox ${demo.wallets.sandbox.url}`);
   say(`  Service log:            ${demo.logFile}`);
   say('');
+  say(`  Staff console:          ${demo.consoleUrl}`);
+  for (const account of demo.consoleAccounts) {
+    say(`    ${account.role.padEnd(15)} ${account.email.padEnd(30)} password ${account.password}`);
+  }
+  say(
+    '    The first sign-in of each shows a QR code: scan it with an authenticator app (any TOTP app), type its code.',
+  );
+  say('');
   say('  What to try:');
   say(`  1. Browse the sportsbook anonymously, then press "Log in" (any name; ${names} have R$ 1,000.00).`);
   say('  2. Add odds to the bet slip and place a single or an accumulator: watch bet_placed and balance_changed.');
   say('  3. Press Deposit in the sportsbook: the casino cashier credits its wallet, then refreshes the balance.');
   say('  4. In "Trader shortcut", settle the market of your bet: bet_settled arrives, the payout reaches the wallet.');
   say('  5. Open My Bets and cash out an open bet; switch the language in the casino header; log out.');
+  say('  6. Sign in to the staff console as the trader and settle a market from its dry run; as the operator, find');
+  say('     the bet by the casino player id (casino-ana, ...) and see its payout under Financial delivery.');
   say('');
   say('  Ctrl-C stops everything (the next start begins from scratch).');
 

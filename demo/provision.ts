@@ -17,6 +17,32 @@ export interface StaffLogin {
   token: string;
 }
 
+/** A person's account for the staff console: its first sign-in there enrols an authenticator app. */
+export interface ConsoleAccount {
+  role: StaffRole;
+  email: string;
+  password: string;
+}
+
+/**
+ * The console's demo accounts, one per role (the operator's on the demo tenant), created as `npx bookmaker staff
+ * create` creates them: with no authenticator yet, so the first sign-in at /admin shows the enrolment QR code.
+ */
+export async function createConsoleAccounts(staff: StaffService, tenantId: string): Promise<ConsoleAccount[]> {
+  const accounts: ConsoleAccount[] = [];
+  for (const [role, name] of [
+    ['platform_admin', 'admin'],
+    ['trader', 'trader'],
+    ['operator', 'operator'],
+  ] as const) {
+    const email = `${name}@demo.bookmaker.test`;
+    const password = randomBytes(12).toString('base64url');
+    await staff.createForEnrolment({ email, password, role, tenantId: role === 'operator' ? tenantId : undefined });
+    accounts.push({ role, email, password });
+  }
+  return accounts;
+}
+
 /** Creates a staff account (as `npx bookmaker staff create` does) and logs it in over HTTP with a TOTP code. */
 export async function createStaff(
   staff: StaffService,

@@ -17,7 +17,14 @@ import { startServer, StartupError, type RunningServer } from '../src/server.ts'
 import { startCasino, type Casino } from './casino.ts';
 import type { Locale } from './casino-state.ts';
 import { DEMO_PLAYERS } from './page.ts';
-import { activateClient, authorizeAggregator, createClient, createStaff } from './provision.ts';
+import {
+  activateClient,
+  authorizeAggregator,
+  type ConsoleAccount,
+  createClient,
+  createConsoleAccounts,
+  createStaff,
+} from './provision.ts';
 import { startWallet, type DemoWallet } from './wallet.ts';
 
 export interface DemoPorts {
@@ -48,6 +55,9 @@ export interface Demo {
   /** The sportsbook as the browser reaches it (another origin), e.g. http://localhost:3000 */
   sportsbookUrl: string;
   apiReferenceUrl: string;
+  /** The staff console, and the accounts to sign in with (their first sign-in enrols an authenticator app). */
+  consoleUrl: string;
+  consoleAccounts: ConsoleAccount[];
   /** Where the service's log goes. */
   logFile: string;
   dataDir: string;
@@ -212,6 +222,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const operator = await createStaff(server.app.services.staff, api, 'operator', {
       tenantId: client.production.tenantId,
     });
+    log('demo: creating the staff console accounts (administrator, trader, operator) ...');
+    const consoleAccounts = await createConsoleAccounts(server.app.services.staff, client.production.tenantId);
 
     casino.configure({
       sportsbookUrl,
@@ -231,6 +243,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       casinoUrl: casino.url,
       sportsbookUrl,
       apiReferenceUrl: `${sportsbookUrl}${DOCS_PATH}`,
+      consoleUrl: `${sportsbookUrl}/admin`,
+      consoleAccounts,
       logFile,
       dataDir,
       clientId: client.id,

@@ -87,16 +87,43 @@ describe('the staff console', { skip: skip ?? false }, () => {
 
   it('signs in with e-mail, password and code, keeps the token out of storage and the address, and signs out', async () => {
     const page = await signedIn('platform_admin');
-    assert.equal(page.url(), `${stack.url}/admin/aggregators`);
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    assert.equal(page.url(), `${stack.url}/admin`);
     const stored = await page.evaluate(
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
     );
     assert.doesNotMatch(stored, /bm_staff_/);
-    await noSeriousViolations(page, 'aggregators');
+    await page.getByRole('region', { name: 'Wallets, last 24 hours' }).waitFor();
+    await noSeriousViolations(page, 'home');
+    await shoot(page, 'home');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
     await noSeriousViolations(page, 'sign-in');
     await shoot(page, 'sign-in');
+    await page.close();
+  });
+
+  it('a first sign-in enrols the authenticator: the QR code and the key, then one code finishes it', async () => {
+    const email = 'first.sign-in@console.test';
+    await stack.t.app.services.staff.createForEnrolment({ email, password: STAFF_PASSWORD, role: 'trader' });
+    const page = await browser.newPage({ viewport: MOBILE });
+    await page.goto(`${stack.url}/admin`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Set up your authenticator' }).waitFor();
+    await page.getByRole('img', { name: 'QR code of your authenticator key' }).waitFor();
+    const secret = (await page.locator('code.key').innerText()).replaceAll(' ', '');
+    assert.match(secret, /^[A-Z2-7]{16,}$/);
+    await noSeriousViolations(page, 'enrolment');
+    await shoot(page, 'enrolment');
+    await page.getByLabel('Code from the app').fill('000000');
+    await page.getByRole('button', { name: 'Finish and sign in' }).click();
+    await page.getByRole('alert').getByText('That code does not match').waitFor();
+    await page.getByLabel('Code from the app').fill(totpCode(secret, stack.t.clock.now()));
+    await page.getByRole('button', { name: 'Finish and sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    await page.waitForURL(`${stack.url}/admin/trading/events`);
     await page.close();
   });
 
@@ -115,6 +142,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
 
   it('a platform administrator creates an aggregator, authorizes it, issues a key shown once, and revokes it', async () => {
     const page = await signedIn('platform_admin');
+    await page.getByRole('link', { name: 'Aggregators' }).click();
     await page.getByRole('button', { name: 'New aggregator' }).click();
     await page.getByRole('dialog').getByLabel('Name').fill('Console Games');
     await page.getByRole('dialog').getByRole('button', { name: 'New aggregator' }).click();
@@ -165,7 +193,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
 
   it('an operator sees its own tenant only: no platform screens, and the API refuses them too', async () => {
     const page = await signedIn('operator', { tenantId: stack.tenantId });
-    assert.equal(page.url(), `${stack.url}/admin/workspace`);
+    await page.waitForURL(`${stack.url}/admin/workspace`);
     assert.equal(await page.getByRole('link', { name: 'Aggregators' }).count(), 0);
     await page.goto(`${stack.url}/admin`);
     await page.getByLabel('E-mail').waitFor();
@@ -183,7 +211,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
 
   it('a trader creates an event and its market, settles it from the dry run, and the credit is delivered', async () => {
     const page = await signedIn('trader');
-    assert.equal(page.url(), `${stack.url}/admin/trading/events`);
+    await page.waitForURL(`${stack.url}/admin/trading/events`);
     await page.getByRole('table', { name: 'Events' }).waitFor();
     await noSeriousViolations(page, 'trading events');
     await shoot(page, 'trading-events');
@@ -349,6 +377,57 @@ describe('the staff console', { skip: skip ?? false }, () => {
     assert.ok(key.length > 20);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     assert.equal(await page.getByText(key).count(), 0);
+    await page.close();
+  });
+
+  it('a platform administrator creates an operator account, disables it, and searches the clients', async () => {
+    const page = await signedIn('platform_admin');
+    await page.getByRole('link', { name: 'Staff' }).click();
+    await page.getByRole('button', { name: 'New account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New account' });
+    await dialog.getByLabel('E-mail').fill('new.operator@console.test');
+    await dialog.getByLabel('Temporary password').fill(STAFF_PASSWORD);
+    await dialog.getByLabel('Role').selectOption('operator');
+    await dialog.getByLabel('Tenant (operators)').fill('tn_missing');
+    await dialog.getByRole('button', { name: 'New account' }).click();
+    await dialog.locator('.field-error').waitFor();
+    await dialog.getByLabel('Tenant (operators)').fill(stack.tenantId);
+    await dialog.getByRole('button', { name: 'New account' }).click();
+    const row = page.getByRole('row', { name: /new\.operator@console\.test/ });
+    await row.getByText('At next sign-in').waitFor();
+    await noSeriousViolations(page, 'staff');
+    await shoot(page, 'staff');
+    await row.getByRole('button', { name: 'Disable: new.operator@console.test' }).click();
+    await page.getByRole('dialog', { name: 'Disable' }).getByLabel('Reason').fill('left the company');
+    await page.getByRole('dialog', { name: 'Disable' }).getByRole('button', { name: 'Disable' }).click();
+    await row.getByText('Disabled').waitFor();
+
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await page.getByLabel('Search').fill('no such client');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No client matches these filters.').waitFor();
+    assert.match(page.url(), /\/admin\/clients\?q=no\+such\+client$/);
+    await noSeriousViolations(page, 'clients');
+    await page.close();
+  });
+
+  it('the GGR report and the audit log show what happened, with CSV downloads', async () => {
+    const page = await signedIn('platform_admin');
+    await page.getByRole('link', { name: 'GGR report' }).click();
+    await page.getByRole('heading', { level: 1, name: 'GGR report' }).waitFor();
+    await page.locator('.state, .panel').first().waitFor();
+    await noSeriousViolations(page, 'report');
+    await shoot(page, 'report');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    assert.match((await download).suggestedFilename(), /^ggr-all-/);
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Action').fill('staff.');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('table', { name: 'Audit entries' }).getByText('staff.login').first().waitFor();
+    await noSeriousViolations(page, 'audit');
+    await shoot(page, 'audit');
     await page.close();
   });
 });

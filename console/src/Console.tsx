@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { AREAS, NAV, areaOf, mayOpen, type AreaName, type Screen } from './areas.ts';
+import { AREAS, NAV, areaOf, mayOpen, type AreaName } from './areas.ts';
 import { t } from './messages.ts';
+import type { Screen } from './screen.ts';
 import { followLink, href, match, navigate, place } from './router.ts';
 import { noteActivity, session, signOut, type Staff } from './session.ts';
 import { SignIn } from './signin/SignIn.tsx';

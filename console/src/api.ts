@@ -1,6 +1,6 @@
-import type { ApiQuery, ApiRequest, ApiResponse, Operation } from '../../web/src/api-shapes.ts';
+import type { ApiRequest, ApiResponse, Operation } from '../../web/src/api-shapes.ts';
 
-export type { ApiQuery, ApiRequest, ApiResponse };
+export type { ApiRequest, ApiResponse };
 
 /** A refusal of the admin API in the one error shape, or `network` when no answer came. */
 export class ApiError extends Error {
@@ -37,7 +37,7 @@ export function connectSession(hooks: SessionHooks): void {
 type QueryValue = string | number | boolean | undefined | null | string[];
 
 /** `?a=1&b=x`, without the parameters that are not set. */
-export function queryString(query: Record<string, QueryValue> = {}): string {
+function queryString(query: Record<string, QueryValue> = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;

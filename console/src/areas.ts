@@ -1,12 +1,6 @@
-import type { JSX } from 'preact';
 import type { t } from './messages.ts';
+import type { Screen } from './screen.ts';
 import type { Role } from './session.ts';
-
-/** A screen of an area: its path pattern under /admin, and what it renders with the path's named parts. */
-export interface Screen {
-  pattern: string;
-  render: (params: Record<string, string>) => JSX.Element;
-}
 
 export type AreaName = 'platform' | 'trading' | 'operator';
 
@@ -25,6 +19,7 @@ export interface NavItem {
 
 /** The navigation, in the order a role works; a staff member sees the items of the areas its role opens. */
 export const NAV: NavItem[] = [
+  { path: '/', area: 'platform', label: (t) => t.nav.home },
   { path: '/aggregators', area: 'platform', label: (t) => t.nav.aggregators },
   { path: '/clients', area: 'platform', label: (t) => t.nav.clients },
   { path: '/staff', area: 'platform', label: (t) => t.nav.staff },

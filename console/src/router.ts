@@ -1,7 +1,7 @@
 import { Value } from './store.ts';
 
 /** Every console address starts with this; the service answers every path under it with the console. */
-export const BASE = '/admin';
+const BASE = '/admin';
 
 export interface Place {
   /** The path under BASE: `/`, `/aggregators/ag_1`. */

@@ -97,6 +97,6 @@ function checkIdle(): void {
 }
 
 function idleMs(): number {
-  const staff = session.get()?.staff as (Staff & { idleTimeoutSeconds?: number }) | undefined;
-  return staff?.idleTimeoutSeconds ? staff.idleTimeoutSeconds * 1000 : IDLE_FALLBACK_MS;
+  const seconds = session.get()?.staff.idleTimeoutSeconds;
+  return seconds ? seconds * 1000 : IDLE_FALLBACK_MS;
 }

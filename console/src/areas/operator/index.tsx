@@ -1,6 +1,8 @@
-import type { Screen } from '../../areas.ts';
+import type { Screen } from '../../screen.ts';
 import { Adjustments } from './Adjustments.tsx';
+import { Audit } from './Audit.tsx';
 import { Bets } from './Bets.tsx';
+import { Report } from './Report.tsx';
 import { Settings } from './Settings.tsx';
 import { Workspace } from './Workspace.tsx';
 
@@ -10,4 +12,6 @@ export const screens: Screen[] = [
   { pattern: '/bets', render: () => <Bets /> },
   { pattern: '/adjustments', render: () => <Adjustments /> },
   { pattern: '/settings', render: () => <Settings /> },
+  { pattern: '/reports/ggr', render: () => <Report /> },
+  { pattern: '/audit', render: () => <Audit /> },
 ];

@@ -5,6 +5,7 @@ import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
 import { Badge, Dialog, Failure, Field, Loading, messageOf, OnceSecret, Page } from '../../ui/ui.tsx';
+import { Confirm } from '../../ui/Confirm.tsx';
 import { AuthorizationBadge } from './Aggregators.tsx';
 
 type Aggregator = ApiResponse<'getAggregator'>['aggregator'];
@@ -73,6 +74,7 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
   const [error, setError] = useState<Error | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [switching, setSwitching] = useState(false);
   const set = (changes: Partial<typeof form>) => {
     setForm({ ...form, ...changes });
     setDone(false);
@@ -133,12 +135,34 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
             type="button"
             class={`button ${current.enabled ? 'button-danger' : ''}`}
             disabled={busy}
-            onClick={() => void save({ ...bodyOf(formOf(current)), enabled: !current.enabled })}
+            onClick={() => setSwitching(true)}
           >
             {current.enabled ? t.aggregator.disable : t.aggregator.enable}
           </button>
         )}
       </div>
+      {switching && current && (
+        <Confirm
+          title={current.enabled ? t.aggregator.disable : t.aggregator.enable}
+          text={current.enabled ? t.aggregator.disableText : t.aggregator.enableText}
+          action={current.enabled ? t.aggregator.disable : t.aggregator.enable}
+          danger={current.enabled}
+          onConfirm={(reason) => {
+            const action = current.enabled ? 'disable' : 'enable';
+            const operation = current.enabled ? 'disableAggregator' : 'enableAggregator';
+            return call(operation, 'POST', `/api/v1/admin/aggregators/${props.aggregator.id}/${action}`, {
+              body: reason ? { reason } : {},
+            });
+          }}
+          onClose={(done) => {
+            setSwitching(false);
+            if (done) {
+              setForm({ ...form, enabled: !current.enabled });
+              props.saved();
+            }
+          }}
+        />
+      )}
       <p class="muted">{t.aggregator.authorizationIntro}</p>
       <form
         class="form form-grid"
@@ -245,8 +269,7 @@ function Keys(props: { aggregator: Aggregator; changed: () => void }) {
           {
             header: t.aggregator.lastUsed,
             cell: (key) => {
-              const used = (key as Key & { lastUsedAt?: string | null }).lastUsedAt;
-              return used ? dateTime(used) : t.aggregator.never;
+              return key.lastUsedAt ? dateTime(key.lastUsedAt) : t.aggregator.never;
             },
           },
           {

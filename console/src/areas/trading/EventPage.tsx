@@ -16,7 +16,7 @@ const EVENT_STATUSES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
 const RESULTS: Result[] = ['won', 'lost', 'void', 'half_won', 'half_lost'];
 
 /** The book's margin at a market's odds: Σ 1/odds − 1 (an overround of 5% shows as 5%). */
-export function margin(market: Pick<Market, 'selections'>): number {
+function margin(market: Pick<Market, 'selections'>): number {
   return market.selections.reduce((sum, selection) => sum + 1 / Number(selection.odds), 0) - 1;
 }
 

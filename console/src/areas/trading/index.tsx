@@ -1,4 +1,4 @@
-import type { Screen } from '../../areas.ts';
+import type { Screen } from '../../screen.ts';
 import { EventPage } from './EventPage.tsx';
 import { Events } from './Events.tsx';
 

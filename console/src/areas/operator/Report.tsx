@@ -1,0 +1,246 @@
+import { useState } from 'preact/hooks';
+import { call, callText, type ApiResponse } from '../../api.ts';
+import { count, money, utcDay } from '../../format.ts';
+import { t } from '../../messages.ts';
+import { place, setQuery } from '../../router.ts';
+import { session } from '../../session.ts';
+import { useValue } from '../../store.ts';
+import { download } from '../../ui/download.ts';
+import { useLoad } from '../../ui/load.ts';
+import { Empty, Failure, Field, Loading, messageOf, Page } from '../../ui/ui.tsx';
+
+type Answer = ApiResponse<'ggrReport'>;
+type TenantReport = Extract<Answer, { days: unknown }>;
+type Figures = TenantReport['totals'];
+
+const DAY_MS = 24 * 3600 * 1000;
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** GGR per UTC day: a chart, the table, a CSV export; platform administrators see every tenant with totals. */
+export function Report() {
+  const { query } = useValue(place);
+  const platform = useValue(session)!.staff.role === 'platform_admin';
+  const today = new Date();
+  const from = query.get('from') ?? isoDay(new Date(today.getTime() - 29 * DAY_MS));
+  const to = query.get('to') ?? isoDay(today);
+  const tenantId = platform ? (query.get('tenant') ?? undefined) : undefined;
+  const [form, setForm] = useState({ from, to, tenant: tenantId ?? '' });
+  const [error, setError] = useState<Error | null>(null);
+  const filter = { from, to, tenantId };
+  const loaded = useLoad(
+    (signal) => call('ggrReport', 'GET', '/api/v1/admin/reports/ggr', { query: filter, signal }),
+    JSON.stringify(filter),
+  );
+  async function exportCsv() {
+    setError(null);
+    try {
+      const csv = await callText('/api/v1/admin/reports/ggr', { ...filter, format: 'csv' });
+      download(`ggr-${tenantId ?? 'all'}-${from}-${to}.csv`, csv);
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const reports: TenantReport[] = !loaded.data ? [] : 'days' in loaded.data ? [loaded.data] : loaded.data.tenants;
+  return (
+    <Page
+      title={t.report.title}
+      actions={
+        <button type="button" class="button" onClick={() => void exportCsv()}>
+          {t.report.exportCsv}
+        </button>
+      }
+    >
+      <p class="muted">{t.report.intro}</p>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery({ from: form.from, to: form.to, tenant: form.tenant.trim() || undefined });
+        }}
+      >
+        <Field label={t.report.from}>
+          {({ id }) => (
+            <input
+              id={id}
+              type="date"
+              required
+              value={form.from}
+              onInput={(e) => setForm({ ...form, from: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label={t.report.to}>
+          {({ id }) => (
+            <input
+              id={id}
+              type="date"
+              required
+              value={form.to}
+              onInput={(e) => setForm({ ...form, to: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        {platform && (
+          <Field label={t.tenant.label} hint={t.report.tenantHint}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                maxLength={64}
+                aria-describedby={describedBy}
+                value={form.tenant}
+                onInput={(e) => setForm({ ...form, tenant: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+        )}
+        <button type="submit" class="button button-primary">
+          {t.report.show}
+        </button>
+      </form>
+      {error && (
+        <p class="form-error" role="alert">
+          {messageOf(error)}
+        </p>
+      )}
+      {loaded.state === 'failed' ? (
+        <Failure error={loaded.error} retry={loaded.reload} />
+      ) : !loaded.data ? (
+        <Loading />
+      ) : reports.length === 0 ? (
+        <Empty>{t.report.empty}</Empty>
+      ) : (
+        <>
+          {reports.map((report) => (
+            <TenantSection report={report} key={report.tenantId} />
+          ))}
+          {'tenants' in loaded.data && <Totals totals={loaded.data.totals} />}
+        </>
+      )}
+    </Page>
+  );
+}
+
+const COLUMNS = ['stakes', 'payouts', 'refunds', 'cashouts', 'corrections', 'ggr', 'adjustments'] as const;
+
+function TenantSection(props: { report: TenantReport }) {
+  const { report } = props;
+  const headingId = `report-${report.tenantId}`;
+  return (
+    <section class="panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {report.tenantId} · {report.currency}
+      </h2>
+      <Chart report={report} />
+      <div class="table-wrap">
+        <table class="table">
+          <caption class="visually-hidden">{t.report.caption(report.tenantId)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.report.day}</th>
+              <th scope="col" class="numeric">
+                {t.report.bets}
+              </th>
+              {COLUMNS.map((column) => (
+                <th scope="col" class="numeric" key={column}>
+                  {t.report[column]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {report.days.map((day) => (
+              <Row label={utcDay(day.date)} figures={day} currency={report.currency} key={day.date} />
+            ))}
+            <Row label={t.report.total} figures={report.totals} currency={report.currency} strong />
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Row(props: { label: string; figures: Figures; currency: string; strong?: boolean }) {
+  return (
+    <tr class={props.strong ? 'total' : undefined}>
+      <th scope="row" data-label={t.report.day}>
+        {props.label}
+      </th>
+      <td class="numeric" data-label={t.report.bets}>
+        {count(props.figures.bets)}
+      </td>
+      {COLUMNS.map((column) => (
+        <td class="numeric" data-label={t.report[column]} key={column}>
+          {money(props.figures[column], props.currency)}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/** GGR per day as bars above (won by the book) or below (lost) a zero line; the table holds the numbers. */
+function Chart(props: { report: TenantReport }) {
+  const { days, currency, tenantId } = props.report;
+  const largest = Math.max(1, ...days.map((day) => Math.abs(day.ggr)));
+  const width = Math.max(days.length * 12, 120);
+  const height = 120;
+  const middle = height / 2;
+  return (
+    <svg
+      class="chart"
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={t.report.chart(tenantId, currency)}
+      preserveAspectRatio="none"
+    >
+      <line x1={0} x2={width} y1={middle} y2={middle} class="chart-axis" />
+      {days.map((day, index) => {
+        const size = (Math.abs(day.ggr) / largest) * (middle - 4);
+        return (
+          <rect
+            key={day.date}
+            x={index * 12 + 2}
+            width={8}
+            y={day.ggr >= 0 ? middle - size : middle}
+            height={Math.max(size, day.ggr === 0 ? 0 : 1)}
+            class={day.ggr >= 0 ? 'chart-up' : 'chart-down'}
+          >
+            <title>
+              {utcDay(day.date)}: {money(day.ggr, currency)}
+            </title>
+          </rect>
+        );
+      })}
+    </svg>
+  );
+}
+
+function Totals(props: { totals: Array<Figures & { currency: string }> }) {
+  return (
+    <section class="panel" aria-labelledby="report-totals">
+      <h2 id="report-totals">{t.report.totals}</h2>
+      <div class="table-wrap">
+        <table class="table">
+          <caption class="visually-hidden">{t.report.totalsCaption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.report.currency}</th>
+              <th scope="col" class="numeric">
+                {t.report.bets}
+              </th>
+              {COLUMNS.map((column) => (
+                <th scope="col" class="numeric" key={column}>
+                  {t.report[column]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {props.totals.map((total) => (
+              <Row label={total.currency} figures={total} currency={total.currency} key={total.currency} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api.ts';
+import { t } from '../messages.ts';
+import { Dialog, Field, messageOf } from './ui.tsx';
+
+/**
+ * A confirmation of an action that changes something for others (suspend a client, disable an account): what it
+ * does in words, an optional reason kept in the audit log, and the API's refusal if it comes.
+ */
+export function Confirm(props: {
+  title: string;
+  text: string;
+  action: string;
+  danger?: boolean;
+  onConfirm: (reason: string | undefined) => Promise<unknown>;
+  onClose: (done: boolean) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await props.onConfirm(reason.trim() || undefined);
+      props.onClose(true);
+    } catch (failure) {
+      setError(failure as Error);
+      setBusy(false);
+    }
+  }
+  const reasonError = error instanceof ApiError && error.field === 'reason' ? error.message : undefined;
+  return (
+    <Dialog title={props.title} onClose={() => props.onClose(false)}>
+      <form class="form" onSubmit={(event) => void submit(event)}>
+        <p>{props.text}</p>
+        {error && !reasonError && (
+          <p class="form-error" role="alert">
+            {messageOf(error)}
+          </p>
+        )}
+        <Field label={t.confirmReason} hint={t.confirmReasonHint} error={reasonError}>
+          {({ id, describedBy }) => (
+            <textarea
+              id={id}
+              rows={2}
+              maxLength={500}
+              aria-describedby={describedBy}
+              value={reason}
+              onInput={(e) => setReason(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <div class="form-actions">
+          <button type="button" class="button" onClick={() => props.onClose(false)}>
+            {t.cancel}
+          </button>
+          <button type="submit" class={`button ${props.danger ? 'button-danger' : 'button-primary'}`} disabled={busy}>
+            {props.action}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
