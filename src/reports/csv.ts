@@ -1,3 +1,4 @@
+import { toCsv } from '../platform/http/csv.ts';
 import type { GgrFigures, GgrReport, GgrTenantsReport } from './schemas.ts';
 
 /** The figure columns, in the order of the JSON report. */
@@ -14,11 +15,9 @@ const FIGURES: Array<keyof GgrFigures> = [
 const HEADER = ['tenantId', 'currency', 'date', ...FIGURES];
 
 /**
- * The GGR report as CSV (RFC 4180: a header line, CRLF line ends, fields quoted only when they must be): one line
- * per tenant and day, then the tenant's `total` line; for the every-tenant report, a `total` line per currency after
- * them, with an empty tenantId. Amounts are integers in minor units (negative ones with a minus sign), as in the JSON
- * report. No field is text a person typed (generated ids, currency codes, dates, integers); a field that would still
- * start a spreadsheet formula is neutralised with a leading apostrophe, as the audit export does.
+ * The GGR report as CSV (platform/http/csv.ts): one line per tenant and day, then the tenant's `total` line; for
+ * the every-tenant report, a `total` line per currency after them, with an empty tenantId. Amounts are integers in
+ * minor units (negative ones with a minus sign), as in the JSON report.
  */
 export function ggrCsv(report: GgrReport | GgrTenantsReport): string {
   const tenants = 'tenants' in report ? report.tenants : [report];
@@ -30,7 +29,7 @@ export function ggrCsv(report: GgrReport | GgrTenantsReport): string {
   if ('tenants' in report) {
     for (const total of report.totals) lines.push(['', total.currency, 'total', ...numbers(total)]);
   }
-  return lines.map((fields) => `${fields.map(field).join(',')}\r\n`).join('');
+  return toCsv(lines);
 }
 
 /** The file name a browser saves the report under: the tenant (or all tenants) and the days. */
@@ -41,9 +40,4 @@ export function ggrFileName(report: GgrReport | GgrTenantsReport, query: { from:
 
 function numbers(figures: GgrFigures): string[] {
   return FIGURES.map((key) => String(figures[key]));
-}
-
-function field(text: string): string {
-  const safe = /^[=+@\t\r]|^-(?![0-9]+$)/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

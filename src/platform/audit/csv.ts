@@ -1,3 +1,4 @@
+import { toCsv } from '../http/csv.ts';
 import type { AuditRow } from './log.ts';
 
 const COLUMNS = [
@@ -14,15 +15,11 @@ const COLUMNS = [
   'details',
 ] as const;
 
-/**
- * The rows as CSV (RFC 4180: comma-separated, CRLF line ends, a header line). A cell a spreadsheet would read as a
- * formula (starting with =, +, -, @, a tab or a carriage return) is neutralised with a leading apostrophe; a cell
- * holding a comma, a quote or a line break is quoted, its quotes doubled. `details` is the row's JSON.
- */
+/** The rows as CSV (platform/http/csv.ts: formulas neutralised, quoted as needed); `details` is the row's JSON. */
 export function auditCsv(rows: AuditRow[]): string {
-  const lines = [COLUMNS.join(',')];
+  const lines: Array<ReadonlyArray<string | null>> = [COLUMNS];
   for (const row of rows) {
-    const cells: Array<string | null> = [
+    lines.push([
       String(row.id),
       row.occurred_at.toISOString(),
       row.actor_type,
@@ -34,14 +31,7 @@ export function auditCsv(rows: AuditRow[]): string {
       row.outcome,
       row.ip,
       JSON.stringify(row.details),
-    ];
-    lines.push(cells.map(csvCell).join(','));
+    ]);
   }
-  return lines.join('\r\n') + '\r\n';
-}
-
-function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return toCsv(lines);
 }
