@@ -99,20 +99,7 @@ function Credentials(props: { onEnrol: (enrolment: Enrolment) => void }) {
           />
         )}
       </Field>
-      <Field label={t.code} hint={t.codeHint}>
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            aria-describedby={describedBy}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            value={code}
-            onInput={(e) => setCode(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <CodeField label={t.code} value={code} onInput={setCode} />
       <button class="button button-primary" type="submit" disabled={busy}>
         {busy ? t.signingIn : t.signIn}
       </button>
@@ -159,24 +146,31 @@ function Enrol(props: { enrolment: Enrolment }) {
           {error}
         </p>
       )}
-      <Field label={t.enrolCode} hint={t.codeHint}>
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            aria-describedby={describedBy}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            value={code}
-            onInput={(e) => setCode(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <CodeField label={t.enrolCode} value={code} onInput={setCode} required />
       <button class="button button-primary" type="submit" disabled={busy}>
         {t.enrolFinish}
       </button>
     </form>
+  );
+}
+
+/** The authenticator's 6 digits, as phones fill them in from an app. */
+function CodeField(props: { label: string; value: string; onInput: (value: string) => void; required?: boolean }) {
+  return (
+    <Field label={props.label} hint={t.codeHint}>
+      {({ id, describedBy }) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          required={props.required}
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
   );
 }

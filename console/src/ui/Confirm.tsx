@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api.ts';
 import { t } from '../messages.ts';
-import { Dialog, Field, messageOf } from './ui.tsx';
+import { Dialog, Field, FormError, refusal } from './ui.tsx';
 
 /**
  * A confirmation of an action that changes something for others (suspend a client, disable an account): what it
@@ -30,17 +29,13 @@ export function Confirm(props: {
       setBusy(false);
     }
   }
-  const reasonError = error instanceof ApiError && error.field === 'reason' ? error.message : undefined;
+  const refused = refusal(error, ['reason']);
   return (
     <Dialog title={props.title} onClose={() => props.onClose(false)}>
       <form class="form" onSubmit={(event) => void submit(event)}>
         <p>{props.text}</p>
-        {error && !reasonError && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
-        <Field label={t.confirmReason} hint={t.confirmReasonHint} error={reasonError}>
+        <FormError error={refused.general} />
+        <Field label={t.confirmReason} hint={t.confirmReasonHint} error={refused.field('reason')}>
           {({ id, describedBy }) => (
             <textarea
               id={id}

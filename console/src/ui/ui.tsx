@@ -48,6 +48,31 @@ export function Failure(props: { error: Error; retry?: () => void }) {
   );
 }
 
+/**
+ * The API's refusal of a form, split: its message beside the field it names (`details.field`: the field itself or a
+ * part of it, `walletOrigins.0`), or, when it names none of the form's fields, one message above the form.
+ */
+export function refusal(error: Error | null, fields: readonly string[]) {
+  const named =
+    error instanceof ApiError
+      ? fields.find((name) => error.field === name || error.field?.startsWith(`${name}.`))
+      : undefined;
+  return {
+    field: (name: string) => (error && named === name ? error.message : undefined),
+    general: error && !named ? error : null,
+  };
+}
+
+/** A refusal that belongs to no field, above the form. */
+export function FormError(props: { error: Error | null }) {
+  if (!props.error) return null;
+  return (
+    <p class="form-error" role="alert">
+      {messageOf(props.error)}
+    </p>
+  );
+}
+
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.message || t.failedCode(error.code);
   return t.unexpected;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { call, type ApiResponse } from '../../api.ts';
 import { dateTime, minorUnits, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
@@ -7,7 +7,7 @@ import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 import { loadTenant } from './tenant.ts';
 
@@ -156,16 +156,12 @@ function Propose(props: { currency: string; onClose: (made: boolean) => void }) 
       setError(failure as Error);
     }
   }
-  const fieldError = (name: string) => (error instanceof ApiError && error.field === name ? error.message : undefined);
-  const general = error && !['playerId', 'amount', 'reason'].some((name) => fieldError(name));
+  const refused = refusal(error, ['playerId', 'amount', 'reason']);
+  const fieldError = refused.field;
   return (
     <Dialog title={t.adjustments.propose} onClose={() => props.onClose(false)}>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {general && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={refused.general} />
         <Field label={t.adjustments.player} error={fieldError('playerId')}>
           {({ id }) => (
             <input
@@ -261,11 +257,7 @@ function Decide(props: { adjustment: Adjustment; action: 'approve' | 'reject'; o
         {money(adjustment.amount, adjustment.currency)} · <code>{adjustment.playerId}</code> · {adjustment.reason}
       </p>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {error && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={error} />
         <Field label={t.adjustments.decisionReason} hint={t.adjustments.decisionReasonHint}>
           {({ id, describedBy }) => (
             <textarea

@@ -7,7 +7,7 @@ import { useValue } from '../../store.ts';
 import { download } from '../../ui/download.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Field, FormError, Page } from '../../ui/ui.tsx';
 
 type Entry = ApiResponse<'listAuditEntries'>['entries'][number];
 const FILTERS = ['actorId', 'action', 'targetId', 'from', 'to'] as const;
@@ -88,11 +88,7 @@ export function Audit() {
           {t.apply}
         </button>
       </form>
-      {error && (
-        <p class="form-error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <FormError error={error} />
       <Table<Entry>
         caption={t.audit.caption}
         loaded={loaded}

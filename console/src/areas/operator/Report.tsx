@@ -7,7 +7,7 @@ import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { download } from '../../ui/download.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Empty, Failure, Field, Loading, messageOf, Page } from '../../ui/ui.tsx';
+import { Empty, Failure, Field, FormError, Loading, Page } from '../../ui/ui.tsx';
 
 type Answer = ApiResponse<'ggrReport'>;
 type TenantReport = Extract<Answer, { days: unknown }>;
@@ -97,11 +97,7 @@ export function Report() {
           {t.report.show}
         </button>
       </form>
-      {error && (
-        <p class="form-error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <FormError error={error} />
       {loaded.state === 'failed' ? (
         <Failure error={loaded.error} retry={loaded.reload} />
       ) : !loaded.data ? (

@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts';
+import { call, type ApiRequest, type ApiResponse } from '../../api.ts';
 import { dateTime, minorUnits } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Dialog, Failure, Field, Loading, messageOf, OnceSecret, Page } from '../../ui/ui.tsx';
+import { Dialog, Failure, Field, FormError, Loading, messageOf, OnceSecret, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 import { loadTenant, type Tenant } from './tenant.ts';
 
@@ -52,11 +52,7 @@ function useSave(tenantId: string | undefined, saved: () => void) {
       setError(failure as Error);
     }
   }
-  const fieldError = (name: string) =>
-    error instanceof ApiError && error.field && (error.field === name || error.field.startsWith(`${name}.`))
-      ? error.message
-      : undefined;
-  return { error, done, save, fieldError };
+  return { error, done, save };
 }
 
 function Section(props: { id: string; title: string; children: ComponentChildren }) {
@@ -68,16 +64,11 @@ function Section(props: { id: string; title: string; children: ComponentChildren
   );
 }
 
-function Saved(props: {
-  error: Error | null;
-  done: boolean;
-  fields: (name: string) => string | undefined;
-  names: string[];
-}) {
-  const general = props.error && !props.names.some((name) => props.fields(name));
+/** "Saved.", or the refusal that names no field of the section. */
+function Saved(props: { general: Error | null; done: boolean }) {
   return (
-    <span role="status" class={general ? 'form-error' : 'muted'}>
-      {general ? messageOf(props.error) : props.done ? t.saved : ''}
+    <span role="status" class={props.general ? 'form-error' : 'muted'}>
+      {props.general ? messageOf(props.general) : props.done ? t.saved : ''}
     </span>
   );
 }
@@ -85,6 +76,7 @@ function Saved(props: {
 function EmbedOrigins(props: { tenant: Tenant; tenantId: string | undefined; saved: () => void }) {
   const [origins, setOrigins] = useState(props.tenant.embedOrigins.join('\n'));
   const state = useSave(props.tenantId, props.saved);
+  const refused = refusal(state.error, ['embedOrigins']);
   return (
     <Section id="embed-title" title={t.settings.general}>
       <form
@@ -94,11 +86,7 @@ function EmbedOrigins(props: { tenant: Tenant; tenantId: string | undefined; sav
           void state.save({ embedOrigins: origins.split(/\s+/).filter(Boolean) });
         }}
       >
-        <Field
-          label={t.settings.embedOrigins}
-          hint={t.settings.embedOriginsHint}
-          error={state.fieldError('embedOrigins')}
-        >
+        <Field label={t.settings.embedOrigins} hint={t.settings.embedOriginsHint} error={refused.field('embedOrigins')}>
           {({ id, describedBy, invalid }) => (
             <textarea
               id={id}
@@ -111,7 +99,7 @@ function EmbedOrigins(props: { tenant: Tenant; tenantId: string | undefined; sav
           )}
         </Field>
         <div class="form-actions">
-          <Saved {...state} fields={state.fieldError} names={['embedOrigins']} />
+          <Saved general={refused.general} done={state.done} />
           <button type="submit" class="button button-primary">
             {t.save}
           </button>
@@ -171,10 +159,16 @@ function Limits(props: { tenant: Tenant; tenantId: string | undefined; saved: ()
       ...(platform ? { adjustments: adjustments as Update['adjustments'] } : {}),
     });
   }
+  // A rule between limits (minStake <= maxStake) names `limits` itself: it is said under the section, not a field.
+  const refused = refusal(state.error, [
+    ...LIMITS.map((name) => `limits.${name}`),
+    'adjustments.maxAmount',
+    'adjustments.approvalAbove',
+  ]);
   const error = (name: string) =>
     typo === name
       ? t.adjustments.amountInvalid
-      : (state.fieldError(name) ?? state.fieldError(`limits.${name}`) ?? state.fieldError(`adjustments.${name}`));
+      : (refused.field(`limits.${name}`) ?? refused.field(`adjustments.${name}`));
   return (
     <Section id="limits-title" title={t.settings.limits}>
       <p class="muted">
@@ -221,7 +215,7 @@ function Limits(props: { tenant: Tenant; tenantId: string | undefined; saved: ()
           </>
         )}
         <div class="form-actions">
-          <Saved {...state} fields={error} names={[...LIMITS, 'maxAmount', 'approvalAbove', 'limits']} />
+          <Saved general={refused.general} done={state.done} />
           <button type="submit" class="button button-primary">
             {t.save}
           </button>
@@ -273,11 +267,7 @@ function Credentials(props: { tenant: Tenant; tenantId: string | undefined; rota
     <Section id="credentials-title" title={t.settings.credentials}>
       <p class="muted">{t.settings.credentialsIntro}</p>
       {props.tenant.integrationKey && <p>{t.settings.keyId(props.tenant.integrationKey.keyId)}</p>}
-      {error && (
-        <p class="form-error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="form-actions">
         <button type="button" class="button button-danger" onClick={() => setConfirming('key')}>
           {t.settings.rotateKey}

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { call, type ApiResponse } from '../../api.ts';
 import { dateTime, milliseconds, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 
 type Obligation = ApiResponse<'listObligations'>['obligations'][number];
@@ -148,7 +148,7 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
       setError(failure as Error);
     }
   }
-  const reasonError = error instanceof ApiError && error.field === 'reason' ? error.message : undefined;
+  const refused = refusal(error, ['reason']);
   return (
     <Dialog title={obligation.txId} onClose={() => props.onClose(false)}>
       <p>
@@ -186,12 +186,8 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
       {action ? (
         <form class="form" onSubmit={(event) => void decide(event)}>
           <p>{t.workspace.confirm[action]}</p>
-          {error && !reasonError && (
-            <p class="form-error" role="alert">
-              {messageOf(error)}
-            </p>
-          )}
-          <Field label={t.workspace.reason} hint={t.workspace.reasonHint} error={reasonError}>
+          <FormError error={refused.general} />
+          <Field label={t.workspace.reason} hint={t.workspace.reasonHint} error={refused.field('reason')}>
             {({ id, describedBy, invalid }) => (
               <textarea
                 id={id}

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts';
+import { call, type ApiRequest, type ApiResponse } from '../../api.ts';
 import { dateTime } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Failure, Field, Loading, messageOf, OnceSecret, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Failure, Field, FormError, Loading, OnceSecret, Page, refusal } from '../../ui/ui.tsx';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { AuthorizationBadge } from './Aggregators.tsx';
 
@@ -92,11 +92,7 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
       setBusy(false);
     }
   }
-  const fieldError = (name: string) =>
-    error instanceof ApiError && error.field && (error.field === name || error.field.startsWith(`${name}.`))
-      ? error.message
-      : undefined;
-  const known = [
+  const refused = refusal(error, [
     'enabled',
     'clientQuota',
     'currencies',
@@ -105,8 +101,8 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
     'walletOrigins',
     'agreementRef',
     'expiresAt',
-  ];
-  const general = error && !(error instanceof ApiError && error.field && known.some((name) => fieldError(name)));
+  ]);
+  const fieldError = refused.field;
   const current = props.aggregator.authorization;
   const text = (
     name: 'clientQuota' | 'currencies' | 'jurisdictions' | 'territories' | 'agreementRef',
@@ -171,11 +167,7 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
           void save(bodyOf(form));
         }}
       >
-        {general && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={refused.general} />
         <label class="check">
           <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
           {t.aggregator.enabled}
@@ -348,11 +340,7 @@ function IssueKey(props: { aggregatorId: string; onClose: () => void }) {
   return (
     <Dialog title={t.aggregator.issueKey} onClose={props.onClose}>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {error && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={error} />
         <fieldset>
           <legend>{t.aggregator.scopes}</legend>
           {SCOPES.map((scope) => (
@@ -409,11 +397,7 @@ function RevokeKey(props: { aggregatorId: string; keyId: string; onClose: () => 
   return (
     <Dialog title={t.aggregator.revokeTitle} onClose={props.onClose}>
       <p>{t.aggregator.revokeText(props.keyId)}</p>
-      {error && (
-        <p class="form-error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="form-actions">
         <button type="button" class="button" onClick={props.onClose}>
           {t.cancel}

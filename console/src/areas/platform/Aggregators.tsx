@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { call, type ApiResponse } from '../../api.ts';
 import { count, dateTime } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { href, navigate } from '../../router.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type Aggregator = ApiResponse<'listAggregators'>['aggregators'][number];
 
@@ -58,7 +58,7 @@ export function AuthorizationBadge(props: { aggregator: Pick<Aggregator, 'author
 
 function CreateAggregator(props: { onClose: () => void }) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
   async function submit(event: Event) {
     event.preventDefault();
@@ -74,15 +74,12 @@ function CreateAggregator(props: { onClose: () => void }) {
       setBusy(false);
     }
   }
-  const fieldError = error instanceof ApiError && error.field === 'name' ? error.message : undefined;
+  const refused = refusal(error, ['name']);
+  const fieldError = refused.field('name');
   return (
     <Dialog title={t.aggregators.create} onClose={props.onClose}>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {error && !fieldError && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={refused.general} />
         <Field label={t.aggregators.name} hint={t.aggregators.nameHint} error={fieldError}>
           {({ id, describedBy, invalid }) => (
             <input

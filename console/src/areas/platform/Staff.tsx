@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { call, type ApiResponse } from '../../api.ts';
 import { dateTime } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
@@ -8,7 +8,7 @@ import { useValue } from '../../store.ts';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type Account = ApiResponse<'listStaff'>['staff'][number];
 type Action = 'reset-totp' | 'disable' | 'enable';
@@ -165,16 +165,12 @@ function CreateAccount(props: { onClose: (made: boolean) => void }) {
       setError(failure as Error);
     }
   }
-  const fieldError = (name: string) => (error instanceof ApiError && error.field === name ? error.message : undefined);
-  const general = error && !['email', 'password', 'role', 'tenantId'].some((name) => fieldError(name));
+  const refused = refusal(error, ['email', 'password', 'role', 'tenantId']);
+  const fieldError = refused.field;
   return (
     <Dialog title={t.staff.create} onClose={() => props.onClose(false)}>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {general && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={refused.general} />
         <Field label={t.staff.email} error={fieldError('email')}>
           {({ id }) => (
             <input

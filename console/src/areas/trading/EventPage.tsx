@@ -3,7 +3,7 @@ import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts'
 import { count, dateTime, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Badge, Dialog, Failure, Field, Loading, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Failure, Field, FormError, Loading, messageOf, Page, refusal } from '../../ui/ui.tsx';
 import { EventStatus } from './Events.tsx';
 
 type TradingEvent = ApiResponse<'getTradingEvent'>['event'];
@@ -131,11 +131,7 @@ function MarketPanel(props: { market: Market; changed: () => void }) {
       <p class="muted" title={t.trading.marginHint}>
         {t.trading.margin}: {percent(margin(market))}
       </p>
-      {error && (
-        <p class="form-error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <FormError error={error} />
       <ul class="selections">
         {market.selections.map((selection) => (
           <li key={selection.id}>
@@ -304,11 +300,7 @@ function SettleDialog(props: { market: Market; settling: Settling; onClose: (don
             )}
           </Field>
         ))}
-        {error && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={error} />
         {preview && <PreviewSummary preview={preview} />}
         <div class="form-actions">
           <button type="button" class="button" onClick={() => props.onClose(false)}>
@@ -414,11 +406,8 @@ function NewMarket(props: { eventId: string; event: TradingEvent; created: () =>
       setError(failure as Error);
     }
   }
-  const fieldError = (name: string) =>
-    error instanceof ApiError && error.field && (error.field === name || error.field.startsWith(`${name}.`))
-      ? error.message
-      : undefined;
-  const general = error && !['type', 'line', 'selections'].some((name) => fieldError(name));
+  const refused = refusal(error, ['type', 'line', 'selections']);
+  const fieldError = refused.field;
   return (
     <>
       <button type="button" class="button" onClick={() => setOpen(true)}>
@@ -427,11 +416,7 @@ function NewMarket(props: { eventId: string; event: TradingEvent; created: () =>
       {open && (
         <Dialog title={t.trading.newMarket} onClose={() => setOpen(false)}>
           <form class="form" onSubmit={(submitted) => void submit(submitted)}>
-            {general && (
-              <p class="form-error" role="alert">
-                {messageOf(error)}
-              </p>
-            )}
+            <FormError error={refused.general} />
             <Field label={t.trading.marketType} error={fieldError('type')}>
               {({ id }) => (
                 <select id={id} value={type} onChange={(e) => setType(e.currentTarget.value as typeof type)}>

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiResponse } from '../../api.ts';
+import { call, type ApiResponse } from '../../api.ts';
 import { count, dateTime } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { href, navigate, place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, messageOf, Page } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type EventRow = ApiResponse<'listTradingEvents'>['events'][number];
 type Sport = ApiResponse<'listTradingSports'>['sports'][number];
@@ -253,16 +253,12 @@ function CreateEvent(props: { competitions: Competition[]; onClose: () => void }
       setError(failure as Error);
     }
   }
-  const fieldError = (name: string) => (error instanceof ApiError && error.field === name ? error.message : undefined);
-  const general = error && !['competitionId', 'home', 'away', 'startsAt'].some((name) => fieldError(name));
+  const refused = refusal(error, ['competitionId', 'home', 'away', 'startsAt']);
+  const fieldError = refused.field;
   return (
     <Dialog title={t.trading.newEvent} onClose={props.onClose}>
       <form class="form" onSubmit={(event) => void submit(event)}>
-        {general && (
-          <p class="form-error" role="alert">
-            {messageOf(error)}
-          </p>
-        )}
+        <FormError error={refused.general} />
         <Field label={t.trading.competition} error={fieldError('competitionId')}>
           {({ id }) => (
             <select
