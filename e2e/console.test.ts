@@ -285,6 +285,8 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await page.getByRole('link', { name: 'Financial delivery' }).click();
     const held = page.getByRole('button', { name: /^adjustment:adj_/ });
     await held.waitFor();
+    await page.getByRole('link', { name: /^Financial delivery\s*, 1 movement waits for review$/ }).waitFor();
+    await page.getByRole('option', { name: 'Held for review (1)' }).waitFor({ state: 'attached' });
     await noSeriousViolations(page, 'workspace');
     await shoot(page, 'workspace');
     await held.click();
@@ -295,6 +297,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await noSeriousViolations(page, 'workspace decision');
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     await page.getByText('No movement in this state.').waitFor();
+    await page.getByRole('option', { name: 'Held for review (0)' }).waitFor({ state: 'attached' });
     const resolved = await stack.t.db
       .selectFrom('wallet_obligations')
       .select(['status', 'review_reason'])

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { call } from './api.ts';
 import { AREAS, NAV, areaOf, mayOpen, type AreaName } from './areas.ts';
+import { count } from './format.ts';
 import { t } from './messages.ts';
 import type { Screen } from './screen.ts';
 import { followLink, href, match, navigate, place } from './router.ts';
@@ -34,6 +36,7 @@ function Shell(props: { staff: Staff }) {
     if (path === '/' && home !== '/') navigate(href(home), { replace: true });
   }, [path, home]);
   const area = areaOf(path);
+  const held = useHeldCount(mayOpen(role, 'operator'), path);
   return (
     <div class="shell">
       <a class="skip" href="#main">
@@ -56,6 +59,12 @@ function Shell(props: { staff: Staff }) {
               <li key={item.path}>
                 <a href={href(item.path)} aria-current={active ? 'page' : undefined}>
                   {item.label(t)}
+                  {item.path === '/workspace' && held > 0 && (
+                    <span class="nav-count">
+                      <span aria-hidden="true">{count(held)}</span>
+                      <span class="visually-hidden">{t.heldWaiting(held, count(held))}</span>
+                    </span>
+                  )}
                 </a>
               </li>
             );
@@ -75,6 +84,24 @@ function Shell(props: { staff: Staff }) {
       </main>
     </div>
   );
+}
+
+/**
+ * How many movements wait for review (the operator's tenant, or every tenant for a platform administrator), read
+ * again at each change of page so that the count follows the work done.
+ */
+function useHeldCount(wanted: boolean, path: string): number {
+  const [held, setHeld] = useState(0);
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    call('countObligations', 'GET', '/api/v1/admin/obligations/counts', { signal: controller.signal }).then(
+      (counts) => setHeld(counts.states.held),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [wanted, path]);
+  return held;
 }
 
 const loadedAreas = new Map<AreaName, Screen[]>();

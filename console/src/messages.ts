@@ -25,6 +25,8 @@ export const t = {
   nextPage: 'Next page',
   skipToContent: 'Skip to content',
   mainNavigation: 'Console',
+  heldWaiting: (held: number, shown: string) =>
+    `, ${shown} ${held === 1 ? 'movement waits' : 'movements wait'} for review`,
   signIn: 'Sign in',
   signingIn: 'Signing in…',
   signInTitle: 'Sign in to the console',

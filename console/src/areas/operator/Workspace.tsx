@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiResponse } from '../../api.ts';
-import { dateTime, milliseconds, money } from '../../format.ts';
+import { count, dateTime, milliseconds, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
@@ -43,9 +43,17 @@ function Obligations(props: { tenantId: string | undefined }) {
     },
     JSON.stringify([filter, props.tenantId]),
   );
+  const counts = useLoad(
+    (signal) =>
+      call('countObligations', 'GET', '/api/v1/admin/obligations/counts', {
+        query: { tenantId: props.tenantId },
+        signal,
+      }),
+    `${props.tenantId}|${loaded.state}`,
+  );
   return (
     <>
-      <Filters state={filter.state} player={filter.player} bet={filter.bet} />
+      <Filters state={filter.state} player={filter.player} bet={filter.bet} counts={counts.data?.states} />
       <Table<Obligation>
         caption={t.workspace.caption}
         loaded={loaded}
@@ -91,7 +99,13 @@ function StateBadge(props: { obligation: Obligation }) {
   return <Badge tone={tone}>{holdReason ? `${label}: ${holdReason.replaceAll('_', ' ')}` : label}</Badge>;
 }
 
-function Filters(props: { state: string; player: string | undefined; bet: string | undefined }) {
+function Filters(props: {
+  state: string;
+  player: string | undefined;
+  bet: string | undefined;
+  /** How many movements each state holds now, shown beside its name. */
+  counts: Record<string, number> | undefined;
+}) {
   const [player, setPlayer] = useState(props.player ?? '');
   const [bet, setBet] = useState(props.bet ?? '');
   return (
@@ -108,6 +122,7 @@ function Filters(props: { state: string; player: string | undefined; bet: string
             {STATES.map((state) => (
               <option value={state} key={state}>
                 {t.workspace.states[state]}
+                {props.counts ? ` (${count(props.counts[state] ?? 0)})` : ''}
               </option>
             ))}
             <option value="all">{t.workspace.allStates}</option>
