@@ -229,6 +229,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await page.getByRole('dialog', { name: 'New market' }).getByRole('button', { name: 'Create' }).click();
     await page.getByText('Margin:').waitFor();
     await noSeriousViolations(page, 'trading event');
+    await shoot(page, 'trading-event');
 
     // a player backs the home side at the price the trader set
     const eventId = page.url().split('/').pop()!;
@@ -346,8 +347,8 @@ describe('the staff console', { skip: skip ?? false }, () => {
     assert.match(page.url(), /\/admin\/bets\?externalPlayerId=console-lookup$/);
     await page.getByRole('button', { name: placed.body.bet.id }).click();
     await page.getByRole('dialog').getByText(`bet:${placed.body.bet.id}`).waitFor();
-    await noSeriousViolations(page, 'bets');
-    await shoot(page, 'bets');
+    await noSeriousViolations(page, 'bet');
+    await shoot(page, 'bet');
     await page.close();
   });
 
