@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { t } from '../messages.ts';
-import { Dialog, Field, FormError, refusal } from './ui.tsx';
+import { Dialog, Field, FormActions, FormError, refusal } from './ui.tsx';
 
 /**
  * A confirmation of an action that changes something for others (suspend a client, disable an account): what it
@@ -47,14 +47,12 @@ export function Confirm(props: {
             />
           )}
         </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose(false)}>
-            {t.cancel}
-          </button>
-          <button type="submit" class={`button ${props.danger ? 'button-danger' : 'button-primary'}`} disabled={busy}>
-            {props.action}
-          </button>
-        </div>
+        <FormActions
+          onCancel={() => props.onClose(false)}
+          submit={props.action}
+          danger={props.danger}
+          disabled={busy}
+        />
       </form>
     </Dialog>
   );

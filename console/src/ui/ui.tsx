@@ -107,6 +107,24 @@ export function Field(props: {
   );
 }
 
+/** A form's two buttons: cancel, and the action it submits. */
+export function FormActions(props: { onCancel: () => void; submit: string; danger?: boolean; disabled?: boolean }) {
+  return (
+    <div class="form-actions">
+      <button type="button" class="button" onClick={props.onCancel}>
+        {t.cancel}
+      </button>
+      <button
+        type="submit"
+        class={`button ${props.danger ? 'button-danger' : 'button-primary'}`}
+        disabled={props.disabled}
+      >
+        {props.submit}
+      </button>
+    </div>
+  );
+}
+
 /** A modal dialog (the browser's own: focus kept inside, Escape closes, focus returns to what opened it). */
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);

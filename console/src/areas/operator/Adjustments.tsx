@@ -7,7 +7,7 @@ import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 import { loadTenant } from './tenant.ts';
 
@@ -217,14 +217,7 @@ function Propose(props: { currency: string; onClose: (made: boolean) => void }) 
             />
           )}
         </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose(false)}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button button-primary">
-            {t.adjustments.submit}
-          </button>
-        </div>
+        <FormActions onCancel={() => props.onClose(false)} submit={t.adjustments.submit} />
       </form>
     </Dialog>
   );

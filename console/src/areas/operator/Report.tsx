@@ -130,19 +130,7 @@ function TenantSection(props: { report: TenantReport }) {
       <div class="table-wrap">
         <table class="table">
           <caption class="visually-hidden">{t.report.caption(report.tenantId)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.report.day}</th>
-              <th scope="col" class="numeric">
-                {t.report.bets}
-              </th>
-              {COLUMNS.map((column) => (
-                <th scope="col" class="numeric" key={column}>
-                  {t.report[column]}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <FiguresHead first={t.report.day} />
           <tbody>
             {report.days.map((day) => (
               <Row label={utcDay(day.date)} figures={day} currency={report.currency} key={day.date} />
@@ -217,19 +205,7 @@ function Totals(props: { totals: Array<Figures & { currency: string }> }) {
       <div class="table-wrap">
         <table class="table">
           <caption class="visually-hidden">{t.report.totalsCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.report.currency}</th>
-              <th scope="col" class="numeric">
-                {t.report.bets}
-              </th>
-              {COLUMNS.map((column) => (
-                <th scope="col" class="numeric" key={column}>
-                  {t.report[column]}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <FiguresHead first={t.report.currency} />
           <tbody>
             {props.totals.map((total) => (
               <Row label={total.currency} figures={total} currency={total.currency} key={total.currency} />
@@ -238,5 +214,24 @@ function Totals(props: { totals: Array<Figures & { currency: string }> }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** The columns of every figures table: what each line is (a day, a currency), then the figures. */
+function FiguresHead(props: { first: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{props.first}</th>
+        <th scope="col" class="numeric">
+          {t.report.bets}
+        </th>
+        {COLUMNS.map((column) => (
+          <th scope="col" class="numeric" key={column}>
+            {t.report[column]}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }

@@ -4,7 +4,18 @@ import { dateTime } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Failure, Field, FormError, Loading, OnceSecret, Page, refusal } from '../../ui/ui.tsx';
+import {
+  Badge,
+  Dialog,
+  Failure,
+  Field,
+  FormActions,
+  FormError,
+  Loading,
+  OnceSecret,
+  Page,
+  refusal,
+} from '../../ui/ui.tsx';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { AuthorizationBadge } from './Aggregators.tsx';
 
@@ -367,14 +378,7 @@ function IssueKey(props: { aggregatorId: string; onClose: () => void }) {
             />
           )}
         </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={props.onClose}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button button-primary" disabled={scopes.length === 0}>
-            {t.aggregator.issueKey}
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit={t.aggregator.issueKey} disabled={scopes.length === 0} />
       </form>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { t } from '../../messages.ts';
 import { href, navigate } from '../../router.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type Aggregator = ApiResponse<'listAggregators'>['aggregators'][number];
 
@@ -94,14 +94,7 @@ function CreateAggregator(props: { onClose: () => void }) {
             />
           )}
         </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={props.onClose}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {t.aggregators.create}
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit={t.aggregators.create} disabled={busy} />
       </form>
     </Dialog>
   );

@@ -8,7 +8,7 @@ import { useValue } from '../../store.ts';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type Account = ApiResponse<'listStaff'>['staff'][number];
 type Action = 'reset-totp' | 'disable' | 'enable';
@@ -227,14 +227,7 @@ function CreateAccount(props: { onClose: (made: boolean) => void }) {
             )}
           </Field>
         )}
-        <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose(false)}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button button-primary">
-            {t.staff.create}
-          </button>
-        </div>
+        <FormActions onCancel={() => props.onClose(false)} submit={t.staff.create} />
       </form>
     </Dialog>
   );

@@ -3,7 +3,18 @@ import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts'
 import { count, dateTime, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Badge, Dialog, Failure, Field, FormError, Loading, messageOf, Page, refusal } from '../../ui/ui.tsx';
+import {
+  Badge,
+  Dialog,
+  Failure,
+  Field,
+  FormActions,
+  FormError,
+  Loading,
+  messageOf,
+  Page,
+  refusal,
+} from '../../ui/ui.tsx';
 import { EventStatus } from './Events.tsx';
 
 type TradingEvent = ApiResponse<'getTradingEvent'>['event'];
@@ -450,14 +461,7 @@ function NewMarket(props: { eventId: string; event: TradingEvent; created: () =>
                 />
               )}
             </Field>
-            <div class="form-actions">
-              <button type="button" class="button" onClick={() => setOpen(false)}>
-                {t.cancel}
-              </button>
-              <button type="submit" class="button button-primary">
-                {t.trading.create}
-              </button>
-            </div>
+            <FormActions onCancel={() => setOpen(false)} submit={t.trading.create} />
           </form>
         </Dialog>
       )}

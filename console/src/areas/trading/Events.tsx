@@ -6,7 +6,7 @@ import { href, navigate, place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
+import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type EventRow = ApiResponse<'listTradingEvents'>['events'][number];
 type Sport = ApiResponse<'listTradingSports'>['sports'][number];
@@ -308,14 +308,7 @@ function CreateEvent(props: { competitions: Competition[]; onClose: () => void }
             />
           )}
         </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={props.onClose}>
-            {t.cancel}
-          </button>
-          <button type="submit" class="button button-primary">
-            {t.trading.create}
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit={t.trading.create} />
       </form>
     </Dialog>
   );
