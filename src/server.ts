@@ -137,6 +137,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     const url = await listen(app, config);
     say(`listening on ${url}`);
     say(`API reference: ${url}${DOCS_PATH}`);
+    say(`staff console: ${url}/admin`);
     for (const job of app.jobs) job.start();
     await app.services.delivery.start();
     const running = app;

@@ -48,6 +48,7 @@ export const t = {
   enrolQrLabel: 'QR code of your authenticator key',
   enrolManual: 'Cannot scan? Type this key into the app:',
   enrolCode: 'Code from the app',
+  enrolCodeHint: 'The 6 digits the app shows now; a new code comes every 30 seconds.',
   enrolFinish: 'Finish and sign in',
   wrongEnrolmentCode: 'That code does not match. Check the clock of your phone and type the code shown now.',
   notFoundTitle: 'Page not found',

@@ -99,7 +99,7 @@ function Credentials(props: { onEnrol: (enrolment: Enrolment) => void }) {
           />
         )}
       </Field>
-      <CodeField label={t.code} value={code} onInput={setCode} />
+      <CodeField label={t.code} hint={t.codeHint} value={code} onInput={setCode} />
       <button class="button button-primary" type="submit" disabled={busy}>
         {busy ? t.signingIn : t.signIn}
       </button>
@@ -146,7 +146,7 @@ function Enrol(props: { enrolment: Enrolment }) {
           {error}
         </p>
       )}
-      <CodeField label={t.enrolCode} value={code} onInput={setCode} required />
+      <CodeField label={t.enrolCode} hint={t.enrolCodeHint} value={code} onInput={setCode} required />
       <button class="button button-primary" type="submit" disabled={busy}>
         {t.enrolFinish}
       </button>
@@ -155,9 +155,15 @@ function Enrol(props: { enrolment: Enrolment }) {
 }
 
 /** The authenticator's 6 digits, as phones fill them in from an app. */
-function CodeField(props: { label: string; value: string; onInput: (value: string) => void; required?: boolean }) {
+function CodeField(props: {
+  label: string;
+  hint: string;
+  value: string;
+  onInput: (value: string) => void;
+  required?: boolean;
+}) {
   return (
-    <Field label={props.label} hint={t.codeHint}>
+    <Field label={props.label} hint={props.hint}>
       {({ id, describedBy }) => (
         <input
           id={id}
