@@ -142,6 +142,9 @@ describe('the arithmetic', () => {
     assert.equal(slip.combinedOdds(['1.111', '1.111']), '1.234');
     assert.equal(slip.combinedOdds(['1.5', '2']), '3.00');
     assert.equal(slip.combinedOdds(['2.5']), '2.50');
+    // a long accumulator whose product a float cannot hold exactly (found by the property below)
+    const long = [52365, 65906, 99705, 70605, 36725, 33265];
+    assert.equal(slip.combinedOdds(long.map(formatMilli)), formatMilli(combinedOddsMilli(long)));
   });
 
   it('agrees with the service: payout and combined odds for any stake and legs', () => {

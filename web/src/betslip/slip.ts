@@ -121,10 +121,16 @@ export function payout(stake: number, odds: string[]): number {
   return Number(numerator / denominator);
 }
 
-/** Combined odds of an accumulator, to three decimals (rounded down). */
+/**
+ * Combined odds of an accumulator, to three decimals (rounded down), in exact integers as the service computes
+ * them: a long accumulator's product is past what a float holds exactly.
+ */
 export function combinedOdds(odds: string[]): string {
-  const milli = payout(1_000_000, odds) / 1000;
-  return (Math.floor(milli) / 1000).toFixed(3).replace(/0$/, '');
+  const milli = odds.reduce((product, price) => product * oddsMilli(price), 1000n) / 1000n ** BigInt(odds.length);
+  const fraction = String(milli % 1000n)
+    .padStart(3, '0')
+    .replace(/0$/, '');
+  return `${milli / 1000n}.${fraction}`;
 }
 
 export function stakeOf(text: string): number | null {
