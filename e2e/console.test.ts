@@ -228,6 +228,13 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'New market' }).click();
     await page.getByRole('dialog', { name: 'New market' }).getByRole('button', { name: 'Create' }).click();
     await page.getByText('Margin:').waitFor();
+    // live, in the second half, the clock running from 45:00
+    await page.getByLabel('Event status').selectOption('live');
+    await page.getByLabel('Period').selectOption('second_half');
+    await page.getByLabel('Clock', { exact: true }).fill('45:00');
+    await page.getByLabel('Clock running').check();
+    await page.getByRole('button', { name: 'Save event' }).click();
+    await page.getByText(/^0 – 0 · Second half · 45:0\d$/).waitFor();
     await noSeriousViolations(page, 'trading event');
     await shoot(page, 'trading-event');
 

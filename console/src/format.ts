@@ -1,3 +1,5 @@
+import { clockSeconds, formatClock } from '../../web/src/live-clock.ts';
+
 /** Numbers, money and times, through Intl in the staff member's locale (the browser's). */
 const locale = navigator.language || 'en';
 
@@ -44,3 +46,8 @@ const dayFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZon
 export const dateTime = (iso: string | null | undefined) => (iso ? dateTimeFormat.format(new Date(iso)) : '');
 /** A UTC day (reports count by UTC day) written in the locale. */
 export const utcDay = (iso: string) => dayFormat.format(new Date(iso));
+
+/** A live event's match clock as it reads now ("67:05"), or '' without one. */
+export function matchClock(clock: Parameters<typeof clockSeconds>[0] | null, nowMs: number): string {
+  return clock ? formatClock(clockSeconds(clock, nowMs), locale) : '';
+}

@@ -1,7 +1,6 @@
-import type { EventStatus } from './tables.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import type { CatalogService } from './service.ts';
-import type { CatalogActor } from './trading.ts';
+import type { CatalogActor, EventUpdate } from './trading.ts';
 
 /**
  * The one door through which an external odds feed changes the catalog. An adapter for a real feed translates
@@ -15,7 +14,7 @@ export type FeedUpdate =
   | { type: 'market'; id: string; eventId: string; market: CreateMarketBody }
   | { type: 'odds'; selectionId: string; odds: string }
   | { type: 'market_status'; marketId: string; status: 'open' | 'suspended' | 'closed' }
-  | { type: 'event_state'; eventId: string; status?: EventStatus; score?: { home: number; away: number } };
+  | ({ type: 'event_state'; eventId: string } & Omit<EventUpdate, 'startsAt'>);
 
 const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
 
@@ -46,7 +45,12 @@ export async function applyFeedUpdate(
       await trading.setMarketStatus(by, update.marketId, update.status);
       return;
     case 'event_state':
-      await trading.updateEvent(by, update.eventId, { status: update.status, score: update.score });
+      await trading.updateEvent(by, update.eventId, {
+        status: update.status,
+        score: update.score,
+        period: update.period,
+        clock: update.clock,
+      });
       return;
   }
 }

@@ -51,6 +51,20 @@ export function eventRecord(row: EventHeaderRow) {
     startsAt: row.starts_at.toISOString(),
     status: row.status,
     score: row.score_home === null || row.score_away === null ? null : { home: row.score_home, away: row.score_away },
+    period: row.period,
+    clock: clockRecord(row),
+  };
+}
+
+/** The clock as last set; a reader moves a running clock on by the time since `setAt`. */
+function clockRecord(row: EventHeaderRow) {
+  if (row.clock_seconds === null || row.clock_running === null || !row.clock_direction || !row.clock_set_at)
+    return null;
+  return {
+    seconds: row.clock_seconds,
+    running: row.clock_running,
+    direction: row.clock_direction,
+    setAt: row.clock_set_at.toISOString(),
   };
 }
 

@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
-import { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './states.ts';
+import {
+  CLOCK_DIRECTIONS,
+  EVENT_STATUSES,
+  LIVE_PERIODS,
+  MARKET_STATES,
+  MARKET_TYPES,
+  SELECTION_RESULTS,
+} from './states.ts';
 import { LINE_PATTERN, ODDS_PATTERN } from './odds.ts';
 
 const TRADER_MARKET_STATUSES = ['open', 'suspended', 'closed'] as const;
@@ -47,6 +54,22 @@ const EventHeader = {
   startsAt: Timestamp,
   status: Type.Enum(EVENT_STATUSES),
   score: Nullable(Type.Object({ home: Type.Integer(), away: Type.Integer() })),
+  period: Nullable(Type.Enum(LIVE_PERIODS, { description: 'where a live event stands; null when not set' })),
+  clock: Nullable(
+    Type.Object(
+      {
+        seconds: Type.Integer({ minimum: 0, description: 'the reading when it was set' }),
+        running: Type.Boolean(),
+        direction: Type.Enum(CLOCK_DIRECTIONS, { description: 'up: time played; down: time left in the period' }),
+        setAt: Timestamp,
+      },
+      {
+        description:
+          'the match clock as last set. A running clock reads seconds plus (down: minus) the time since setAt, ' +
+          'never below 0; a stopped one reads seconds.',
+      },
+    ),
+  ),
 };
 export const EventSummary = Type.Object({
   ...EventHeader,
@@ -156,6 +179,19 @@ const UpdateEventBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    period: Type.Optional(Nullable(Type.Enum(LIVE_PERIODS))),
+    clock: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            seconds: Type.Integer({ minimum: 0, maximum: 86_400, description: 'the reading now' }),
+            running: Type.Boolean(),
+            direction: Type.Optional(Type.Enum(CLOCK_DIRECTIONS, { default: 'up' })),
+          },
+          { additionalProperties: false, description: 'set the clock (the server stamps when); null removes it' },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -220,7 +256,7 @@ export const TradingEventRow = Type.Object({
   score: Nullable(
     Type.Object(
       { home: Type.Integer(), away: Type.Integer() },
-      { description: 'the live score once the event has one (the catalog keeps no period or clock)' },
+      { description: 'the live score once the event has one' },
     ),
   ),
   markets: MarketCounts,

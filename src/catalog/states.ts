@@ -5,6 +5,38 @@
 
 export const EVENT_STATUSES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
 
+/**
+ * events.period: where a live event stands, one vocabulary for every sport (halves, quarters, sets, periods, and the
+ * breaks between them), so the apps can name it in each language. Traders and the feed set it; it is not checked
+ * against the sport, whose names are the trader's own.
+ */
+export const LIVE_PERIODS = [
+  'first_half',
+  'half_time',
+  'second_half',
+  'extra_time_first_half',
+  'extra_time_half_time',
+  'extra_time_second_half',
+  'penalties',
+  'quarter_1',
+  'quarter_2',
+  'quarter_3',
+  'quarter_4',
+  'overtime',
+  'period_1',
+  'period_2',
+  'period_3',
+  'set_1',
+  'set_2',
+  'set_3',
+  'set_4',
+  'set_5',
+  'break',
+] as const;
+
+/** events.clock_direction: a football clock counts the minutes played up; a basketball clock counts the quarter down. */
+export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
+
 /** markets.status; traders set the first three, settlement the last. */
 export const MARKET_STATES = ['open', 'suspended', 'closed', 'settled'] as const;
 

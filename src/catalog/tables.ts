@@ -1,6 +1,13 @@
 import type { ColumnType } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
-import type { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from './states.ts';
+import type {
+  CLOCK_DIRECTIONS,
+  EVENT_STATUSES,
+  LIVE_PERIODS,
+  MARKET_STATES,
+  MARKET_TYPES,
+  SELECTION_RESULTS,
+} from './states.ts';
 
 /**
  * The catalog domain's tables as Kysely sees them: sports, competitions, events, markets and selections. Each is
@@ -32,6 +39,10 @@ interface CompetitionsTable {
 
 export type EventStatus = OneOf<typeof EVENT_STATUSES>;
 
+export type LivePeriod = OneOf<typeof LIVE_PERIODS>;
+
+export type ClockDirection = OneOf<typeof CLOCK_DIRECTIONS>;
+
 export interface EventsTable {
   id: string;
   competition_id: string;
@@ -41,6 +52,12 @@ export interface EventsTable {
   status: EventStatus;
   score_home: number | null;
   score_away: number | null;
+  period: LivePeriod | null;
+  /** The clock as last set: its reading at clock_set_at, and whether it has run since (running clocks move on). */
+  clock_seconds: number | null;
+  clock_running: boolean | null;
+  clock_direction: ClockDirection | null;
+  clock_set_at: Date | null;
   updated_at: Date;
 }
 

@@ -8,7 +8,8 @@ import { formatLine, parseMilli } from './odds.ts';
 import { eventDetail, marketRecords, selectionRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import * as store from './store.ts';
-import type { EventStatus, MarketStatus, MarketType } from './tables.ts';
+import type { Selectable, Updateable } from 'kysely';
+import type { ClockDirection, EventsTable, EventStatus, LivePeriod, MarketStatus, MarketType } from './tables.ts';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
@@ -83,26 +84,24 @@ export class Trading {
     });
   }
 
-  /** Live, score, start time or status. Moving to live starts the score at 0-0 unless one is given. */
-  updateEvent(
-    by: CatalogActor,
-    eventId: string,
-    input: {
-      startsAt?: string | undefined;
-      status?: EventStatus | undefined;
-      score?: { home: number; away: number } | undefined;
-    },
-  ) {
+  /**
+   * Live, score, period, clock, start time or status. Moving to live starts the score at 0-0 unless one is given;
+   * an event that ends keeps its clock stopped where it stood.
+   */
+  updateEvent(by: CatalogActor, eventId: string, input: EventUpdate) {
     return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, async (tx) => {
       const event = await store.findEvent(tx, eventId);
       if (!event) throw notFound('Event');
+      const now = this.#clock.now();
       const score =
         input.score ?? (input.status === 'live' && event.score_home === null ? { home: 0, away: 0 } : undefined);
       await store.updateEvent(tx, eventId, {
         ...(input.startsAt ? { starts_at: new Date(input.startsAt) } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(score ? { score_home: score.home, score_away: score.away } : {}),
-        updated_at: this.#clock.now(),
+        ...(input.period !== undefined ? { period: input.period } : {}),
+        ...clockColumns(event, input, now),
+        updated_at: now,
       });
       return eventDetail(tx, eventId);
     });
@@ -215,4 +214,31 @@ function marketLine(input: CreateMarketBody): number | null {
   if (needsLine && input.line === undefined) throw validationError('line', `A ${input.type} market needs a line.`);
   if (!needsLine && input.line !== undefined) throw validationError('line', `A ${input.type} market has no line.`);
   return input.line === undefined ? null : parseMilli(input.line);
+}
+
+export interface EventUpdate {
+  startsAt?: string | undefined;
+  status?: EventStatus | undefined;
+  score?: { home: number; away: number } | undefined;
+  period?: LivePeriod | null | undefined;
+  clock?: { seconds: number; running: boolean; direction?: ClockDirection | undefined } | null | undefined;
+}
+
+const ENDED: readonly EventStatus[] = ['finished', 'cancelled'];
+
+/** The clock columns an update writes: the clock it sets, or a running clock stopped where it stands as the event ends. */
+function clockColumns(event: Selectable<EventsTable>, input: EventUpdate, now: Date): Updateable<EventsTable> {
+  const set = (seconds: number, running: boolean, direction: ClockDirection) => ({
+    clock_seconds: seconds,
+    clock_running: running,
+    clock_direction: direction,
+    clock_set_at: now,
+  });
+  if (input.clock === null)
+    return { clock_seconds: null, clock_running: null, clock_direction: null, clock_set_at: null };
+  if (input.clock) return set(input.clock.seconds, input.clock.running, input.clock.direction ?? 'up');
+  if (!input.status || !ENDED.includes(input.status) || !event.clock_running || event.clock_seconds === null) return {};
+  const elapsed = Math.floor((now.getTime() - event.clock_set_at!.getTime()) / 1000);
+  const reading = event.clock_direction === 'down' ? event.clock_seconds - elapsed : event.clock_seconds + elapsed;
+  return set(Math.min(86_400, Math.max(0, reading)), false, event.clock_direction!);
 }

@@ -109,6 +109,64 @@ describe('trading', () => {
     assert.equal((await t.request('GET', '/api/v1/catalog/sports')).body.sports[0].liveCount, 1);
   });
 
+  it('a live event carries its period and its clock as set; the clock stops where it stands when the event ends', async () => {
+    const { event } = await soccerEvent();
+    const setAt = t.clock.now().toISOString();
+    const live = await trade('PATCH', `/events/${event.id}`, {
+      status: 'live',
+      period: 'second_half',
+      clock: { seconds: 2_700, running: true },
+    });
+    assert.equal(live.status, 200);
+    assert.deepEqual(
+      [live.body.event.period, live.body.event.clock],
+      ['second_half', { seconds: 2_700, running: true, direction: 'up', setAt }],
+    );
+    const listed = (await t.request('GET', '/api/v1/catalog/live')).body.events[0];
+    assert.deepEqual([listed.period, listed.clock.seconds], ['second_half', 2_700]);
+
+    t.clock.advance(90_000);
+    const ended = await trade('PATCH', `/events/${event.id}`, { status: 'finished' });
+    assert.deepEqual(ended.body.event.clock, {
+      seconds: 2_790,
+      running: false,
+      direction: 'up',
+      setAt: t.clock.now().toISOString(),
+    });
+    const cleared = await trade('PATCH', `/events/${event.id}`, { period: null, clock: null });
+    assert.deepEqual([cleared.body.event.period, cleared.body.event.clock], [null, null]);
+  });
+
+  it('a count-down clock never reads below zero when its event ends', async () => {
+    const { event } = await soccerEvent();
+    await trade('PATCH', `/events/${event.id}`, {
+      status: 'live',
+      period: 'quarter_4',
+      clock: { seconds: 30, running: true, direction: 'down' },
+    });
+    t.clock.advance(60_000);
+    const ended = await trade('PATCH', `/events/${event.id}`, { status: 'finished' });
+    assert.deepEqual([ended.body.event.clock.seconds, ended.body.event.clock.running], [0, false]);
+  });
+
+  it('refuses an unknown period, a clock past a day or with unknown fields, and changes nothing', async () => {
+    const { event } = await soccerEvent();
+    for (const body of [
+      { period: 'fifth_quarter' },
+      { clock: { seconds: 86_401, running: true } },
+      { clock: { seconds: -1, running: true } },
+      { clock: { seconds: 60, running: true, direction: 'sideways' } },
+      { clock: { seconds: 60, running: true, at: '2026-01-01T00:00:00Z' } },
+      { clock: { seconds: 60 } },
+    ]) {
+      const refused = await trade('PATCH', `/events/${event.id}`, body);
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.body.error.code, 'validation');
+    }
+    const unchanged = (await t.request('GET', `/api/v1/catalog/events/${event.id}`)).body.event;
+    assert.deepEqual([unchanged.period, unchanged.clock], [null, null]);
+  });
+
   it('suspends, reopens and closes markets; a closed market stays closed', async () => {
     const { market } = await soccerEvent();
     assert.equal(

@@ -117,6 +117,8 @@ describe("the traders' event list", () => {
       startsAt: '2026-03-01T11:00:00.000Z',
       status: 'live',
       score: { home: 1, away: 0 },
+      period: null,
+      clock: null,
       markets: { ...none, closed: 1 },
     });
     assert.deepEqual(

@@ -10489,6 +10489,43 @@ export interface operations {
                 home: number;
                 away: number;
               } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
               marketCount: number;
               mainMarket: {
                 id: string;
@@ -10630,6 +10667,43 @@ export interface operations {
                 score: {
                   home: number;
                   away: number;
+                } | null;
+                period:
+                  | (
+                      | 'first_half'
+                      | 'half_time'
+                      | 'second_half'
+                      | 'extra_time_first_half'
+                      | 'extra_time_half_time'
+                      | 'extra_time_second_half'
+                      | 'penalties'
+                      | 'quarter_1'
+                      | 'quarter_2'
+                      | 'quarter_3'
+                      | 'quarter_4'
+                      | 'overtime'
+                      | 'period_1'
+                      | 'period_2'
+                      | 'period_3'
+                      | 'set_1'
+                      | 'set_2'
+                      | 'set_3'
+                      | 'set_4'
+                      | 'set_5'
+                      | 'break'
+                    )
+                  | null;
+                clock: {
+                  /** @description the reading when it was set */
+                  seconds: number;
+                  running: boolean;
+                  /**
+                   * @description up: time played; down: time left in the period
+                   * @enum {unknown}
+                   */
+                  direction: 'up' | 'down';
+                  /** Format: date-time */
+                  setAt: string;
                 } | null;
                 marketCount: number;
                 mainMarket: {
@@ -10798,6 +10872,43 @@ export interface operations {
                 home: number;
                 away: number;
               } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
               marketCount: number;
               mainMarket: {
                 id: string;
@@ -10954,6 +11065,43 @@ export interface operations {
               score: {
                 home: number;
                 away: number;
+              } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
               } | null;
               markets: {
                 id: string;
@@ -11869,6 +12017,43 @@ export interface operations {
                 home: number;
                 away: number;
               } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
               /** @description "home vs away" */
               name: string;
               /** @description how many markets it has in each status */
@@ -12046,6 +12231,43 @@ export interface operations {
               score: {
                 home: number;
                 away: number;
+              } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
               } | null;
               markets: {
                 id: string;
@@ -12295,6 +12517,43 @@ export interface operations {
                 home: number;
                 away: number;
               } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
               markets: {
                 id: string;
                 /** @enum {unknown} */
@@ -12478,6 +12737,41 @@ export interface operations {
             home: number;
             away: number;
           };
+          period?:
+            | (
+                | 'first_half'
+                | 'half_time'
+                | 'second_half'
+                | 'extra_time_first_half'
+                | 'extra_time_half_time'
+                | 'extra_time_second_half'
+                | 'penalties'
+                | 'quarter_1'
+                | 'quarter_2'
+                | 'quarter_3'
+                | 'quarter_4'
+                | 'overtime'
+                | 'period_1'
+                | 'period_2'
+                | 'period_3'
+                | 'set_1'
+                | 'set_2'
+                | 'set_3'
+                | 'set_4'
+                | 'set_5'
+                | 'break'
+              )
+            | null;
+          clock?: {
+            /** @description the reading now */
+            seconds: number;
+            running: boolean;
+            /**
+             * @default up
+             * @enum {unknown}
+             */
+            direction?: 'up' | 'down';
+          } | null;
         };
       };
     };
@@ -12509,6 +12803,43 @@ export interface operations {
               score: {
                 home: number;
                 away: number;
+              } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
               } | null;
               markets: {
                 id: string;

@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts';
-import { count, dateTime, money, percent } from '../../format.ts';
+import { count, dateTime, matchClock, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
 import {
@@ -46,7 +46,12 @@ export function EventPage(props: { id: string }) {
       <p class="muted">
         {event.sport.name} · {event.competition.name} · {dateTime(event.startsAt)}
       </p>
-      <EventForm event={event} saved={loaded.reload} />
+      <LiveState event={event} />
+      <EventForm
+        event={event}
+        saved={loaded.reload}
+        key={JSON.stringify([event.status, event.score, event.period, event.clock])}
+      />
       <div class="form-actions">
         <NewMarket eventId={event.id} event={event} created={loaded.reload} />
       </div>
@@ -58,26 +63,78 @@ export function EventPage(props: { id: string }) {
   );
 }
 
+type Period = NonNullable<TradingEvent['period']>;
+const PERIODS = Object.keys(t.trading.periods) as Period[];
+const CLOCK_TEXT = /^(\d{1,4}):([0-5]\d)$/;
+
+/** "67:30" → 4050 seconds; null for anything else. */
+function clockText(text: string): number | null {
+  const match = CLOCK_TEXT.exec(text.trim());
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+/** The event's live state as it stands: score, period and a clock that ticks while it runs. */
+function LiveState(props: { event: TradingEvent }) {
+  const { score, period, clock } = props.event;
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!clock?.running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [clock]);
+  const parts = [
+    score ? `${score.home} – ${score.away}` : '',
+    period ? t.trading.periods[period] : '',
+    matchClock(clock, now),
+  ].filter(Boolean);
+  return parts.length ? <p class="live-state">{parts.join(' · ')}</p> : null;
+}
+
 function EventForm(props: { event: TradingEvent; saved: () => void }) {
-  const [status, setStatus] = useState<string>(props.event.status);
-  const [home, setHome] = useState(String(props.event.score?.home ?? 0));
-  const [away, setAway] = useState(String(props.event.score?.away ?? 0));
+  const { event } = props;
+  // The clock as the form first showed it: a running clock is only sent again when the trader changed it.
+  const [shownClock] = useState(() => matchClock(event.clock, Date.now()));
+  const [status, setStatus] = useState<string>(event.status);
+  const [home, setHome] = useState(String(event.score?.home ?? 0));
+  const [away, setAway] = useState(String(event.score?.away ?? 0));
+  const [period, setPeriod] = useState<string>(event.period ?? '');
+  const [clock, setClock] = useState(shownClock);
+  const [running, setRunning] = useState(event.clock?.running ?? false);
+  const [down, setDown] = useState(event.clock?.direction === 'down');
+  const [clockError, setClockError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<Error | null>(null);
   const [done, setDone] = useState(false);
+  const clockChanged =
+    clock !== shownClock || running !== (event.clock?.running ?? false) || down !== (event.clock?.direction === 'down');
   async function save(submitted: Event) {
     submitted.preventDefault();
     setError(null);
     setDone(false);
+    const seconds = clock.trim() === '' ? null : clockText(clock);
+    if (clock.trim() !== '' && seconds === null) {
+      setClockError(t.trading.clockInvalid);
+      return;
+    }
+    setClockError(undefined);
     const body: ApiRequest<'updateEvent'> = { status: status as (typeof EVENT_STATUSES)[number] };
-    if (status === 'live' || props.event.score) body.score = { home: Number(home), away: Number(away) };
+    if (status === 'live' || event.score) body.score = { home: Number(home), away: Number(away) };
+    if (period !== (event.period ?? '')) body.period = period === '' ? null : (period as Period);
+    if (clockChanged) body.clock = seconds === null ? null : { seconds, running, direction: down ? 'down' : 'up' };
     try {
-      await call('updateEvent', 'PATCH', `/api/v1/admin/trading/events/${props.event.id}`, { body });
+      await call('updateEvent', 'PATCH', `/api/v1/admin/trading/events/${event.id}`, { body });
       setDone(true);
       props.saved();
     } catch (failure) {
       setError(failure as Error);
     }
   }
+  const score = (label: string, value: string, set: (value: string) => void) => (
+    <Field label={`${t.trading.setScore}: ${label}`}>
+      {({ id }) => (
+        <input id={id} type="number" min={0} max={999} value={value} onInput={(e) => set(e.currentTarget.value)} />
+      )}
+    </Field>
+  );
   return (
     <form class="panel filters" onSubmit={(submitted) => void save(submitted)}>
       <Field label={t.trading.setStatus}>
@@ -91,16 +148,41 @@ function EventForm(props: { event: TradingEvent; saved: () => void }) {
           </select>
         )}
       </Field>
-      <Field label={`${t.trading.setScore}: ${t.trading.homeScore}`}>
+      {score(t.trading.homeScore, home, setHome)}
+      {score(t.trading.awayScore, away, setAway)}
+      <Field label={t.trading.period}>
         {({ id }) => (
-          <input id={id} type="number" min={0} max={999} value={home} onInput={(e) => setHome(e.currentTarget.value)} />
+          <select id={id} value={period} onChange={(e) => setPeriod(e.currentTarget.value)}>
+            <option value="">{t.trading.noPeriod}</option>
+            {PERIODS.map((value) => (
+              <option value={value} key={value}>
+                {t.trading.periods[value]}
+              </option>
+            ))}
+          </select>
         )}
       </Field>
-      <Field label={`${t.trading.setScore}: ${t.trading.awayScore}`}>
-        {({ id }) => (
-          <input id={id} type="number" min={0} max={999} value={away} onInput={(e) => setAway(e.currentTarget.value)} />
+      <Field label={t.trading.clock} hint={t.trading.clockHint} error={clockError}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            inputMode="numeric"
+            autoComplete="off"
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            value={clock}
+            onInput={(e) => setClock(e.currentTarget.value)}
+          />
         )}
       </Field>
+      <label class="check">
+        <input type="checkbox" checked={running} onChange={(e) => setRunning(e.currentTarget.checked)} />
+        {t.trading.clockRuns}
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={down} onChange={(e) => setDown(e.currentTarget.checked)} />
+        {t.trading.clockCountsDown}
+      </label>
       <button type="submit" class="button button-primary">
         {t.trading.saveEvent}
       </button>

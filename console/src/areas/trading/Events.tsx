@@ -113,7 +113,13 @@ export function Events() {
               },
               { header: t.trading.startsAt, cell: (row) => dateTime(row.startsAt) },
               { header: t.trading.status, cell: (row) => <EventStatus status={row.status} /> },
-              { header: t.trading.score, cell: (row) => (row.score ? `${row.score.home} – ${row.score.away}` : '') },
+              {
+                header: t.trading.score,
+                cell: (row) =>
+                  [row.score && `${row.score.home} – ${row.score.away}`, row.period && t.trading.periods[row.period]]
+                    .filter(Boolean)
+                    .join(' · '),
+              },
               {
                 header: t.trading.markets,
                 cell: (row) => t.trading.marketCounts(row.markets.open, row.markets.suspended, row.markets.settled),

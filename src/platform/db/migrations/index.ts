@@ -13,6 +13,8 @@ import * as obligationHistory from './0011_obligation_history.ts';
 import * as adjustmentApproval from './0012_adjustment_approval.ts';
 import * as adminReads from './0013_admin_reads.ts';
 import * as staffConsole from './0014_staff_console.ts';
+import * as liveClock from './0015_live_clock.ts';
+import * as betOutcomeOverride from './0016_bet_outcome_override.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '0012_adjustment_approval': adjustmentApproval,
   '0013_admin_reads': adminReads,
   '0014_staff_console': staffConsole,
+  '0015_live_clock': liveClock,
+  '0016_bet_outcome_override': betOutcomeOverride,
 };
 
 export const migrationProvider: MigrationProvider = {
