@@ -80,7 +80,8 @@ export class ClientInterventions {
       alsoIds: text ? await this.#clientOfTenant(text) : undefined,
       aggregatorId: query.aggregatorId,
       status: query.status,
-      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      order: query.order,
       limit,
     });
     const page = rows.slice(0, limit);

@@ -14,6 +14,7 @@ import {
   Origin,
   Territory,
 } from '../tenants/schemas.ts';
+import { ListOrderQuery } from '../platform/http/cursor.ts';
 
 export const MAX_AUTHORIZATION_YEARS = 5;
 export const MAX_KEY_DAYS = 365;
@@ -356,6 +357,7 @@ export const AdminClientsQuery = Type.Object(
     ),
     aggregatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     status: Type.Optional(Type.Enum(CLIENT_STATUSES)),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: CLIENTS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { AggregatorAuthorizationsTable, Client, ClientsTable } from './tables.ts';
+import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 
 export async function insertAggregator(
   q: Queryable,
@@ -196,18 +197,16 @@ export async function updateClient(
     .execute();
 }
 
-export interface AllClientsFilter {
+export interface AllClientsFilter extends TimePage {
   /** Part of the name (lower case), or exactly the id or the externalId. */
   text?: string | undefined;
   /** Clients that match besides (the client of a tenant id searched for). */
   alsoIds?: string[] | undefined;
   aggregatorId?: string | undefined;
   status?: Client['status'] | undefined;
-  before?: { at: Date; id: string } | undefined;
-  limit: number;
 }
 
-/** Clients of every aggregator, one page newest first by (created_at, id), and one more row to tell if more exist. */
+/** Clients of every aggregator, one page by creation time, and one more row to tell if more exist. */
 export function listAllClients(q: Queryable, filter: AllClientsFilter): Promise<Client[]> {
   let query = q.selectFrom('clients').selectAll();
   const text = filter.text;
@@ -224,12 +223,5 @@ export function listAllClients(q: Queryable, filter: AllClientsFilter): Promise<
   }
   if (filter.aggregatorId) query = query.where('aggregator_id', '=', filter.aggregatorId);
   if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.before) {
-    query = query.where(sql<boolean>`(created_at, id) < (${filter.before.at}, ${filter.before.id})`);
-  }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  return pageInTimeOrder(query, 'created_at', filter).execute();
 }

@@ -38,7 +38,8 @@ export class StaffAccounts {
       tenantId: query.tenantId,
       status: query.status,
       emailContains: query.q?.trim().toLowerCase() || undefined,
-      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      order: query.order,
       limit,
     });
     const page = rows.slice(0, limit);

@@ -3,6 +3,7 @@ import { platformErrors } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
 import { staffErrors } from './errors.ts';
 import { STAFF_STATUSES } from './states.ts';
+import { ListOrderQuery } from '../platform/http/cursor.ts';
 
 const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 256 });
@@ -106,6 +107,7 @@ const StaffListQuery = Type.Object(
     tenantId: Type.Optional(TenantId),
     status: Type.Optional(Type.Enum(STAFF_STATUSES)),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'part of the e-mail, any case' })),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: STAFF_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },

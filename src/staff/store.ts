@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { StaffRole } from '../platform/http/principals.ts';
 import type { NewStaffUser, StaffUser, StaffStatus } from './tables.ts';
+import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 
 export async function insertStaff(q: Queryable, staff: NewStaffUser): Promise<void> {
   await q.insertInto('staff_users').values(staff).execute();
@@ -189,17 +190,15 @@ export async function lockEnabledPlatformAdmins(q: Queryable): Promise<string[]>
   return rows.map((row) => row.id);
 }
 
-export interface StaffFilter {
+export interface StaffFilter extends TimePage {
   role?: StaffRole | undefined;
   tenantId?: string | undefined;
   status?: StaffStatus | undefined;
   /** Part of the e-mail, lower case. */
   emailContains?: string | undefined;
-  before?: { at: Date; id: string } | undefined;
-  limit: number;
 }
 
-/** One page newest first by (created_at, id), and one more row to tell whether another page exists. */
+/** One page by creation time (newest first unless asked), and one more row to tell whether another page exists. */
 export function listStaff(q: Queryable, filter: StaffFilter): Promise<StaffUser[]> {
   let query = q.selectFrom('staff_users').selectAll();
   if (filter.role) query = query.where('role', '=', filter.role);
@@ -208,14 +207,7 @@ export function listStaff(q: Queryable, filter: StaffFilter): Promise<StaffUser[
   if (filter.emailContains) {
     query = query.where(sql<boolean>`strpos(email, ${filter.emailContains}) > 0`);
   }
-  if (filter.before) {
-    query = query.where(sql<boolean>`(created_at, id) < (${filter.before.at}, ${filter.before.id})`);
-  }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  return pageInTimeOrder(query, 'created_at', filter).execute();
 }
 
 /** The accounts bound to a tenant (its operators), disabled ones included: their past actions are the tenant's. */

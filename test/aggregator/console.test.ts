@@ -110,6 +110,22 @@ describe('GET /api/v1/admin/clients: clients across aggregators', () => {
     assert.deepEqual(await ids(`status=suspended&aggregatorId=${agg.aggregatorId}`), [lucky.id]);
   });
 
+  it('order=oldest lists the first client created first, paging on in that order', async () => {
+    const created = [];
+    for (let i = 0; i < 3; i++) {
+      created.push((await newClient()).id);
+      t.clock.advance(1000);
+    }
+    const seen = [];
+    let cursor = '';
+    do {
+      const page = await admin('GET', `/clients?order=oldest&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.clients.map((client: { id: string }) => client.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, created);
+  });
+
   it('pages with a cursor and refuses what it cannot read', async () => {
     const created = [];
     for (let i = 0; i < 3; i++) {

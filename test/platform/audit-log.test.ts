@@ -91,6 +91,28 @@ describe('reading the audit log', () => {
     });
   });
 
+  it('order=oldest pages from the first entry, ties by id; the CSV follows the same order', async () => {
+    for (let i = 0; i < 3; i++) await record(`test.page.${i}`);
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await read(`action=test.&order=oldest&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.entries.map((entry: { action: string }) => entry.action));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, ['test.page.0', 'test.page.1', 'test.page.2']);
+    const csv = await read('action=test.&order=oldest&format=csv');
+    assert.deepEqual(
+      csv.text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line: string) => line.split(',').find((cell) => cell.startsWith('test.page'))),
+      ['test.page.0', 'test.page.1', 'test.page.2'],
+    );
+    assert.equal((await read('order=newest,oldest')).status, 400);
+  });
+
   it('pages with a cursor: limit 1 and 100 accepted; 0, 101, a forged cursor or an unknown parameter refused', async () => {
     for (let i = 0; i < 3; i++) await record(`test.page.${i}`);
     const seen: string[] = [];

@@ -251,6 +251,23 @@ describe('listing staff accounts', () => {
     const surrogate = await list('q=%ED%A0%80');
     assert.deepEqual([surrogate.status, surrogate.body.error.code], [400, 'malformed_url']);
   });
+
+  it('order=oldest pages from the first account created; any other order is refused', async () => {
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(1000);
+      await create({ email: `s${i}@bookmaker.test`, password: STAFF_PASSWORD, role: 'trader' });
+    }
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await list(`order=oldest&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(page.body.staff[0].email);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, ['admin@bookmaker.test', 's0@bookmaker.test', 's1@bookmaker.test']);
+    const refused = await list('order=alphabetical');
+    assert.deepEqual([refused.status, refused.body.error.code], [400, 'validation']);
+  });
 });
 
 describe('disabling and enabling an account', () => {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { t } from '../messages.ts';
-import { place } from '../router.ts';
+import { place, setQuery } from '../router.ts';
 import { Empty, Failure, Loading } from './ui.tsx';
 import type { Loaded } from './load.ts';
 
@@ -9,6 +9,8 @@ export interface Column<Row> {
   cell: (row: Row) => ComponentChildren;
   /** A number or money: right-aligned, tabular digits. */
   numeric?: boolean;
+  /** The time the list is ordered by: its header turns the order between newest and oldest first. */
+  orders?: boolean;
 }
 
 /**
@@ -27,16 +29,28 @@ export function Table<Row>(props: {
   if (!loaded.data) return <Loading />;
   const { rows, nextCursor } = loaded.data;
   if (rows.length === 0 && !place.get().query.get('cursor')) return <Empty>{props.empty}</Empty>;
+  const ordering = props.columns.find((column) => column.orders);
+  const oldest = place.get().query.get('order') === 'oldest';
   return (
     <div class="table-wrap" aria-busy={loaded.state === 'loading'}>
       {loaded.state === 'failed' && <Failure error={loaded.error} retry={loaded.reload} />}
+      {ordering && (
+        <div class="table-order">
+          <OrderButton column={ordering.header} oldest={oldest} />
+        </div>
+      )}
       <table class="table">
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
           <tr>
             {props.columns.map((column) => (
-              <th scope="col" class={column.numeric ? 'numeric' : undefined} key={column.header}>
-                {column.header}
+              <th
+                scope="col"
+                class={column.numeric ? 'numeric' : undefined}
+                key={column.header}
+                aria-sort={column.orders ? (oldest ? 'ascending' : 'descending') : undefined}
+              >
+                {column.orders ? <OrderButton column={column.header} oldest={oldest} /> : column.header}
               </th>
             ))}
           </tr>
@@ -55,6 +69,23 @@ export function Table<Row>(props: {
       </table>
       <Pager nextCursor={nextCursor} />
     </div>
+  );
+}
+
+/** The order a list's address asks for, as the API's `order` parameter (newest first when it names none). */
+export const listOrder = (query: URLSearchParams) => (query.get('order') === 'oldest' ? 'oldest' : undefined);
+
+/** Turns the list's order (kept in the address, from the first page) between newest and oldest first. */
+function OrderButton(props: { column: string; oldest: boolean }) {
+  return (
+    <button
+      type="button"
+      class="sort"
+      onClick={() => setQuery({ order: props.oldest ? undefined : 'oldest' })}
+      aria-label={t.orderBy(props.column, props.oldest)}
+    >
+      {props.column} <span aria-hidden="true">{props.oldest ? '↑' : '↓'}</span>
+    </button>
   );
 }
 

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { platformErrors } from '../errors.ts';
 import { auditErrors } from './errors.ts';
 import { ACTOR_TYPES } from './log.ts';
+import { ListOrderQuery } from '../http/cursor.ts';
 
 export const AUDIT_PAGE = 50;
 /** At most this many rows in one CSV export; more matching rows refuse the export (narrow the filter). */
@@ -39,6 +40,7 @@ const AuditQuery = Type.Object(
           'csv: every matching row (limit and cursor ignored) as a download; also chosen by Accept: text/csv',
       }),
     ),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: AUDIT_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },

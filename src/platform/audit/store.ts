@@ -1,12 +1,13 @@
 import { sql, type Insertable } from 'kysely';
 import type { Queryable } from '../db/database.ts';
 import type { AuditLogTable } from '../db/schema.ts';
+import { pageInTimeOrder, type TimePage } from '../db/paging.ts';
 
 export async function insertAuditEntry(q: Queryable, entry: Insertable<AuditLogTable>): Promise<void> {
   await q.insertInto('audit_log').values(entry).execute();
 }
 
-export interface AuditFilter {
+export interface AuditFilter extends TimePage {
   actorType?: string | undefined;
   actorId?: string | undefined;
   /** One action, or every action that starts with the prefix. */
@@ -21,11 +22,9 @@ export interface AuditFilter {
   to?: Date | undefined;
   /** Rows about a tenant: its own (tenant_id), and those its staff accounts made or were the target of. */
   about?: { tenantId: string; staffIds: string[] } | undefined;
-  before?: { at: Date; id: number } | undefined;
-  limit: number;
 }
 
-/** One page newest first by (occurred_at, id) after the cursor's row, and one more row to tell if more exist. */
+/** One page in time order (newest first unless asked) after the cursor's row, and one more row to tell if more exist. */
 export function listAuditEntries(q: Queryable, filter: AuditFilter) {
   let query = q.selectFrom('audit_log').selectAll();
   if (filter.actorType) query = query.where('actor_type', '=', filter.actorType);
@@ -58,12 +57,5 @@ export function listAuditEntries(q: Queryable, filter: AuditFilter) {
       ]),
     );
   }
-  if (filter.before) {
-    query = query.where(sql<boolean>`(occurred_at, id) < (${filter.before.at}, ${filter.before.id})`);
-  }
-  return query
-    .orderBy('occurred_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  return pageInTimeOrder(query, 'occurred_at', filter).execute();
 }

@@ -31,8 +31,9 @@ export class AuditViews {
     query: AuditQuery,
   ): Promise<{ entries: AuditEntry[]; nextCursor: string }> {
     const limit = query.limit ?? AUDIT_PAGE;
-    const before = query.cursor ? auditCursor(query.cursor) : undefined;
-    const rows = await listAuditEntries(this.#db, { ...(await this.#filter(call, query)), before, limit });
+    const after = query.cursor ? auditCursor(query.cursor) : undefined;
+    const filter = await this.#filter(call, query);
+    const rows = await listAuditEntries(this.#db, { ...filter, after, order: query.order, limit });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -41,9 +42,10 @@ export class AuditViews {
     };
   }
 
-  /** Every row the filter matches, newest first, as one CSV file; refused when more than MAX_EXPORT_ROWS match. */
+  /** Every row the filter matches, in the list's order, as one CSV file; refused when more than MAX_EXPORT_ROWS match. */
   async csv(call: Pick<StaffCall, 'staff'>, query: AuditQuery): Promise<{ filename: string; body: string }> {
-    const rows = await listAuditEntries(this.#db, { ...(await this.#filter(call, query)), limit: MAX_EXPORT_ROWS });
+    const filter = await this.#filter(call, query);
+    const rows = await listAuditEntries(this.#db, { ...filter, order: query.order, limit: MAX_EXPORT_ROWS });
     if (rows.length > MAX_EXPORT_ROWS) {
       throw auditErrors.export_too_large(
         { maxRows: MAX_EXPORT_ROWS },

@@ -1,8 +1,10 @@
+import { Type } from 'typebox';
+import { LIST_ORDERS } from '../db/paging.ts';
 import { validationError } from '../errors.ts';
 
 /**
- * Keyset paging cursors: the (time, id) of the last row of a page, opaque to clients. Lists go newest first, so
- * the next page is everything before it.
+ * Keyset paging cursors: the (time, id) of the last row of a page, opaque to clients. The next page is everything
+ * after it in the list's order (newest first unless the query asks for oldest first).
  */
 export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
@@ -39,3 +41,11 @@ export function decodeKeyCursor(cursor: string): { key: string; id: string } {
 function isKeyPart(part: unknown): part is string {
   return typeof part === 'string' && part.length > 0 && !part.includes('\u0000') && part.isWellFormed();
 }
+
+/** The `order` query parameter of a list in time order. */
+export const ListOrderQuery = Type.Optional(
+  Type.Enum(LIST_ORDERS, {
+    default: 'newest',
+    description: 'newest first (the default) or oldest first; a cursor pages on in the order it was made in',
+  }),
+);

@@ -6,7 +6,7 @@ import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { download } from '../../ui/download.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Field, FormError, Page } from '../../ui/ui.tsx';
 
 type Entry = ApiResponse<'listAuditEntries'>['entries'][number];
@@ -29,6 +29,7 @@ export function Audit() {
     from: instant(filter.from),
     to: instant(filter.to),
     tenantId: query.get('tenant') ?? undefined,
+    order: listOrder(query),
   };
   const loaded = useLoad(async (signal) => {
     const page = await call('listAuditEntries', 'GET', '/api/v1/admin/audit', {
@@ -95,7 +96,7 @@ export function Audit() {
         rowKey={(entry) => entry.id}
         empty={t.audit.empty}
         columns={[
-          { header: t.audit.when, cell: (entry) => dateTime(entry.occurredAt) },
+          { header: t.audit.when, cell: (entry) => dateTime(entry.occurredAt), orders: true },
           { header: t.audit.who, cell: (entry) => `${entry.actor.type} ${entry.actor.id ?? ''}` },
           { header: t.audit.what, cell: (entry) => <code>{entry.action}</code> },
           {

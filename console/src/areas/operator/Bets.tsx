@@ -86,7 +86,7 @@ function LookUp(props: { tenantId: string | undefined }) {
               ),
             },
             { header: t.bets.placed, cell: (bet) => dateTime(bet.placedAt) },
-            { header: t.bets.status, cell: (bet) => <Badge>{bet.status}</Badge> },
+            { header: t.bets.status, cell: (bet) => <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> },
             { header: t.bets.stake, numeric: true, cell: (bet) => money(bet.stake, bet.currency) },
             { header: t.bets.odds, numeric: true, cell: (bet) => bet.odds },
             {
@@ -109,7 +109,7 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
   return (
     <Dialog title={t.bets.details(bet.id)} onClose={props.onClose}>
       <p>
-        <Badge>{bet.status}</Badge> {money(bet.stake, bet.currency)} @ {bet.odds} · {dateTime(bet.placedAt)}
+        <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {bet.odds} · {dateTime(bet.placedAt)}
       </p>
       <h3>{t.bets.legs}</h3>
       <ul>

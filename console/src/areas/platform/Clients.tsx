@@ -6,15 +6,21 @@ import { href, place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Empty, Failure, Field, Loading, Page } from '../../ui/ui.tsx';
 
 type ClientRow = ApiResponse<'adminListClients'>['clients'][number];
 type ClientAnswer = ApiResponse<'adminGetClient'>;
 type Environment = ClientAnswer['client']['production'];
 
-function StatusBadge(props: { status: string; held?: boolean }) {
-  return <Badge tone={props.status === 'active' ? 'good' : 'bad'}>{props.status}</Badge>;
+/** A client's or an environment's status; a client that was never activated waits for its aggregator. */
+function StatusBadge(props: { status: 'active' | 'suspended'; activatedAt?: string | null }) {
+  const status = props.activatedAt === null ? 'awaiting' : props.status;
+  return (
+    <Badge tone={status === 'active' ? 'good' : status === 'awaiting' ? 'neutral' : 'bad'}>
+      {t.clients.statuses[status]}
+    </Badge>
+  );
 }
 
 /** Clients across aggregators: searched and filtered on the server, each with its two environments. */
@@ -31,6 +37,7 @@ export function Clients() {
         q: query.get('q') ?? undefined,
         aggregatorId: query.get('aggregator') ?? undefined,
         status: query.get('status') ?? undefined,
+        order: listOrder(query),
         cursor: query.get('cursor') ?? undefined,
       },
       signal,
@@ -83,8 +90,8 @@ export function Clients() {
               onChange={(e) => setQuery({ status: e.currentTarget.value || undefined })}
             >
               <option value="">{t.clients.anyStatus}</option>
-              <option value="active">active</option>
-              <option value="suspended">suspended</option>
+              <option value="active">{t.clients.statuses.active}</option>
+              <option value="suspended">{t.clients.statuses.suspended}</option>
             </select>
           )}
         </Field>
@@ -109,7 +116,10 @@ export function Clients() {
             ),
           },
           { header: t.clients.aggregator, cell: (row) => row.aggregatorName },
-          { header: t.clients.status, cell: (row) => <StatusBadge status={row.status} /> },
+          {
+            header: t.clients.status,
+            cell: (row) => <StatusBadge status={row.status} activatedAt={row.activatedAt} />,
+          },
           {
             header: t.clients.environments,
             cell: (row) => (
@@ -121,7 +131,7 @@ export function Clients() {
               </span>
             ),
           },
-          { header: t.clients.created, cell: (row) => dateTime(row.createdAt) },
+          { header: t.clients.created, cell: (row) => dateTime(row.createdAt), orders: true },
         ]}
       />
     </Page>
@@ -150,7 +160,7 @@ export function ClientScreen(props: { id: string }) {
   const { client, history } = loaded.data;
   const held = client.suspendedByPlatform || client.credentialsRevokedByPlatform;
   return (
-    <Page title={client.name} actions={<StatusBadge status={client.status} />}>
+    <Page title={client.name} actions={<StatusBadge status={client.status} activatedAt={client.activatedAt} />}>
       <p class="muted">
         {client.legalName} · {client.externalId} · {client.currency} · {client.jurisdiction}
       </p>

@@ -7,7 +7,7 @@ import type { Role } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { Confirm } from '../../ui/Confirm.tsx';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 
 type Account = ApiResponse<'listStaff'>['staff'][number];
@@ -22,7 +22,11 @@ export function Staff() {
   const [acting, setActing] = useState<{ account: Account; action: Action } | null>(null);
   const loaded = useLoad(async (signal) => {
     const page = await call('listStaff', 'GET', '/api/v1/admin/staff', {
-      query: { role: query.get('role') ?? undefined, cursor: query.get('cursor') ?? undefined },
+      query: {
+        role: query.get('role') ?? undefined,
+        order: listOrder(query),
+        cursor: query.get('cursor') ?? undefined,
+      },
       signal,
     });
     return { rows: page.staff, nextCursor: page.nextCursor || undefined };
@@ -88,6 +92,7 @@ export function Staff() {
             ),
           },
           { header: t.staff.enrolled, cell: (row) => (row.enrolled ? t.staff.enrolledYes : t.staff.enrolledNo) },
+          { header: t.staff.created, cell: (row) => dateTime(row.createdAt), orders: true },
           {
             header: t.staff.lastLogin,
             cell: (row) => (row.lastLoginAt ? dateTime(row.lastLoginAt) : t.aggregator.never),
