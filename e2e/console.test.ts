@@ -229,6 +229,15 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'New market' }).click();
     await page.getByRole('dialog', { name: 'New market' }).getByRole('button', { name: 'Create' }).click();
     await page.getByText('Margin:').waitFor();
+    // the kick-off moves an hour earlier
+    const earlier = new Date(tomorrow.getTime() - 3600 * 1000);
+    const earlierLocal = new Date(earlier.getTime() - earlier.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('Starts').fill(earlierLocal);
+    await page.getByRole('button', { name: 'Save event' }).click();
+    await page.getByText('Event saved.').waitFor();
+    const moved = (await stack.t.request('GET', `/api/v1/catalog/events/${page.url().split('/').pop()}`)).body.event;
+    assert.equal(moved.startsAt, new Date(earlierLocal).toISOString());
+
     // live, in the second half, the clock running from 45:00
     await page.getByLabel('Event status').selectOption('live');
     await page.getByLabel('Period').selectOption('second_half');

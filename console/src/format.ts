@@ -51,3 +51,9 @@ export const utcDay = (iso: string) => dayFormat.format(new Date(iso));
 export function matchClock(clock: Parameters<typeof clockSeconds>[0] | null, nowMs: number): string {
   return clock ? formatClock(clockSeconds(clock, nowMs), locale) : '';
 }
+
+/** An instant as a `datetime-local` input's value, in the browser's time zone ("2026-03-02T15:00"). */
+export function localInput(iso: string): string {
+  const at = new Date(iso);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}

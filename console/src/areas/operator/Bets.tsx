@@ -109,7 +109,8 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
   return (
     <Dialog title={t.bets.details(bet.id)} onClose={props.onClose}>
       <p>
-        <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {bet.odds} · {dateTime(bet.placedAt)}
+        <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {bet.odds} ·{' '}
+        {dateTime(bet.placedAt)}
       </p>
       <h3>{t.bets.legs}</h3>
       <ul>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, type ApiRequest, type ApiResponse } from '../../api.ts';
-import { count, dateTime, matchClock, money, percent } from '../../format.ts';
+import { count, dateTime, localInput, matchClock, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { useLoad } from '../../ui/load.ts';
 import {
@@ -33,6 +33,7 @@ function margin(market: Pick<Market, 'selections'>): number {
 
 /** An event on the trading desk: its status and score, its markets, their odds, and their settlement. */
 export function EventPage(props: { id: string }) {
+  const [saved, setSaved] = useState(false);
   const loaded = useLoad(
     (signal) =>
       call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
@@ -49,8 +50,12 @@ export function EventPage(props: { id: string }) {
       <LiveState event={event} />
       <EventForm
         event={event}
-        saved={loaded.reload}
-        key={JSON.stringify([event.status, event.score, event.period, event.clock])}
+        saved={() => {
+          setSaved(true);
+          loaded.reload();
+        }}
+        justSaved={saved}
+        key={JSON.stringify([event.startsAt, event.status, event.score, event.period, event.clock])}
       />
       <div class="form-actions">
         <NewMarket eventId={event.id} event={event} created={loaded.reload} />
@@ -90,11 +95,13 @@ function LiveState(props: { event: TradingEvent }) {
   return parts.length ? <p class="live-state">{parts.join(' · ')}</p> : null;
 }
 
-function EventForm(props: { event: TradingEvent; saved: () => void }) {
+/** The event's own fields; it is drawn anew from the saved event, so `justSaved` comes from the page. */
+function EventForm(props: { event: TradingEvent; saved: () => void; justSaved: boolean }) {
   const { event } = props;
   // The clock as the form first showed it: a running clock is only sent again when the trader changed it.
   const [shownClock] = useState(() => matchClock(event.clock, Date.now()));
   const [status, setStatus] = useState<string>(event.status);
+  const [startsAt, setStartsAt] = useState(localInput(event.startsAt));
   const [home, setHome] = useState(String(event.score?.home ?? 0));
   const [away, setAway] = useState(String(event.score?.away ?? 0));
   const [period, setPeriod] = useState<string>(event.period ?? '');
@@ -103,13 +110,11 @@ function EventForm(props: { event: TradingEvent; saved: () => void }) {
   const [down, setDown] = useState(event.clock?.direction === 'down');
   const [clockError, setClockError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<Error | null>(null);
-  const [done, setDone] = useState(false);
   const clockChanged =
     clock !== shownClock || running !== (event.clock?.running ?? false) || down !== (event.clock?.direction === 'down');
   async function save(submitted: Event) {
     submitted.preventDefault();
     setError(null);
-    setDone(false);
     const seconds = clock.trim() === '' ? null : clockText(clock);
     if (clock.trim() !== '' && seconds === null) {
       setClockError(t.trading.clockInvalid);
@@ -117,12 +122,12 @@ function EventForm(props: { event: TradingEvent; saved: () => void }) {
     }
     setClockError(undefined);
     const body: ApiRequest<'updateEvent'> = { status: status as (typeof EVENT_STATUSES)[number] };
+    if (startsAt && startsAt !== localInput(event.startsAt)) body.startsAt = new Date(startsAt).toISOString();
     if (status === 'live' || event.score) body.score = { home: Number(home), away: Number(away) };
     if (period !== (event.period ?? '')) body.period = period === '' ? null : (period as Period);
     if (clockChanged) body.clock = seconds === null ? null : { seconds, running, direction: down ? 'down' : 'up' };
     try {
       await call('updateEvent', 'PATCH', `/api/v1/admin/trading/events/${event.id}`, { body });
-      setDone(true);
       props.saved();
     } catch (failure) {
       setError(failure as Error);
@@ -146,6 +151,17 @@ function EventForm(props: { event: TradingEvent; saved: () => void }) {
               </option>
             ))}
           </select>
+        )}
+      </Field>
+      <Field label={t.trading.startsAt}>
+        {({ id }) => (
+          <input
+            id={id}
+            type="datetime-local"
+            required
+            value={startsAt}
+            onInput={(e) => setStartsAt(e.currentTarget.value)}
+          />
         )}
       </Field>
       {score(t.trading.homeScore, home, setHome)}
@@ -187,7 +203,7 @@ function EventForm(props: { event: TradingEvent; saved: () => void }) {
         {t.trading.saveEvent}
       </button>
       <span role="status" class={error ? 'form-error' : 'muted'}>
-        {error ? messageOf(error) : done ? t.trading.eventSaved : ''}
+        {error ? messageOf(error) : props.justSaved ? t.trading.eventSaved : ''}
       </span>
     </form>
   );
