@@ -18,6 +18,7 @@ import {
 } from './commands.ts';
 import { debugDetails, explainFailure, type FailureContext } from './failures.ts';
 import { channelPath, runInServer } from './local-channel.ts';
+import { runWalletCertify, WALLET_CERTIFY } from './wallet-certify.ts';
 
 const SERVE: CommandSpec = {
   words: ['serve'],
@@ -32,7 +33,7 @@ const SERVE: CommandSpec = {
   run: () => Promise.resolve(),
 };
 
-const COMMANDS = [SERVE, ...ADMIN_COMMANDS];
+const COMMANDS = [SERVE, ...ADMIN_COMMANDS, WALLET_CERTIFY];
 
 const synopsis = (spec: CommandSpec) => `${spec.words.join(' ')} ${spec.synopsis}`.trim();
 
@@ -103,6 +104,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   let config: Config | undefined;
   try {
+    // Runs on a partner's machine with the package alone: no configuration, no database.
+    if (parsed.spec === WALLET_CERTIFY) return await runWalletCertify(parsed.values, stdout, process.env);
     // Whatever this process creates (DATA_DIR, the secrets key, the lock, PGlite's directories) is its user's alone.
     process.umask(PRIVATE_UMASK);
     config = loadConfig();
