@@ -2,7 +2,7 @@
  * The import rules of ARCHITECTURE.md, checked in `npm run lint` (and `npm test`) by dependency-cruiser.
  * Type-only imports count: a type that pulls a domain into the platform is a dependency all the same.
  */
-const DOMAINS = '(aggregator|betting|catalog|integration|reports|staff|tenants|wallet|embed|health)';
+const DOMAINS = '(aggregator|betting|catalog|integration|reports|staff|tenants|wallet|embed|health|sandbox)';
 
 module.exports = {
   forbidden: [

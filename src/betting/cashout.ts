@@ -146,9 +146,14 @@ function priceOf(bet: Bet, legs: BetLeg[], prices: Prices, stake: number | undef
   const standing = bet.stake - bet.cashed_out_stake;
   const part = stake ?? standing;
   if (part > standing) throw validationError('stake', `At most the remaining stake, ${standing}.`);
+  // A bet whose outcome is its own (a sandbox control) is valued on its legs' own results, never on the market's.
+  const own = bet.outcome_override_at !== null;
   const priced: CashOutLeg[] = legs.map((leg) => {
     const price = prices.get(leg.selection_id)!;
-    if (price.market_status === 'settled' && price.result) return { oddsMilli: leg.odds_milli, result: price.result };
+    if (own && leg.result) return { oddsMilli: leg.odds_milli, result: leg.result };
+    if (!own && price.market_status === 'settled' && price.result) {
+      return { oddsMilli: leg.odds_milli, result: price.result };
+    }
     // A finished event's result is known before its market is settled: no price may be offered on it.
     if (price.event_status === 'finished' || price.event_status === 'cancelled') {
       throw bettingErrors.cashout_unavailable({

@@ -39,6 +39,10 @@ export const bettingErrors = defineErrors({
     status: 409,
     message: 'The cash-out offer has changed; details.offer is the new one, accept it to cash out.',
   },
+  bet_cancelled: {
+    status: 409,
+    message: 'The bet was cancelled in the sandbox before any credit, and its stake rolled back: it does not stand.',
+  },
   wallet_unavailable: {
     status: 503,
     message: 'The casino wallet did not confirm the stake, so the bet was not placed; any amount taken is returned.',
@@ -46,3 +50,23 @@ export const bettingErrors = defineErrors({
 });
 
 export type RefusalCode = keyof typeof bettingErrors;
+
+/**
+ * Why a bet's own outcome (a sandbox outcome control, bet-outcomes.ts) cannot be decided as asked: the bet's state
+ * does not allow it. details.status is the bet's state.
+ */
+export const betOutcomeErrors = defineErrors({
+  bet_pending: {
+    status: 409,
+    message: "The bet's stake is still on its way to the wallet; ask again in a few seconds.",
+  },
+  bet_settled: {
+    status: 409,
+    message: 'The bet is settled already, with other results: resettle it (or reopen it) to change them.',
+  },
+  bet_not_settled: { status: 409, message: 'The bet is not settled: settle it first.' },
+  bet_closed: {
+    status: 409,
+    message: 'The bet is closed for good (refused, cancelled or fully cashed out): its outcome cannot change.',
+  },
+});

@@ -184,7 +184,14 @@ export class Placement {
         placed_at: this.#clock.now(),
         decided_at: null,
       };
-      const bet: Bet = { ...pending, cashed_out_stake: 0, settled_version: 0, settled_return: null, settled_at: null };
+      const bet: Bet = {
+        ...pending,
+        cashed_out_stake: 0,
+        settled_version: 0,
+        settled_return: null,
+        settled_at: null,
+        outcome_override_at: null,
+      };
       const betLegs: BetLeg[] = legs.map((leg, position) => ({
         bet_id: bet.id,
         position,

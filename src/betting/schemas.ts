@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Odds } from '../catalog/schemas.ts';
 import { MARKET_STATES, SELECTION_RESULTS } from '../catalog/states.ts';
 import { platformErrors } from '../platform/errors.ts';
-import { HOLD_REASONS, OBLIGATION_STATES } from '../wallet/states.ts';
+import { HOLD_REASONS, OBLIGATION_ENDPOINTS, OBLIGATION_KINDS, OBLIGATION_STATES } from '../wallet/states.ts';
 import { BET_STATES } from './states.ts';
 import { catalogErrors } from '../catalog/errors.ts';
 import { bettingErrors } from './errors.ts';
@@ -182,6 +182,64 @@ export const staffBetsSchema = {
   response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }) },
   errors: [platformErrors.not_found, platformErrors.forbidden, platformErrors.validation],
 };
+
+// ---- a bet's own outcome (the sandbox outcome controls: bet-outcomes.ts) ----
+
+/** Results for legs of one bet, by their selection; legs not named keep the result they have (none: open). */
+export const OwnLegResults = Type.Array(
+  Type.Object(
+    {
+      selectionId: Type.String({ minLength: 1, maxLength: 64, description: 'the selection of one leg of the bet' }),
+      result: Type.Enum(SELECTION_RESULTS, {
+        description: "half_won and half_lost only where the leg's market is a quarter line (such as 2.25)",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    minItems: 1,
+    maxItems: MAX_LEGS,
+    description: 'legs of the bet, each at most once; legs not named keep their result (none: still open)',
+  },
+);
+
+export const BetOutcomeReport = Type.Object({
+  changed: Type.Boolean({
+    description: "false: the bet was already as asked, and nothing was changed or owed (the call's target state)",
+  }),
+  bet: Type.Object({
+    id: Type.String(),
+    status: Type.Enum(BET_STATES, { description: 'after the call' }),
+    previousStatus: Type.Enum(BET_STATES, { description: 'before the call' }),
+    stake: Type.Integer(),
+    remainingStake: Type.Integer({ description: 'the stake not cashed out' }),
+    currency: Type.String(),
+    settledReturn: Nullable(
+      Type.Integer({ description: 'what the results pay for the remaining stake (0 when lost); null while open' }),
+    ),
+    settlementVersion: Type.Integer({ description: '0 while never settled; +1 each time the bet is settled again' }),
+    legs: Type.Array(
+      Type.Object({
+        selectionId: Type.String(),
+        marketId: Type.String(),
+        result: Nullable(Type.Enum(SELECTION_RESULTS)),
+      }),
+    ),
+  }),
+  owed: Type.Array(
+    Type.Object({
+      txId: Type.String(),
+      kind: Type.Enum(OBLIGATION_KINDS),
+      endpoint: Type.Enum(OBLIGATION_ENDPOINTS, { description: 'the wallet endpoint it is delivered to' }),
+      amount: Type.Integer({ description: 'minor units' }),
+    }),
+    { description: 'movements this call owes the wallet: recorded now, delivered right after the answer' },
+  ),
+  superseded: Type.Array(Type.String(), {
+    description: 'txIds of earlier settlement movements not delivered yet, stopped and held for review',
+  }),
+});
+export type BetOutcomeReport = Static<typeof BetOutcomeReport>;
 
 // ---- settlement (traders) ----
 

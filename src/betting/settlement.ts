@@ -32,7 +32,7 @@ function betResult(results: Array<SelectionResult | null>): SettledState | 'open
 }
 
 /** What a settlement does to one bet, before any money: how it moves, and what happens to its postings. */
-interface BetChange {
+export interface BetChange {
   kind: 'settled' | 'resettled' | 'reopened' | 'unchanged';
   move: store.BetMove | null;
   /** Its unsettled settlement postings stop first: the return they were owed for is no longer the bet's. */
@@ -41,8 +41,11 @@ interface BetChange {
   first: boolean;
 }
 
-/** The settlement rules for one bet, given its legs with their current results. */
-function changeOf(
+/**
+ * The settlement rules for one bet, given its legs with their current results: a market's settlement, and a bet's
+ * own outcome (bet-outcomes.ts), judge by this one rule.
+ */
+export function changeOf(
   bet: Pick<Bet, 'id' | 'status' | 'stake' | 'cashed_out_stake' | 'settled_version' | 'settled_return'>,
   legs: Array<Pick<BetLeg, 'odds_milli' | 'result'>>,
   now: Date,
@@ -79,7 +82,7 @@ function changeOf(
  * the new return and what the bet's settlement postings that count add up to (`account.settled`, after any
  * superseded ones stopped counting), as `resettle:<betId>:<version>:<n>`, a credit or a debit; nothing if none.
  */
-function movementFor(
+export function movementFor(
   change: BetChange,
   account: Pick<BetAccount, 'betId' | 'settled' | 'corrections'>,
   ref: string,
@@ -114,7 +117,9 @@ function settlementMove(
 /**
  * Settlement and resettlement of a market: the results are recorded (catalog), every bet on the market is
  * judged by changeOf and movementFor, and what the bets are owed is recorded in the ledger, all in one transaction; the delivery
- * engine pays after the commit. Fully cashed-out bets are never touched: a confirmed cash-out stays guaranteed.
+ * engine pays after the commit. Fully cashed-out bets are never touched: a confirmed cash-out stays guaranteed. Nor
+ * are bets whose outcome is their own (a sandbox outcome control, bet-outcomes.ts): the market's results never
+ * reach them.
  */
 export class Settlement {
   readonly #db: Db;
@@ -222,8 +227,10 @@ export class Settlement {
   }
 
   async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
-    await store.setLegResults(tx, recorded.marketId, recorded.results);
+    // The bets first, then their legs: the order a bet's own outcome takes (bet-outcomes.ts), so the two never
+    // deadlock, and a bet that took its own outcome meanwhile is found with it and left alone.
     const bets = await store.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
+    await store.setLegResults(tx, recorded.marketId, recorded.results);
     const ids = bets.map((bet) => bet.id);
     const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
     const accounts = await this.#ledger.accountsOf(tx, ids);

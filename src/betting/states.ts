@@ -8,7 +8,10 @@ export const BET_STATES = [
   'pending',
   /** The stake was taken: the bet stands, unsettled. */
   'accepted',
-  /** Not placed: the stake was refused, or its outcome was unknown and it is rolled back. Final. */
+  /**
+   * Not placed: the stake was refused, or its outcome was unknown and it is rolled back; or (sandbox tenants only)
+   * the bet was cancelled before any credit, its stake rolled back. Final.
+   */
   'refused',
   /** Part of the stake was cashed out; the rest stands, unsettled. */
   'partially_cashed_out',
@@ -36,13 +39,15 @@ export type SettledState = (typeof SETTLED_STATES)[number];
 export const CLOSED_STATES: readonly BetState[] = [...SETTLED_STATES, 'cashed_out'];
 
 /**
- * The only moves a bet makes. A settled bet moves again only when a market of it is resettled: to another result,
- * to the same result with another return (an accumulator's leg turned void), or back to open (an accumulator lost
- * early by a leg that the correction makes a winner, while other legs still wait for their result).
+ * The only moves a bet makes. A settled bet moves again only when a market of it is resettled (or, on a sandbox
+ * tenant, when the partner resettles or reopens the bet itself): to another result, to the same result with another
+ * return (an accumulator's leg turned void), or back to open (an accumulator lost early by a leg that the correction
+ * makes a winner, while other legs still wait for their result).
  */
 export const BET_TRANSITIONS: Readonly<Record<BetState, readonly BetState[]>> = {
   pending: ['accepted', 'refused'],
-  accepted: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out'],
+  // refused: a sandbox cancellation of a bet that no credit has reached yet (bet-outcomes.ts); its stake is rolled back.
+  accepted: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out', 'refused'],
   partially_cashed_out: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out'],
   won: [...SETTLED_STATES, ...OPEN_STATES],
   lost: [...SETTLED_STATES, ...OPEN_STATES],

@@ -43,6 +43,13 @@ export class BetViews {
     return (await this.#views([bet]))[0]!;
   }
 
+  /** A casino's server reading one of its own bets (the sandbox outcome controls); another tenant's is not found. */
+  async tenantBet(tenantId: string, betId: string): Promise<BetView> {
+    const bet = await store.findBet(this.#db, betId);
+    if (!bet || bet.tenant_id !== tenantId) throw notFound('Bet');
+    return (await this.#views([bet]))[0]!;
+  }
+
   async playerBet(player: SessionPrincipal, betId: string): Promise<BetView> {
     const bet = await store.findBet(this.#db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');

@@ -56,7 +56,7 @@ export class MarketResults {
 }
 
 /** A quarter line (2.25, -0.75) splits the stake over two lines: only there can a selection half win or half lose. */
-function isQuarterLine(lineMilli: number | null): boolean {
+export function isQuarterLine(lineMilli: number | null): boolean {
   return lineMilli !== null && Math.abs(lineMilli) % 500 === 250;
 }
 

@@ -2,7 +2,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Db, Queryable, Tx } from '../platform/db/database.ts';
 import { CatalogBrowsing } from './browsing.ts';
-import { MarketResults, type RecordedResults } from './results.ts';
+import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
 import * as store from './store.ts';
 import type { SelectionResult } from './tables.ts';
 import { Trading } from './trading.ts';
@@ -54,5 +54,14 @@ export class CatalogService {
     mode: 'settle' | 'resettle',
   ): Promise<RecordedResults> {
     return this.#results.record(tx, marketId, results, mode);
+  }
+
+  /**
+   * A bet's own outcome (betting/bet-outcomes.ts, the sandbox controls): which of these markets allow half results,
+   * by the rule a market's settlement follows (results.ts: quarter lines only).
+   */
+  async marketsWithHalfResults(q: Queryable, marketIds: string[]): Promise<Set<string>> {
+    const markets = await Promise.all([...new Set(marketIds)].map((id) => store.findMarket(q, id)));
+    return new Set(markets.filter((market) => market && isQuarterLine(market.line_milli)).map((market) => market!.id));
   }
 }

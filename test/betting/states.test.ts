@@ -22,6 +22,8 @@ const ALLOWED: Array<[BetState, BetState]> = [
   ...SETTLED.map((to): [BetState, BetState] => ['accepted', to]),
   ['accepted', 'partially_cashed_out'],
   ['accepted', 'cashed_out'],
+  // a sandbox cancellation before any credit: the stake is rolled back
+  ['accepted', 'refused'],
   ...SETTLED.map((to): [BetState, BetState] => ['partially_cashed_out', to]),
   ['partially_cashed_out', 'partially_cashed_out'],
   ['partially_cashed_out', 'cashed_out'],

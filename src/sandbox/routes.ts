@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Auth } from '../platform/http/auth.ts';
+import type { TypedApp } from '../platform/http/types.ts';
+import type { SandboxOutcomes } from './outcomes.ts';
+import {
+  cancelSandboxBetSchema,
+  getSandboxBetSchema,
+  reopenSandboxBetSchema,
+  resettleSandboxBetSchema,
+  SANDBOX_BETS,
+  settleSandboxBetSchema,
+} from './schemas.ts';
+
+function sendStored(reply: FastifyReply, result: { status: number; body: unknown; replayed: boolean }) {
+  if (result.replayed) reply.header('idempotency-replayed', 'true');
+  return reply.code(result.status).send(result.body);
+}
+
+/** The sandbox outcome controls: a sandbox tenant's server (X-Tenant-ID + X-API-Key) decides its own bets' outcomes. */
+export function sandboxRoutes(app: TypedApp, outcomes: SandboxOutcomes, auth: Auth): void {
+  const server = auth.tenantKey();
+  const call = (request: FastifyRequest) => ({ key: String(request.headers['idempotency-key']), ip: request.ip });
+
+  app.post(
+    `${SANDBOX_BETS}/:id/settle`,
+    { schema: settleSandboxBetSchema, onRequest: server },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await outcomes.decide(request.tenant!, call(request), request.params.id, 'settle', request.body),
+      ),
+  );
+  app.post(
+    `${SANDBOX_BETS}/:id/resettle`,
+    { schema: resettleSandboxBetSchema, onRequest: server },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await outcomes.decide(request.tenant!, call(request), request.params.id, 'resettle', request.body),
+      ),
+  );
+  app.post(
+    `${SANDBOX_BETS}/:id/reopen`,
+    { schema: reopenSandboxBetSchema, onRequest: server },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await outcomes.decide(request.tenant!, call(request), request.params.id, 'reopen', request.body),
+      ),
+  );
+  app.post(
+    `${SANDBOX_BETS}/:id/cancel`,
+    { schema: cancelSandboxBetSchema, onRequest: server },
+    async (request, reply) =>
+      sendStored(
+        reply,
+        await outcomes.decide(request.tenant!, call(request), request.params.id, 'cancel', request.body),
+      ),
+  );
+  app.get(`${SANDBOX_BETS}/:id`, { schema: getSandboxBetSchema, onRequest: server }, async (request) => ({
+    bet: await outcomes.view(request.tenant!, request.params.id),
+  }));
+}
