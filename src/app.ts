@@ -42,6 +42,8 @@ import { PeriodicJob } from './platform/jobs.ts';
 import { VERSION } from './platform/version.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { Reports } from './reports/service.ts';
+import { SandboxOutcomes } from './sandbox/outcomes.ts';
+import { sandboxRoutes } from './sandbox/routes.ts';
 import { simulateLiveTick } from './seed/live-simulator.ts';
 import { randomSource } from './seed/random.ts';
 import { StaffAccounts } from './staff/accounts.ts';
@@ -56,9 +58,12 @@ import { Adjustments } from './wallet/adjustments.ts';
 import { WalletClient } from './wallet/client.ts';
 import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
 import { Ledger } from './wallet/ledger.ts';
+import { PartnerObligations } from './wallet/partner-obligations.ts';
 import { ObligationReview } from './wallet/review.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { WalletService } from './wallet/service.ts';
+import { StatementSigner } from './wallet/statement-signing.ts';
+import { Statements } from './wallet/statements.ts';
 import { WalletTransport, type Resolver } from './wallet/transport.ts';
 
 export interface AppDeps {
@@ -276,9 +281,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   aggregatorRoutes(http, { provisioning, activation, rotation: credentialRotation }, auth);
   tenantRoutes(http, { settings: tenantSettings, credentials: tenantCredentials }, auth);
   integrationRoutes(http, integration, auth);
+  const sandbox = new SandboxOutcomes({ db, clock, audit, idempotency, catalog, ledger, delivery, views: betViews });
+  sandboxRoutes(http, sandbox, auth);
   catalogRoutes(http, catalog.browsing);
   tradingRoutes(http, { trading: catalog.trading, views: catalog.tradingViews }, auth);
-  walletRoutes(http, { wallet, review, adjustments }, auth);
+  const partner = new PartnerObligations({ db, clock, ledger, delivery, tenants, audit });
+  const statements = new Statements({ db, clock, signer: new StatementSigner(config.secretsKeys) });
+  walletRoutes(http, { wallet, review, adjustments, partner, statements }, auth);
   bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
   reportRoutes(http, reports, auth);
   await serveDocuments(http, DOCUMENTS);

@@ -16,6 +16,7 @@ function docs(): string[] {
   return ['api-conventions', 'staff-authentication', 'aggregator-api', 'integration-api', 'tenant-administration']
     .concat(['catalog-and-trading', 'betting', 'wallet-contract', 'wallet-client', 'benchmarks'])
     .concat(['ledger', 'settlement', 'embedding', 'scaling'])
+    .concat(['sandbox-outcomes'])
     .map((name) => `docs/${name}.md`);
 }
 

@@ -50,7 +50,7 @@ export interface CommandContext {
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
 
-export interface CommandSpec {
+interface CommandBase {
   /** The words that name it: ['staff', 'create']. */
   words: string[];
   /** Its flags, as they appear in help. */
@@ -60,8 +60,22 @@ export interface CommandSpec {
   details: string;
   options: Options;
   required?: string[];
+}
+
+/** A command on the service's database, run beside a server or through it. */
+export interface AdminCommandSpec extends CommandBase {
   run(context: CommandContext, values: Values): Promise<void>;
 }
+
+/**
+ * A command for a partner's machine with the package alone (wallet certify, reconcile): no configuration, no
+ * database. It resolves with its exit code.
+ */
+export interface StandaloneCommandSpec extends CommandBase {
+  standalone(values: Values, out: Output, env: NodeJS.ProcessEnv): Promise<number>;
+}
+
+export type CommandSpec = AdminCommandSpec | StandaloneCommandSpec;
 
 /** A mistake in the command line: said on stderr with the command's usage, exit code 2. */
 export class UsageError extends Error {
@@ -83,7 +97,7 @@ export function adminServices(db: Db, config: Config, clock: Clock): AdminServic
 
 const json = (value: unknown) => JSON.stringify(value);
 
-export const ADMIN_COMMANDS: CommandSpec[] = [
+export const ADMIN_COMMANDS: AdminCommandSpec[] = [
   {
     words: ['migrate'],
     synopsis: '',
@@ -173,7 +187,7 @@ export const ADMIN_COMMANDS: CommandSpec[] = [
 ];
 
 /** The command an argument list names; throws UsageError when it names none. */
-export function findCommand(commands: CommandSpec[], argv: string[]): CommandSpec {
+export function findCommand<Spec extends CommandSpec>(commands: Spec[], argv: string[]): Spec {
   const spec = commands
     .filter((candidate) => candidate.words.every((word, index) => argv[index] === word))
     .sort((a, b) => b.words.length - a.words.length)[0];
@@ -189,10 +203,10 @@ export function findCommand(commands: CommandSpec[], argv: string[]): CommandSpe
 }
 
 /** The command an argument list names, and its parsed flags; throws UsageError for anything else. */
-export function parseCommandLine(
-  commands: CommandSpec[],
+export function parseCommandLine<Spec extends CommandSpec>(
+  commands: Spec[],
   argv: string[],
-): { spec: CommandSpec; values: Values; help: boolean } {
+): { spec: Spec; values: Values; help: boolean } {
   const spec = findCommand(commands, argv);
   let values: Values;
   try {
@@ -212,9 +226,20 @@ export function parseCommandLine(
 }
 
 /** Runs a parsed command and turns its failure into lines on stderr and an exit code. */
-export async function runCommand(spec: CommandSpec, values: Values, context: CommandContext): Promise<number> {
+export function runCommand(spec: AdminCommandSpec, values: Values, context: CommandContext): Promise<number> {
+  return exitCodeOf(spec, () => spec.run(context, values), context);
+}
+
+/**
+ * Runs a command's work: 0 when it is done; a usage mistake said with the usage (2); anything else in one line (1).
+ */
+export async function exitCodeOf(
+  spec: CommandSpec,
+  work: () => Promise<void>,
+  context: Pick<CommandContext, 'out' | 'where' | 'onUnexpected'>,
+): Promise<number> {
   try {
-    await spec.run(context, values);
+    await work();
     return 0;
   } catch (error) {
     context.out.progress(`bookmaker ${spec.words.join(' ')}: ${describeFailure(error, spec, context.where)}`);

@@ -13,14 +13,16 @@ import {
   findCommand,
   parseCommandLine,
   runCommand,
+  type AdminCommandSpec,
   type CommandSpec,
   type Output,
 } from './commands.ts';
 import { debugDetails, explainFailure, type FailureContext } from './failures.ts';
 import { channelPath, runInServer } from './local-channel.ts';
-import { runWalletCertify, WALLET_CERTIFY } from './wallet-certify.ts';
+import { RECONCILE_COMMAND } from './reconcile.ts';
+import { WALLET_CERTIFY } from './wallet-certify.ts';
 
-const SERVE: CommandSpec = {
+const SERVE: AdminCommandSpec = {
   words: ['serve'],
   synopsis: '[--demo-live]',
   summary: 'start the API: migrates first, then listens on HOST:PORT',
@@ -33,7 +35,7 @@ const SERVE: CommandSpec = {
   run: () => Promise.resolve(),
 };
 
-const COMMANDS = [SERVE, ...ADMIN_COMMANDS, WALLET_CERTIFY];
+const COMMANDS: CommandSpec[] = [SERVE, ...ADMIN_COMMANDS, WALLET_CERTIFY, RECONCILE_COMMAND];
 
 const synopsis = (spec: CommandSpec) => `${spec.words.join(' ')} ${spec.synopsis}`.trim();
 
@@ -105,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
   let config: Config | undefined;
   try {
     // Runs on a partner's machine with the package alone: no configuration, no database.
-    if (parsed.spec === WALLET_CERTIFY) return await runWalletCertify(parsed.values, stdout, process.env);
+    if ('standalone' in parsed.spec) return await parsed.spec.standalone(parsed.values, stdout, process.env);
     // Whatever this process creates (DATA_DIR, the secrets key, the lock, PGlite's directories) is its user's alone.
     process.umask(PRIVATE_UMASK);
     config = loadConfig();
@@ -197,7 +199,7 @@ async function serve(config: Config, demoLive: boolean): Promise<number> {
  */
 async function administer(
   config: Config,
-  spec: CommandSpec,
+  spec: AdminCommandSpec,
   argv: string[],
   values: Record<string, string | boolean | undefined>,
 ): Promise<number> {
@@ -231,7 +233,7 @@ async function administer(
 
 async function runDirectly(
   config: Config,
-  spec: CommandSpec,
+  spec: AdminCommandSpec,
   values: Record<string, string | boolean | undefined>,
   signal: AbortSignal,
 ): Promise<number> {

@@ -18,13 +18,13 @@ import {
 } from '../wallet/certification/report.ts';
 import { certifyWallet, DestinationRefused } from '../wallet/certification/runner.ts';
 import { confirmSandboxWallet, SandboxNotConfirmed } from '../wallet/certification/target.ts';
-import { commandHelp, UsageError, type CommandSpec, type Output } from './commands.ts';
+import { commandHelp, UsageError, type Output, type StandaloneCommandSpec } from './commands.ts';
 
 /** The contract's wallet timeout ("Limits": 5 s per attempt); certification may be stricter, never looser. */
 const CONTRACT_TIMEOUT_MS = 5_000;
 const MAX_PLAYER_ID = 128;
 
-export const WALLET_CERTIFY: CommandSpec = {
+export const WALLET_CERTIFY: StandaloneCommandSpec = {
   words: ['wallet', 'certify'],
   synopsis: '--url U --secret S --currency C --player P [flags]',
   summary: "run the wallet contract against a casino's sandbox wallet and report every rule",
@@ -64,8 +64,7 @@ export const WALLET_CERTIFY: CommandSpec = {
     'timeout-ms': { type: 'string' },
   },
   required: ['url', 'currency', 'player'],
-  // Run by main.ts without a database or configuration (see runWalletCertify).
-  run: () => Promise.resolve(),
+  standalone: (values, out, env) => runWalletCertify(values, out, env),
 };
 
 type Values = Record<string, string | boolean | undefined>;

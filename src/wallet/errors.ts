@@ -32,4 +32,37 @@ export const walletErrors = defineErrors({
     status: 409,
     message: 'Sending this movement again cannot help (details.reason says why); resolve or cancel it instead.',
   },
+  redelivery_not_allowed: {
+    status: 409,
+    message:
+      'Only a movement still owed (pending) or one the wallet refused (failed) can be sent again now, and only when ' +
+      'sending it again can help; details.state and details.reason say why not.',
+  },
+  statement_not_ready: {
+    status: 409,
+    message:
+      'The statement of a UTC day is final, and served, from a few minutes after the day ends (details.availableAt).',
+  },
+});
+
+/**
+ * What `bookmaker reconcile` refuses (src/cli/reconcile.ts): it runs on the casino's side, on files, and never answers
+ * over HTTP (the statuses are the catalogue's form only).
+ */
+export const reconciliationErrors = defineErrors({
+  unreadable_input: {
+    status: 400,
+    message:
+      'A file given to reconcile cannot be read or is not in its documented format (see docs/reconciliation.md).',
+  },
+  signature_invalid: {
+    status: 400,
+    message:
+      'The statement’s signature does not verify with the public key given: it was changed after it was served, ' +
+      'or it was not served by this platform. Nothing was compared.',
+  },
+  differences_found: {
+    status: 409,
+    message: 'The statement and the wallet export differ; each difference is listed above.',
+  },
 });

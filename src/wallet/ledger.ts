@@ -25,6 +25,8 @@ export interface Review {
 }
 
 const SETTLEMENT: HistoryActor = { type: 'system', id: 'settlement' };
+/** The integration API, on the casino's request. */
+const CASINO: HistoryActor = { type: 'system', id: 'integration' };
 
 /**
  * The ledger of obligations: money owed to or by a wallet. With `attempts` (ledger-attempts.ts, what attempts
@@ -233,6 +235,29 @@ export class Ledger {
   async cancel(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
     const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
     await this.#move(q, obligation, 'cancelled', changes, byStaff('cancel', review));
+  }
+
+  // ---- the casino's redelivery (integration API) ----
+
+  /**
+   * The casino asks for a movement now: the same row, so the same txId, body and wallet. An owed one becomes due at
+   * once (its attempts, schedule and any live claim kept); a failed one (held: the wallet or its address refused it)
+   * is owed again and due at once, its hold reason cleared, as an operator's retry does. The caller checks the retry
+   * rule (retry-rule.ts) and that no attempt is on its way.
+   */
+  async redeliverNow(q: Queryable, obligation: WalletObligation): Promise<WalletObligation> {
+    const now = this.#clock.now();
+    const why = { actor: CASINO, cause: 'redelivery', note: "asked by the casino's server (integration API)" };
+    if (obligation.status === 'held') {
+      return this.#move(
+        q,
+        obligation,
+        'pending',
+        { hold_reason: null, next_attempt_at: now, claimed_until: null },
+        why,
+      );
+    }
+    return this.#move(q, obligation, 'pending', { next_attempt_at: now }, why);
   }
 
   // ---- the delivery engine's claims ----

@@ -12,7 +12,8 @@ import { walletErrors } from './errors.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
 import * as store from './store.ts';
 import type { Ledger, Review } from './ledger.ts';
-import { HOLD_REASONS, isObsolete, OBLIGATION_STATES } from './states.ts';
+import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
+import { retryRefusal } from './retry-rule.ts';
 import type { Movement } from './movement.ts';
 import {
   CALLS_SHOWN,
@@ -188,31 +189,11 @@ export class ObligationReview {
     return { obligation: record! };
   }
 
-  /** Sending again must be able to help, and can go only where the movement was recorded for. */
+  /** Sending again must be able to help, and can go only where the movement was recorded for (retry-rule.ts). */
   async #checkRetry(tx: Tx, obligation: WalletObligation): Promise<void> {
-    const reason = obligation.hold_reason;
-    if (isObsolete(reason)) {
-      throw walletErrors.retry_not_allowed(
-        { reason },
-        'A resettlement superseded this movement: it must not be sent. Resolve it if the wallet applied it ' +
-          '(the bet is then owed the difference), cancel it if not.',
-      );
-    }
-    if (reason === 'correction_insufficient_funds') {
-      throw walletErrors.retry_not_allowed(
-        { reason },
-        'The wallet keeps its refusal under this txId and answers every repeat with it. Collect the money with ' +
-          'the casino and resolve it, or cancel it.',
-      );
-    }
     const tenant = await this.#tenants.get(obligation.tenant_id, tx);
-    if (tenant.wallet_url !== obligation.wallet_url) {
-      throw walletErrors.retry_not_allowed(
-        { reason: 'destination_changed', walletUrl: obligation.wallet_url },
-        'The tenant’s wallet URL is not the one this movement was recorded for, and it is never sent anywhere ' +
-          'else. Resolve or cancel it with the casino.',
-      );
-    }
+    const refusal = retryRefusal(obligation, tenant.wallet_url);
+    if (refusal) throw walletErrors.retry_not_allowed(refusal.details, refusal.message);
   }
 
   /** An attempt is on its way to the wallet: the engine's claim on it is alive. */
@@ -295,11 +276,7 @@ export class ObligationReview {
 
 function actionsFor(row: WalletObligation, tenantWalletUrl: string | undefined): ReviewAction[] {
   if (row.status !== 'held') return [];
-  const retryHelps =
-    !isObsolete(row.hold_reason) &&
-    row.hold_reason !== 'correction_insufficient_funds' &&
-    tenantWalletUrl === row.wallet_url;
-  return retryHelps ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
+  return retryRefusal(row, tenantWalletUrl) === null ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
 }
 
 function zeros<K extends string>(keys: readonly K[]): Record<K, number> {

@@ -1,6 +1,7 @@
 import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { Adjustments } from './adjustments.ts';
+import type { PartnerObligations } from './partner-obligations.ts';
 import type { ObligationReview } from './review.ts';
 import {
   adjustmentSchema,
@@ -10,19 +11,30 @@ import {
   cancelSchema,
   obligationCountsSchema,
   obligationsSchema,
+  partnerObligationsSchema,
+  redeliverSchema,
   resolveSchema,
   rejectAdjustmentSchema,
   retrySchema,
+  statementKeysSchema,
+  statementSchema,
+  transactionSchema,
 } from './schemas.ts';
 import type { WalletService } from './service.ts';
+import type { Statements } from './statements.ts';
 
 export interface WalletUseCases {
   wallet: WalletService;
   review: ObligationReview;
   adjustments: Adjustments;
+  partner: PartnerObligations;
+  statements: Statements;
 }
 
-/** The player's balance; the operator workspace of money owed (operators their tenant, the platform any). */
+/**
+ * The player's balance; the operator workspace of money owed (operators their tenant, the platform any); the
+ * casino's own view of it with its integration key, and its signed daily statements.
+ */
 export function walletRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): void {
   app.get('/api/v1/wallet/balance', { schema: balanceSchema, onRequest: auth.player() }, async (request) =>
     use.wallet.balance(request.session!),
@@ -68,4 +80,45 @@ export function walletRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): vo
     async (request) =>
       use.adjustments.reject({ staff: request.staff!, ip: request.ip }, request.params.id, request.body.reason),
   );
+
+  casinoRoutes(app, use, auth);
+}
+
+/** The casino's server, with its integration key: money owed in its environment, and its statements. */
+function casinoRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): void {
+  const casino = auth.tenantKey();
+  const base = '/api/v1/integration';
+  app.get(`${base}/obligations`, { schema: partnerObligationsSchema, onRequest: casino }, async (request) =>
+    use.partner.list(request.tenant!, request.query),
+  );
+  app.post(
+    `${base}/obligations/:id/redeliver`,
+    { schema: redeliverSchema, onRequest: casino },
+    async (request, reply) => {
+      const call = { tenant: request.tenant!, ip: request.ip };
+      return reply.code(202).send(await use.partner.redeliver(call, request.params.id, request.body.reason));
+    },
+  );
+  app.get(`${base}/transactions/:txId`, { schema: transactionSchema, onRequest: casino }, async (request) =>
+    use.partner.transaction(request.tenant!, request.params.txId),
+  );
+  app.get(`${base}/statements/:day`, { schema: statementSchema, onRequest: casino }, async (request, reply) => {
+    const format = wantsCsv(request.query.format, request.headers.accept) ? 'csv' : 'json';
+    const statement = await use.statements.statement(request.tenant!, request.params.day, format);
+    // The body is sent as the very string that was signed: nothing re-serialises it.
+    return reply
+      .header('content-type', statement.contentType)
+      .header('content-disposition', `attachment; filename="${statement.fileName}"`)
+      .header('x-statement-key-id', statement.keyId)
+      .header('x-statement-signature', statement.signature)
+      .send(statement.body);
+  });
+  app.get(`${base}/statement-keys`, { schema: statementKeysSchema }, async () => use.statements.keys());
+}
+
+/** CSV when asked by name (format=csv), or, with no format named, when the Accept header names CSV and not JSON. */
+function wantsCsv(format: string | undefined, accept: string | undefined): boolean {
+  if (format !== undefined) return format === 'csv';
+  const types = (accept ?? '').split(',').map((range) => range.split(';')[0]!.trim().toLowerCase());
+  return types.includes('text/csv') && !types.includes('application/json');
 }

@@ -6,7 +6,7 @@ import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { walletErrors } from './errors.ts';
 import { OBLIGATION_ENDPOINTS } from './states.ts';
 import { OBLIGATION_KINDS } from './states.ts';
-import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
+import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES, PARTNER_STATES } from './states.ts';
 
 export const balanceSchema = {
   tags: ['player: wallet'],
@@ -320,4 +320,259 @@ export const rejectAdjustmentSchema = {
   body: ReviewBody,
   response: { 200: AdjustmentAnswer },
   errors: decisionErrors,
+};
+
+// ---- the casino's view of money owed, and its reconciliation statements (integration API) ----
+
+const casinoTags = ['integration'];
+export const PARTNER_PAGE = 50;
+/** Formats a statement is served in (statementSchema). */
+const STATEMENT_FORMATS = ['json', 'csv'] as const;
+
+const PartnerAttempt = Type.Object({
+  at: { ...Timestamp, description: 'when the attempt ended: the wallet answered, or it timed out or failed' },
+  latencyMs: Type.Integer({ description: 'how long the wallet took to answer (or until the attempt gave up)' }),
+  httpStatus: Nullable(Type.Integer({ description: "the wallet's HTTP status; null when there was no answer" })),
+  outcome: Type.Enum(['applied', 'refused', 'unknown', 'not_sent'], {
+    description:
+      'applied: confirmed; refused: a 4xx with an error envelope (nothing moved); unknown: no answer that proves ' +
+      'anything (timeout, 5xx, 408, 429, a malformed answer); not_sent: the destination was refused before sending',
+  }),
+  code: Nullable(Type.String({ description: "the wallet's error.code when it refused" })),
+  reason: Nullable(
+    Type.String({ description: 'why the outcome is unknown or it was not sent: timeout, status_5xx, ...' }),
+  ),
+});
+
+const PartnerChange = Type.Object({
+  at: Timestamp,
+  from: Nullable(Type.Enum(OBLIGATION_STATES)),
+  to: Type.Enum(OBLIGATION_STATES),
+  holdReason: Nullable(Type.Enum(HOLD_REASONS)),
+  by: Type.Enum(HISTORY_ACTORS, { description: 'system: the service; staff: an operator of the casino or platform' }),
+  cause: Type.String({ description: "what decided it: the attempt's outcome, superseded, retry, redelivery, ..." }),
+  note: Nullable(Type.String({ description: "in words: the wallet's answer, what superseded it, a reason" })),
+});
+
+export const PartnerObligation = Type.Object({
+  id: Type.String({ description: 'our id of the movement (ob_…): the one to ask a redelivery of' }),
+  txId: Type.String(),
+  betId: Nullable(Type.String()),
+  playerId: Type.String({ description: 'your id of the player (externalPlayerId), as sent to the wallet' }),
+  kind: Type.Enum(OBLIGATION_KINDS),
+  endpoint: Type.Enum(OBLIGATION_ENDPOINTS),
+  amount: Type.Integer({ description: 'minor units' }),
+  currency: Type.String(),
+  state: Type.Enum(PARTNER_STATES, {
+    description:
+      'pending: owed, delivery goes on by itself; failed: your wallet (or its address) refused it, nothing moved, ' +
+      'automatic delivery stopped; held: held for review by our operators; delivered: counts as applied; closed: ' +
+      'final, counts for nothing',
+  }),
+  status: Type.Enum(OBLIGATION_STATES, { description: "the ledger's own state (docs/ledger.md)" }),
+  holdReason: Nullable(Type.Enum(HOLD_REASONS)),
+  createdAt: { ...Timestamp, description: 'when it was owed' },
+  deliveredAt: Nullable({ ...Timestamp, description: 'when it counted as applied (delivered only)' }),
+  nextAttemptAt: Nullable({ ...Timestamp, description: 'when the next attempt is due (pending only)' }),
+  attemptCount: Type.Integer({ description: 'attempts so far (every one is in the wallet call log)' }),
+  lastOutcome: Nullable(Type.String()),
+  operatorCode: Nullable(Type.String({ description: "your wallet's error.code when it refused it" })),
+  request: Type.Object(
+    {
+      method: Type.Literal('POST'),
+      url: Type.String({ description: 'the only address it is ever sent to: the wallet URL it was recorded for' }),
+      body: Type.String({
+        description:
+          'the exact body text, byte for byte the same on every attempt (each attempt signs it with a fresh ' +
+          'X-Timestamp and X-Signature)',
+      }),
+    },
+    { description: 'what every attempt sends' },
+  ),
+  confirmation: Nullable(
+    Type.Object(
+      { txId: Type.String(), balance: Type.Integer() },
+      { description: 'what your wallet answered when it confirmed it: the txId echoed, and the balance after it' },
+    ),
+  ),
+  waitingFor: Nullable(
+    Type.String({
+      description:
+        'the txId of an earlier movement of the same bet that is not settled yet: the postings of a bet go out in ' +
+        'order, so this one waits for it',
+    }),
+  ),
+  inFlight: Type.Boolean({ description: 'an attempt is on its way to the wallet now' }),
+  redeliverable: Type.Boolean({ description: 'a redelivery may be asked now (POST …/redeliver)' }),
+  attempts: Type.Array(PartnerAttempt, { description: `its newest attempts (at most ${CALLS_SHOWN}), newest first` }),
+  history: Type.Array(PartnerChange, { description: 'every change of its state or hold reason, oldest first' }),
+});
+export type PartnerObligation = Static<typeof PartnerObligation>;
+
+export const PartnerObligationsQuery = Type.Object(
+  {
+    state: Type.Optional(Type.Enum(PARTNER_STATES)),
+    player: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'your id of the player (externalPlayerId)' }),
+    ),
+    bet: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'bet id (bt_…)' })),
+    from: Type.Optional({ ...Timestamp, description: 'owed at or after this time' }),
+    to: Type.Optional({ ...Timestamp, description: 'owed before this time' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PARTNER_PAGE })),
+    cursor: Type.Optional(Type.String({ maxLength: 100, description: 'nextCursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+export type PartnerObligationsQuery = Static<typeof PartnerObligationsQuery>;
+
+export const partnerObligationsSchema = {
+  tags: casinoTags,
+  operationId: 'listOwedMovements',
+  summary: 'Money owed to or by your wallet in this environment, with each movement’s attempts; newest first',
+  querystring: PartnerObligationsQuery,
+  response: {
+    200: Type.Object({
+      obligations: Type.Array(PartnerObligation),
+      nextCursor: Type.String({ description: 'empty when there is no further page' }),
+    }),
+  },
+  errors: [platformErrors.validation],
+};
+
+export const REDELIVERY_EFFECTS = ['scheduled', 'already_due', 'in_flight'] as const;
+const RedeliverBody = Type.Object(
+  { reason: Type.Optional({ ...Reason, description: 'why, for the audit trail' }) },
+  { additionalProperties: false },
+);
+
+export const redeliverSchema = {
+  tags: casinoTags,
+  operationId: 'redeliverMovement',
+  summary: 'Send a pending or failed movement again now: same txId, same body, same wallet; never a new one',
+  description:
+    'Idempotent: asking again, or many times at once, changes nothing more. `scheduled`: it is due now; ' +
+    '`already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor); `in_flight`: ' +
+    'an attempt is on its way now and its answer decides.',
+  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  body: RedeliverBody,
+  response: {
+    202: Type.Object({
+      obligation: PartnerObligation,
+      redelivery: Type.Enum(REDELIVERY_EFFECTS),
+    }),
+  },
+  errors: [platformErrors.not_found, walletErrors.redelivery_not_allowed],
+};
+
+export const transactionSchema = {
+  tags: casinoTags,
+  operationId: 'getTransaction',
+  summary: 'One movement by its txId: what was sent, where and when, and every answer',
+  description: 'Money movements only: balance reads (balance:<uuid>) are not kept and answer 404.',
+  params: Type.Object({ txId: Type.String({ minLength: 1, maxLength: 200 }) }),
+  response: { 200: Type.Object({ transaction: PartnerObligation }) },
+  errors: [platformErrors.not_found],
+};
+
+const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'a UTC day, YYYY-MM-DD' });
+
+export const StatementMovement = Type.Object({
+  txId: Type.String(),
+  betId: Nullable(Type.String()),
+  playerId: Type.String({ description: 'your id of the player' }),
+  kind: Type.Enum(OBLIGATION_KINDS),
+  endpoint: Type.Enum(OBLIGATION_ENDPOINTS),
+  direction: Type.Enum(['debit', 'credit'], { description: 'debit: from the player; credit (and rollback): to' }),
+  amount: Type.Integer(),
+  currency: Type.String(),
+  ref: Nullable(
+    Type.String({ description: 'as sent: the debit a rollback reverses, the settlement a payout comes from' }),
+  ),
+  appliedAt: { ...Timestamp, description: 'when it counted as applied: the wallet confirmed it, or it was resolved' },
+  status: Type.Enum(['applied', 'resolved'], {
+    description: 'applied: your wallet confirmed it; resolved: an operator recorded it as done outside the service',
+  }),
+});
+export type StatementMovement = Static<typeof StatementMovement>;
+
+export const StatementTotal = Type.Object({
+  kind: Type.Enum(OBLIGATION_KINDS),
+  endpoint: Type.Enum(OBLIGATION_ENDPOINTS),
+  direction: Type.Enum(['debit', 'credit']),
+  movements: Type.Integer(),
+  amount: Type.Integer(),
+});
+export type StatementTotal = Static<typeof StatementTotal>;
+
+export const Statement = Type.Object({
+  format: Type.Literal('bookmaker-statement/1'),
+  tenantId: Type.String(),
+  environment: Type.String({ description: 'production or sandbox' }),
+  currency: Type.String(),
+  day: Day,
+  from: Timestamp,
+  to: Timestamp,
+  keyId: Type.String({ description: 'the key that signs it (GET /api/v1/integration/statement-keys)' }),
+  movements: Type.Array(StatementMovement, { description: 'every movement that counted as applied that day' }),
+  totals: Type.Array(StatementTotal, { description: 'per kind and endpoint, every pair listed, zeros included' }),
+  summary: Type.Object({
+    movements: Type.Integer(),
+    debited: Type.Integer({ description: 'the amounts of the debits' }),
+    credited: Type.Integer({
+      description:
+        'the amounts of the credits and rollbacks (a rollback of a debit the wallet never applied moves nothing: ' +
+        'the stake debits whose outcome stayed unknown are not in a statement, their rollbacks are)',
+    }),
+  }),
+});
+export type Statement = Static<typeof Statement>;
+
+export const statementSchema = {
+  tags: casinoTags,
+  operationId: 'getStatement',
+  summary: 'The signed reconciliation statement of a UTC day: every movement that counted as applied, with totals',
+  description:
+    'JSON, or CSV with format=csv (or Accept: text/csv). The exact bytes served are signed with Ed25519: the ' +
+    'signature (base64) is in X-Statement-Signature, the key in X-Statement-Key-Id; the public keys are at GET ' +
+    '/api/v1/integration/statement-keys. A day is served from 5 minutes after it ends, and never changes after. ' +
+    'See docs/reconciliation.md.',
+  params: Type.Object({ day: Day }),
+  querystring: Type.Object(
+    {
+      format: Type.Optional(Type.Enum(STATEMENT_FORMATS, { description: 'json by default' })),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: {
+      description: 'the statement; X-Statement-Signature and X-Statement-Key-Id sign its exact bytes',
+      headers: {
+        'x-statement-signature': Type.String({ description: 'the Ed25519 signature of the body, base64' }),
+        'x-statement-key-id': Type.String({ description: 'the key that made it (GET …/statement-keys)' }),
+      },
+      content: {
+        'application/json': { schema: Statement },
+        'text/csv': { schema: Type.String({ description: 'the same statement as CSV (RFC 4180)' }) },
+      },
+    },
+  },
+  errors: [platformErrors.validation, walletErrors.statement_not_ready],
+};
+
+export const statementKeysSchema = {
+  tags: casinoTags,
+  operationId: 'listStatementKeys',
+  summary: 'The public keys that sign reconciliation statements (Ed25519); public',
+  response: {
+    200: Type.Object({
+      keys: Type.Array(
+        Type.Object({
+          keyId: Type.String(),
+          algorithm: Type.Literal('ed25519'),
+          publicKey: Type.String({ description: 'SubjectPublicKeyInfo, PEM' }),
+          current: Type.Boolean({ description: 'true: the key new statements are signed with' }),
+        }),
+      ),
+    }),
+  },
 };

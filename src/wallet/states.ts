@@ -116,3 +116,37 @@ export const OBLIGATION_KINDS = ['bet', 'payout', 'refund', 'cashout', 'resettle
 
 /** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
 export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
+
+/**
+ * Money owed as the casino sees it through the integration API (partner-obligations.ts): the ledger's states grouped
+ * by what the casino can do about them. The contract calls a movement the wallet refused "failed".
+ */
+export const PARTNER_STATES = [
+  /** Owed, and delivery goes on by itself (`sending`, `pending`): attempts that proved nothing are retried. */
+  'pending',
+  /** The wallet refused it, or the transport refused its address (`held`: refused, refused_address,
+   * correction_insufficient_funds): nothing moved, and automatic delivery stopped. */
+  'failed',
+  /** Held for review by the rules (`held`: destination_changed, obsolete_*): an operator decides. */
+  'held',
+  /** It counts as applied: the wallet confirmed it (`applied`), or an operator recorded it done outside (`resolved`). */
+  'delivered',
+  /** Final, and counts for nothing: a stake refused or of unknown outcome (its rollback settles it), or cancelled. */
+  'closed',
+] as const;
+
+/** The held reasons that make a movement `failed` for the casino: its wallet, or its wallet's address, refused it. */
+export const FAILED_HOLD_REASONS: readonly HoldReason[] = [
+  'refused',
+  'refused_address',
+  'correction_insufficient_funds',
+];
+
+/** The ledger states behind each partner state but `failed` and `held`, which are `held` split by hold reason. */
+export const PARTNER_STATE_STATUSES: Readonly<Record<(typeof PARTNER_STATES)[number], readonly ObligationState[]>> = {
+  pending: ['sending', 'pending'],
+  failed: ['held'],
+  held: ['held'],
+  delivered: ['applied', 'resolved'],
+  closed: ['refused', 'unknown', 'cancelled'],
+};

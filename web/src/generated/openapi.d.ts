@@ -638,6 +638,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/integration/sandbox/bets/{id}/settle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sandbox: settle one of your bets' legs won, lost, void, half_won or half_lost (quarter lines) */
+    post: operations['settleSandboxBet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/sandbox/bets/{id}/resettle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sandbox: change the results of one of your settled bets; the difference is owed as a correction */
+    post: operations['resettleSandboxBet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/sandbox/bets/{id}/reopen': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sandbox: take the results off one of your bets: a settled bet is open again */
+    post: operations['reopenSandboxBet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/sandbox/bets/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sandbox: cancel one of your bets: its stake rolled back before any credit, refunded after */
+    post: operations['cancelSandboxBet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/sandbox/bets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Sandbox: one of your bets, with its wallet movements and where each one stands */
+    get: operations['getSandboxBet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/catalog/sports': {
     parameters: {
       query?: never;
@@ -994,6 +1079,100 @@ export interface paths {
     put?: never;
     /** Reject a proposed adjustment (another staff member than its proposer): nothing is owed */
     post: operations['rejectAdjustment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/obligations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Money owed to or by your wallet in this environment, with each movement’s attempts; newest first */
+    get: operations['listOwedMovements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/obligations/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a pending or failed movement again now: same txId, same body, same wallet; never a new one
+     * @description Idempotent: asking again, or many times at once, changes nothing more. `scheduled`: it is due now; `already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor); `in_flight`: an attempt is on its way now and its answer decides.
+     */
+    post: operations['redeliverMovement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/transactions/{txId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One movement by its txId: what was sent, where and when, and every answer
+     * @description Money movements only: balance reads (balance:<uuid>) are not kept and answer 404.
+     */
+    get: operations['getTransaction'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/statements/{day}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed reconciliation statement of a UTC day: every movement that counted as applied, with totals
+     * @description JSON, or CSV with format=csv (or Accept: text/csv). The exact bytes served are signed with Ed25519: the signature (base64) is in X-Statement-Signature, the key in X-Statement-Key-Id; the public keys are at GET /api/v1/integration/statement-keys. A day is served from 5 minutes after it ends, and never changes after. See docs/reconciliation.md.
+     */
+    get: operations['getStatement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/statement-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The public keys that sign reconciliation statements (Ed25519); public */
+    get: operations['listStatementKeys'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2074,6 +2253,8 @@ export interface operations {
         status?: 'active' | 'disabled';
         /** @description part of the e-mail, any case */
         q?: string;
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };
@@ -3191,6 +3372,8 @@ export interface operations {
         to?: string;
         /** @description csv: every matching row (limit and cursor ignored) as a download; also chosen by Accept: text/csv */
         format?: 'json' | 'csv';
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };
@@ -5389,6 +5572,8 @@ export interface operations {
         q?: string;
         aggregatorId?: string;
         status?: 'suspended' | 'active';
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };
@@ -10342,6 +10527,1613 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  settleSandboxBet: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+        /** @description one key per operation; reuse it, with the same body and credential, on every retry */
+        'idempotency-key': string;
+      };
+      path: {
+        /** @description the bet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description legs of the bet, each at most once; legs not named keep their result (none: still open) */
+          results: {
+            /** @description the selection of one leg of the bet */
+            selectionId: string;
+            /**
+             * @description half_won and half_lost only where the leg's market is a quarter line (such as 2.25)
+             * @enum {unknown}
+             */
+            result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+          }[];
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the call did; a repeat of the same Idempotency-Key gets the same answer with Idempotency-Replayed: true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false: the bet was already as asked, and nothing was changed or owed (the call's target state) */
+            changed: boolean;
+            bet: {
+              id: string;
+              /**
+               * @description after the call
+               * @enum {unknown}
+               */
+              status:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              /**
+               * @description before the call
+               * @enum {unknown}
+               */
+              previousStatus:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              stake: number;
+              /** @description the stake not cashed out */
+              remainingStake: number;
+              currency: string;
+              settledReturn: number | null;
+              /** @description 0 while never settled; +1 each time the bet is settled again */
+              settlementVersion: number;
+              legs: {
+                selectionId: string;
+                marketId: string;
+                result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+            };
+            /** @description movements this call owes the wallet: recorded now, delivered right after the answer */
+            owed: {
+              txId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /**
+               * @description the wallet endpoint it is delivered to
+               * @enum {unknown}
+               */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+            }[];
+            /** @description txIds of earlier settlement movements not delivered yet, stopped and held for review */
+            superseded: string[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bet_closed: The bet is closed for good (refused, cancelled or fully cashed out): its outcome cannot change. | bet_pending: The bet's stake is still on its way to the wallet; ask again in a few seconds. | bet_settled: The bet is settled already, with other results: resettle it (or reopen it) to change them. | idempotency_expired: The replay window of this Idempotency-Key has passed; read the current state instead of retrying. | idempotency_in_progress: A request with this Idempotency-Key is still being processed; retry later with the same key. | idempotency_mismatch: This Idempotency-Key was used with another request body, operation or API credential (details.reason). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code:
+                | 'bet_closed'
+                | 'bet_pending'
+                | 'bet_settled'
+                | 'idempotency_expired'
+                | 'idempotency_in_progress'
+                | 'idempotency_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  resettleSandboxBet: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+        /** @description one key per operation; reuse it, with the same body and credential, on every retry */
+        'idempotency-key': string;
+      };
+      path: {
+        /** @description the bet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description legs of the bet, each at most once; legs not named keep their result (none: still open) */
+          results: {
+            /** @description the selection of one leg of the bet */
+            selectionId: string;
+            /**
+             * @description half_won and half_lost only where the leg's market is a quarter line (such as 2.25)
+             * @enum {unknown}
+             */
+            result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+          }[];
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the call did; a repeat of the same Idempotency-Key gets the same answer with Idempotency-Replayed: true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false: the bet was already as asked, and nothing was changed or owed (the call's target state) */
+            changed: boolean;
+            bet: {
+              id: string;
+              /**
+               * @description after the call
+               * @enum {unknown}
+               */
+              status:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              /**
+               * @description before the call
+               * @enum {unknown}
+               */
+              previousStatus:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              stake: number;
+              /** @description the stake not cashed out */
+              remainingStake: number;
+              currency: string;
+              settledReturn: number | null;
+              /** @description 0 while never settled; +1 each time the bet is settled again */
+              settlementVersion: number;
+              legs: {
+                selectionId: string;
+                marketId: string;
+                result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+            };
+            /** @description movements this call owes the wallet: recorded now, delivered right after the answer */
+            owed: {
+              txId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /**
+               * @description the wallet endpoint it is delivered to
+               * @enum {unknown}
+               */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+            }[];
+            /** @description txIds of earlier settlement movements not delivered yet, stopped and held for review */
+            superseded: string[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bet_closed: The bet is closed for good (refused, cancelled or fully cashed out): its outcome cannot change. | bet_not_settled: The bet is not settled: settle it first. | bet_pending: The bet's stake is still on its way to the wallet; ask again in a few seconds. | idempotency_expired: The replay window of this Idempotency-Key has passed; read the current state instead of retrying. | idempotency_in_progress: A request with this Idempotency-Key is still being processed; retry later with the same key. | idempotency_mismatch: This Idempotency-Key was used with another request body, operation or API credential (details.reason). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code:
+                | 'bet_closed'
+                | 'bet_not_settled'
+                | 'bet_pending'
+                | 'idempotency_expired'
+                | 'idempotency_in_progress'
+                | 'idempotency_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  reopenSandboxBet: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+        /** @description one key per operation; reuse it, with the same body and credential, on every retry */
+        'idempotency-key': string;
+      };
+      path: {
+        /** @description the bet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the call did; a repeat of the same Idempotency-Key gets the same answer with Idempotency-Replayed: true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false: the bet was already as asked, and nothing was changed or owed (the call's target state) */
+            changed: boolean;
+            bet: {
+              id: string;
+              /**
+               * @description after the call
+               * @enum {unknown}
+               */
+              status:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              /**
+               * @description before the call
+               * @enum {unknown}
+               */
+              previousStatus:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              stake: number;
+              /** @description the stake not cashed out */
+              remainingStake: number;
+              currency: string;
+              settledReturn: number | null;
+              /** @description 0 while never settled; +1 each time the bet is settled again */
+              settlementVersion: number;
+              legs: {
+                selectionId: string;
+                marketId: string;
+                result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+            };
+            /** @description movements this call owes the wallet: recorded now, delivered right after the answer */
+            owed: {
+              txId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /**
+               * @description the wallet endpoint it is delivered to
+               * @enum {unknown}
+               */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+            }[];
+            /** @description txIds of earlier settlement movements not delivered yet, stopped and held for review */
+            superseded: string[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bet_closed: The bet is closed for good (refused, cancelled or fully cashed out): its outcome cannot change. | bet_pending: The bet's stake is still on its way to the wallet; ask again in a few seconds. | idempotency_expired: The replay window of this Idempotency-Key has passed; read the current state instead of retrying. | idempotency_in_progress: A request with this Idempotency-Key is still being processed; retry later with the same key. | idempotency_mismatch: This Idempotency-Key was used with another request body, operation or API credential (details.reason). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code:
+                | 'bet_closed'
+                | 'bet_pending'
+                | 'idempotency_expired'
+                | 'idempotency_in_progress'
+                | 'idempotency_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  cancelSandboxBet: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+        /** @description one key per operation; reuse it, with the same body and credential, on every retry */
+        'idempotency-key': string;
+      };
+      path: {
+        /** @description the bet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description what the call did; a repeat of the same Idempotency-Key gets the same answer with Idempotency-Replayed: true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false: the bet was already as asked, and nothing was changed or owed (the call's target state) */
+            changed: boolean;
+            bet: {
+              id: string;
+              /**
+               * @description after the call
+               * @enum {unknown}
+               */
+              status:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              /**
+               * @description before the call
+               * @enum {unknown}
+               */
+              previousStatus:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              stake: number;
+              /** @description the stake not cashed out */
+              remainingStake: number;
+              currency: string;
+              settledReturn: number | null;
+              /** @description 0 while never settled; +1 each time the bet is settled again */
+              settlementVersion: number;
+              legs: {
+                selectionId: string;
+                marketId: string;
+                result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+            };
+            /** @description movements this call owes the wallet: recorded now, delivered right after the answer */
+            owed: {
+              txId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /**
+               * @description the wallet endpoint it is delivered to
+               * @enum {unknown}
+               */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+            }[];
+            /** @description txIds of earlier settlement movements not delivered yet, stopped and held for review */
+            superseded: string[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description bet_closed: The bet is closed for good (refused, cancelled or fully cashed out): its outcome cannot change. | bet_pending: The bet's stake is still on its way to the wallet; ask again in a few seconds. | idempotency_expired: The replay window of this Idempotency-Key has passed; read the current state instead of retrying. | idempotency_in_progress: A request with this Idempotency-Key is still being processed; retry later with the same key. | idempotency_mismatch: This Idempotency-Key was used with another request body, operation or API credential (details.reason). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code:
+                | 'bet_closed'
+                | 'bet_pending'
+                | 'idempotency_expired'
+                | 'idempotency_in_progress'
+                | 'idempotency_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getSandboxBet: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+      };
+      path: {
+        /** @description the bet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            bet: {
+              id: string;
+              requestId: string;
+              /** @enum {unknown} */
+              status:
+                | 'pending'
+                | 'accepted'
+                | 'refused'
+                | 'partially_cashed_out'
+                | 'won'
+                | 'lost'
+                | 'void'
+                | 'half_won'
+                | 'half_lost'
+                | 'cashed_out';
+              refusal: {
+                code: string;
+                message: string;
+              } | null;
+              stake: number;
+              /** @description the stake not cashed out yet */
+              remainingStake: number;
+              currency: string;
+              /** @description combined decimal odds */
+              odds: string;
+              /** @description floor(remaining stake x odds), minor units */
+              potentialPayout: number;
+              settledReturn: number | null;
+              /** Format: date-time */
+              placedAt: string;
+              decidedAt: string | null;
+              settledAt: string | null;
+              legs: {
+                selectionId: string;
+                selectionName: string;
+                marketId: string;
+                marketName: string;
+                eventId: string;
+                eventName: string;
+                /** Format: date-time */
+                eventStartsAt: string;
+                odds: string;
+                result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+              cashOuts: {
+                stake: number;
+                amount: number;
+                /** Format: date-time */
+                at: string;
+              }[];
+              /** @description wallet movements of the bet, in delivery order */
+              movements: {
+                txId: string;
+                /** @description bet, payout, refund, cashout, resettle or rollback */
+                kind: string;
+                /** @enum {unknown} */
+                direction: 'debit' | 'credit';
+                amount: number;
+                /**
+                 * @description applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen; in_review: replaced by a resettlement before it was confirmed, an operator decides
+                 * @enum {unknown}
+                 */
+                status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+              }[];
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -16319,6 +18111,1263 @@ export interface operations {
       };
     };
   };
+  listOwedMovements: {
+    parameters: {
+      query?: {
+        state?: 'pending' | 'failed' | 'held' | 'delivered' | 'closed';
+        /** @description your id of the player (externalPlayerId) */
+        player?: string;
+        /** @description bet id (bt_…) */
+        bet?: string;
+        /** @description owed at or after this time */
+        from?: string;
+        /** @description owed before this time */
+        to?: string;
+        limit?: number;
+        /** @description nextCursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            obligations: {
+              /** @description our id of the movement (ob_…): the one to ask a redelivery of */
+              id: string;
+              txId: string;
+              betId: string | null;
+              /** @description your id of the player (externalPlayerId), as sent to the wallet */
+              playerId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /** @enum {unknown} */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+              currency: string;
+              /**
+               * @description pending: owed, delivery goes on by itself; failed: your wallet (or its address) refused it, nothing moved, automatic delivery stopped; held: held for review by our operators; delivered: counts as applied; closed: final, counts for nothing
+               * @enum {unknown}
+               */
+              state: 'pending' | 'failed' | 'held' | 'delivered' | 'closed';
+              /**
+               * @description the ledger's own state (docs/ledger.md)
+               * @enum {unknown}
+               */
+              status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+              holdReason:
+                | (
+                    | 'refused'
+                    | 'refused_address'
+                    | 'destination_changed'
+                    | 'obsolete_credit_requires_review'
+                    | 'obsolete_debit_requires_review'
+                    | 'correction_insufficient_funds'
+                  )
+                | null;
+              /**
+               * Format: date-time
+               * @description when it was owed
+               */
+              createdAt: string;
+              deliveredAt: string | null;
+              nextAttemptAt: string | null;
+              /** @description attempts so far (every one is in the wallet call log) */
+              attemptCount: number;
+              lastOutcome: string | null;
+              operatorCode: string | null;
+              /** @description what every attempt sends */
+              request: {
+                /** @enum {string} */
+                method: 'POST';
+                /** @description the only address it is ever sent to: the wallet URL it was recorded for */
+                url: string;
+                /** @description the exact body text, byte for byte the same on every attempt (each attempt signs it with a fresh X-Timestamp and X-Signature) */
+                body: string;
+              };
+              confirmation: {
+                txId: string;
+                balance: number;
+              } | null;
+              waitingFor: string | null;
+              /** @description an attempt is on its way to the wallet now */
+              inFlight: boolean;
+              /** @description a redelivery may be asked now (POST …/redeliver) */
+              redeliverable: boolean;
+              /** @description its newest attempts (at most 20), newest first */
+              attempts: {
+                /**
+                 * Format: date-time
+                 * @description when the attempt ended: the wallet answered, or it timed out or failed
+                 */
+                at: string;
+                /** @description how long the wallet took to answer (or until the attempt gave up) */
+                latencyMs: number;
+                httpStatus: number | null;
+                /**
+                 * @description applied: confirmed; refused: a 4xx with an error envelope (nothing moved); unknown: no answer that proves anything (timeout, 5xx, 408, 429, a malformed answer); not_sent: the destination was refused before sending
+                 * @enum {unknown}
+                 */
+                outcome: 'applied' | 'refused' | 'unknown' | 'not_sent';
+                code: string | null;
+                reason: string | null;
+              }[];
+              /** @description every change of its state or hold reason, oldest first */
+              history: {
+                /** Format: date-time */
+                at: string;
+                from:
+                  | ('sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled')
+                  | null;
+                /** @enum {unknown} */
+                to: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+                holdReason:
+                  | (
+                      | 'refused'
+                      | 'refused_address'
+                      | 'destination_changed'
+                      | 'obsolete_credit_requires_review'
+                      | 'obsolete_debit_requires_review'
+                      | 'correction_insufficient_funds'
+                    )
+                  | null;
+                /**
+                 * @description system: the service; staff: an operator of the casino or platform
+                 * @enum {unknown}
+                 */
+                by: 'system' | 'staff';
+                /** @description what decided it: the attempt's outcome, superseded, retry, redelivery, ... */
+                cause: string;
+                note: string | null;
+              }[];
+            }[];
+            /** @description empty when there is no further page */
+            nextCursor: string;
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  redeliverMovement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            obligation: {
+              /** @description our id of the movement (ob_…): the one to ask a redelivery of */
+              id: string;
+              txId: string;
+              betId: string | null;
+              /** @description your id of the player (externalPlayerId), as sent to the wallet */
+              playerId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /** @enum {unknown} */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+              currency: string;
+              /**
+               * @description pending: owed, delivery goes on by itself; failed: your wallet (or its address) refused it, nothing moved, automatic delivery stopped; held: held for review by our operators; delivered: counts as applied; closed: final, counts for nothing
+               * @enum {unknown}
+               */
+              state: 'pending' | 'failed' | 'held' | 'delivered' | 'closed';
+              /**
+               * @description the ledger's own state (docs/ledger.md)
+               * @enum {unknown}
+               */
+              status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+              holdReason:
+                | (
+                    | 'refused'
+                    | 'refused_address'
+                    | 'destination_changed'
+                    | 'obsolete_credit_requires_review'
+                    | 'obsolete_debit_requires_review'
+                    | 'correction_insufficient_funds'
+                  )
+                | null;
+              /**
+               * Format: date-time
+               * @description when it was owed
+               */
+              createdAt: string;
+              deliveredAt: string | null;
+              nextAttemptAt: string | null;
+              /** @description attempts so far (every one is in the wallet call log) */
+              attemptCount: number;
+              lastOutcome: string | null;
+              operatorCode: string | null;
+              /** @description what every attempt sends */
+              request: {
+                /** @enum {string} */
+                method: 'POST';
+                /** @description the only address it is ever sent to: the wallet URL it was recorded for */
+                url: string;
+                /** @description the exact body text, byte for byte the same on every attempt (each attempt signs it with a fresh X-Timestamp and X-Signature) */
+                body: string;
+              };
+              confirmation: {
+                txId: string;
+                balance: number;
+              } | null;
+              waitingFor: string | null;
+              /** @description an attempt is on its way to the wallet now */
+              inFlight: boolean;
+              /** @description a redelivery may be asked now (POST …/redeliver) */
+              redeliverable: boolean;
+              /** @description its newest attempts (at most 20), newest first */
+              attempts: {
+                /**
+                 * Format: date-time
+                 * @description when the attempt ended: the wallet answered, or it timed out or failed
+                 */
+                at: string;
+                /** @description how long the wallet took to answer (or until the attempt gave up) */
+                latencyMs: number;
+                httpStatus: number | null;
+                /**
+                 * @description applied: confirmed; refused: a 4xx with an error envelope (nothing moved); unknown: no answer that proves anything (timeout, 5xx, 408, 429, a malformed answer); not_sent: the destination was refused before sending
+                 * @enum {unknown}
+                 */
+                outcome: 'applied' | 'refused' | 'unknown' | 'not_sent';
+                code: string | null;
+                reason: string | null;
+              }[];
+              /** @description every change of its state or hold reason, oldest first */
+              history: {
+                /** Format: date-time */
+                at: string;
+                from:
+                  | ('sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled')
+                  | null;
+                /** @enum {unknown} */
+                to: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+                holdReason:
+                  | (
+                      | 'refused'
+                      | 'refused_address'
+                      | 'destination_changed'
+                      | 'obsolete_credit_requires_review'
+                      | 'obsolete_debit_requires_review'
+                      | 'correction_insufficient_funds'
+                    )
+                  | null;
+                /**
+                 * @description system: the service; staff: an operator of the casino or platform
+                 * @enum {unknown}
+                 */
+                by: 'system' | 'staff';
+                /** @description what decided it: the attempt's outcome, superseded, retry, redelivery, ... */
+                cause: string;
+                note: string | null;
+              }[];
+            };
+            /** @enum {unknown} */
+            redelivery: 'scheduled' | 'already_due' | 'in_flight';
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description redelivery_not_allowed: Only a movement still owed (pending) or one the wallet refused (failed) can be sent again now, and only when sending it again can help; details.state and details.reason say why not. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'redelivery_not_allowed';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        txId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            transaction: {
+              /** @description our id of the movement (ob_…): the one to ask a redelivery of */
+              id: string;
+              txId: string;
+              betId: string | null;
+              /** @description your id of the player (externalPlayerId), as sent to the wallet */
+              playerId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /** @enum {unknown} */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @description minor units */
+              amount: number;
+              currency: string;
+              /**
+               * @description pending: owed, delivery goes on by itself; failed: your wallet (or its address) refused it, nothing moved, automatic delivery stopped; held: held for review by our operators; delivered: counts as applied; closed: final, counts for nothing
+               * @enum {unknown}
+               */
+              state: 'pending' | 'failed' | 'held' | 'delivered' | 'closed';
+              /**
+               * @description the ledger's own state (docs/ledger.md)
+               * @enum {unknown}
+               */
+              status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+              holdReason:
+                | (
+                    | 'refused'
+                    | 'refused_address'
+                    | 'destination_changed'
+                    | 'obsolete_credit_requires_review'
+                    | 'obsolete_debit_requires_review'
+                    | 'correction_insufficient_funds'
+                  )
+                | null;
+              /**
+               * Format: date-time
+               * @description when it was owed
+               */
+              createdAt: string;
+              deliveredAt: string | null;
+              nextAttemptAt: string | null;
+              /** @description attempts so far (every one is in the wallet call log) */
+              attemptCount: number;
+              lastOutcome: string | null;
+              operatorCode: string | null;
+              /** @description what every attempt sends */
+              request: {
+                /** @enum {string} */
+                method: 'POST';
+                /** @description the only address it is ever sent to: the wallet URL it was recorded for */
+                url: string;
+                /** @description the exact body text, byte for byte the same on every attempt (each attempt signs it with a fresh X-Timestamp and X-Signature) */
+                body: string;
+              };
+              confirmation: {
+                txId: string;
+                balance: number;
+              } | null;
+              waitingFor: string | null;
+              /** @description an attempt is on its way to the wallet now */
+              inFlight: boolean;
+              /** @description a redelivery may be asked now (POST …/redeliver) */
+              redeliverable: boolean;
+              /** @description its newest attempts (at most 20), newest first */
+              attempts: {
+                /**
+                 * Format: date-time
+                 * @description when the attempt ended: the wallet answered, or it timed out or failed
+                 */
+                at: string;
+                /** @description how long the wallet took to answer (or until the attempt gave up) */
+                latencyMs: number;
+                httpStatus: number | null;
+                /**
+                 * @description applied: confirmed; refused: a 4xx with an error envelope (nothing moved); unknown: no answer that proves anything (timeout, 5xx, 408, 429, a malformed answer); not_sent: the destination was refused before sending
+                 * @enum {unknown}
+                 */
+                outcome: 'applied' | 'refused' | 'unknown' | 'not_sent';
+                code: string | null;
+                reason: string | null;
+              }[];
+              /** @description every change of its state or hold reason, oldest first */
+              history: {
+                /** Format: date-time */
+                at: string;
+                from:
+                  | ('sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled')
+                  | null;
+                /** @enum {unknown} */
+                to: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
+                holdReason:
+                  | (
+                      | 'refused'
+                      | 'refused_address'
+                      | 'destination_changed'
+                      | 'obsolete_credit_requires_review'
+                      | 'obsolete_debit_requires_review'
+                      | 'correction_insufficient_funds'
+                    )
+                  | null;
+                /**
+                 * @description system: the service; staff: an operator of the casino or platform
+                 * @enum {unknown}
+                 */
+                by: 'system' | 'staff';
+                /** @description what decided it: the attempt's outcome, superseded, retry, redelivery, ... */
+                cause: string;
+                note: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getStatement: {
+    parameters: {
+      query?: {
+        /** @description json by default */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @description a UTC day, YYYY-MM-DD */
+        day: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the statement; X-Statement-Signature and X-Statement-Key-Id sign its exact bytes */
+      200: {
+        headers: {
+          /** @description the Ed25519 signature of the body, base64 */
+          'x-statement-signature'?: string;
+          /** @description the key that made it (GET …/statement-keys) */
+          'x-statement-key-id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            format: 'bookmaker-statement/1';
+            tenantId: string;
+            /** @description production or sandbox */
+            environment: string;
+            currency: string;
+            /** @description a UTC day, YYYY-MM-DD */
+            day: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description the key that signs it (GET /api/v1/integration/statement-keys) */
+            keyId: string;
+            /** @description every movement that counted as applied that day */
+            movements: {
+              txId: string;
+              betId: string | null;
+              /** @description your id of the player */
+              playerId: string;
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /** @enum {unknown} */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /**
+               * @description debit: from the player; credit (and rollback): to
+               * @enum {unknown}
+               */
+              direction: 'debit' | 'credit';
+              amount: number;
+              currency: string;
+              ref: string | null;
+              /**
+               * Format: date-time
+               * @description when it counted as applied: the wallet confirmed it, or it was resolved
+               */
+              appliedAt: string;
+              /**
+               * @description applied: your wallet confirmed it; resolved: an operator recorded it as done outside the service
+               * @enum {unknown}
+               */
+              status: 'applied' | 'resolved';
+            }[];
+            /** @description per kind and endpoint, every pair listed, zeros included */
+            totals: {
+              /** @enum {unknown} */
+              kind: 'bet' | 'payout' | 'refund' | 'cashout' | 'resettle' | 'rollback' | 'adjustment';
+              /** @enum {unknown} */
+              endpoint: 'debit' | 'credit' | 'rollback';
+              /** @enum {unknown} */
+              direction: 'debit' | 'credit';
+              movements: number;
+              amount: number;
+            }[];
+            summary: {
+              movements: number;
+              /** @description the amounts of the debits */
+              debited: number;
+              /** @description the amounts of the credits and rollbacks (a rollback of a debit the wallet never applied moves nothing: the stake debits whose outcome stayed unknown are not in a statement, their rollbacks are) */
+              credited: number;
+            };
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description statement_not_ready: The statement of a UTC day is final, and served, from a few minutes after the day ends (details.availableAt). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'statement_not_ready';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listStatementKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            keys: {
+              keyId: string;
+              /** @enum {string} */
+              algorithm: 'ed25519';
+              /** @description SubjectPublicKeyInfo, PEM */
+              publicKey: string;
+              /** @description true: the key new statements are signed with */
+              current: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   listMyBets: {
     parameters: {
       query?: {
@@ -16796,7 +19845,7 @@ export interface operations {
           };
         };
       };
-      /** @description bet_in_progress: A bet with this request id is being placed; ask again shortly. | bets_pending: Bets on this market are being placed right now; settle again in a few seconds. | cashout_offer_changed: The cash-out offer has changed; details.offer is the new one, accept it to cash out. | cashout_unavailable: No cash-out is available for this bet now; details.reason says why. | exposure_limit: This bet would take the book past its limit on a selection or event; try a smaller stake. | market_unavailable: A market of the slip is not open for bets right now. | odds_changed: The odds have changed; review the new odds and place again. | request_id_reused: This request id was used for a different bet slip; make a new request id for each slip. | selection_unavailable: A selection of the slip no longer exists. */
+      /** @description bet_cancelled: The bet was cancelled in the sandbox before any credit, and its stake rolled back: it does not stand. | bet_in_progress: A bet with this request id is being placed; ask again shortly. | bets_pending: Bets on this market are being placed right now; settle again in a few seconds. | cashout_offer_changed: The cash-out offer has changed; details.offer is the new one, accept it to cash out. | cashout_unavailable: No cash-out is available for this bet now; details.reason says why. | exposure_limit: This bet would take the book past its limit on a selection or event; try a smaller stake. | market_unavailable: A market of the slip is not open for bets right now. | odds_changed: The odds have changed; review the new odds and place again. | request_id_reused: This request id was used for a different bet slip; make a new request id for each slip. | selection_unavailable: A selection of the slip no longer exists. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16809,6 +19858,7 @@ export interface operations {
                * @enum {unknown}
                */
               code:
+                | 'bet_cancelled'
                 | 'bet_in_progress'
                 | 'bets_pending'
                 | 'cashout_offer_changed'
