@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -12,12 +12,12 @@ const PAGES = [
   ...docs(),
 ];
 
+/** Every page under docs/: a new page is checked without being listed. */
 function docs(): string[] {
-  return ['api-conventions', 'staff-authentication', 'aggregator-api', 'integration-api', 'tenant-administration']
-    .concat(['catalog-and-trading', 'betting', 'wallet-contract', 'wallet-client', 'benchmarks'])
-    .concat(['ledger', 'settlement', 'embedding', 'scaling'])
-    .concat(['sandbox-outcomes'])
-    .map((name) => `docs/${name}.md`);
+  return readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens; plus explicit <a id> anchors. */

@@ -6,6 +6,7 @@ import { HOLD_REASONS, OBLIGATION_ENDPOINTS, OBLIGATION_KINDS, OBLIGATION_STATES
 import { BET_STATES } from './states.ts';
 import { catalogErrors } from '../catalog/errors.ts';
 import { bettingErrors } from './errors.ts';
+import { ListOrderQuery } from '../platform/http/cursor.ts';
 
 const MAX_LEGS = 20;
 /** How a player sees a movement: done, still owed (being delivered, or under review), or never done. */
@@ -161,6 +162,7 @@ export const StaffBetsQuery = Type.Object(
       'the tenant the look-up is limited to; needed by platform administrators with externalPlayerId; operators ' +
         'may name only their own',
     ),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: STAFF_BETS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
@@ -176,7 +178,7 @@ export const staffBetsSchema = {
   description: [
     'Exactly one of `player` (our id, pl_…), `externalPlayerId` (the casino’s id, within one tenant) and `betId`.',
     'Operators see their own tenant only: a player or bet of another tenant is answered 404, and naming another',
-    'tenant with `tenantId` 403. Bets newest first; `limit` and `cursor` page a player’s bets.',
+    'tenant with `tenantId` 403. Bets newest first (`order=oldest` for the first first); `limit` and `cursor` page a player’s bets.',
   ].join(' '),
   querystring: StaffBetsQuery,
   response: { 200: Type.Object({ bets: Type.Array(StaffBetView), nextCursor: Type.String() }) },

@@ -3,6 +3,7 @@ import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
 import type { SelectionResult } from '../catalog/tables.ts';
 import type { Bet, BetLegsTable, BetStatus, BetsTable, Cashout, CashoutsTable } from './tables.ts';
+import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 
 export function findBetByRequest(q: Queryable, playerId: string, requestId: string): Promise<Bet | undefined> {
   return q
@@ -321,23 +322,9 @@ export async function shiftBetExposure(
   }
 }
 
-export function betsOfPlayer(
-  q: Queryable,
-  playerId: string,
-  page: { statuses: Array<Bet['status']>; before?: { at: Date; id: string }; limit: number },
-) {
-  let query = q.selectFrom('bets').selectAll().where('player_id', '=', playerId).where('status', 'in', page.statuses);
-  if (page.before) {
-    const { at, id } = page.before;
-    query = query.where((eb) =>
-      eb.or([eb('placed_at', '<', at), eb.and([eb('placed_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return query
-    .orderBy('placed_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .execute();
+export function betsOfPlayer(q: Queryable, playerId: string, page: TimePage & { statuses: Array<Bet['status']> }) {
+  const query = q.selectFrom('bets').selectAll().where('player_id', '=', playerId).where('status', 'in', page.statuses);
+  return pageInTimeOrder(query, 'placed_at', page).execute();
 }
 
 export function legsOfBets(q: Queryable, betIds: string[]) {

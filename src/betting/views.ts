@@ -22,6 +22,7 @@ import {
 } from './schemas.ts';
 import { BET_STATES, CLOSED_STATES, OPEN_STATES, type BetState } from './states.ts';
 import * as store from './store.ts';
+import type { ListOrder } from '../platform/db/paging.ts';
 
 /** Bets as players (My Bets) and staff (the look-up, with each bet's wallet postings) see them. */
 export class BetViews {
@@ -87,6 +88,7 @@ export class BetViews {
           [...BET_STATES],
           query.limit ?? STAFF_BETS_PAGE,
           query.cursor,
+          query.order,
         );
     const postings = await this.#ledger.postingsOfBets(
       this.#db,
@@ -118,12 +120,10 @@ export class BetViews {
     return bet;
   }
 
-  async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined) {
-    const before = cursor ? decodeCursor(cursor) : undefined;
+  async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined, order?: ListOrder) {
+    const after = cursor ? decodeCursor(cursor) : undefined;
     const rows =
-      statuses.length === 0
-        ? []
-        : await store.betsOfPlayer(this.#db, playerId, { statuses, limit, ...(before ? { before } : {}) });
+      statuses.length === 0 ? [] : await store.betsOfPlayer(this.#db, playerId, { statuses, limit, after, order });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.placed_at, last.id) : '' };

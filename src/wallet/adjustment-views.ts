@@ -29,7 +29,8 @@ export class AdjustmentViews {
       tenantId: scope ?? query.tenantId ?? null,
       status: query.status,
       playerId: query.player,
-      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      order: query.order,
       limit,
     });
     const page = rows.slice(0, limit);

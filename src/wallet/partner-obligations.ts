@@ -65,10 +65,10 @@ export class PartnerObligations {
     this.#audit = deps.audit;
   }
 
-  /** The tenant's movements, newest first, filtered by state, player (the casino's id), bet and time owed. */
+  /** The tenant's movements, newest first unless asked, filtered by state, player (the casino's id), bet and time owed. */
   async list(tenant: Tenant, query: PartnerObligationsQuery) {
     const limit = query.limit ?? PARTNER_PAGE;
-    const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     const createdFrom = query.from === undefined ? undefined : instant('from', query.from);
     const createdTo = query.to === undefined ? undefined : instant('to', query.to);
     let playerId: string | undefined;
@@ -90,7 +90,8 @@ export class PartnerObligations {
       betId: query.bet,
       createdFrom,
       createdTo,
-      before,
+      after,
+      order: query.order,
       limit,
     });
     const page = rows.slice(0, limit);

@@ -30,21 +30,19 @@ export interface ReadStatement {
   movements: Booked[];
 }
 
-const DIFFERENCES = [
+type DifferenceKind =
   /** In the statement, not in the wallet's export: we count it as applied, the wallet has no record of it. */
-  'missing_in_wallet',
+  | 'missing_in_wallet'
   /** In the wallet's export, not in the statement: the wallet applied something we do not count (that day). */
-  'missing_in_statement',
-  'amount_mismatch',
-  'currency_mismatch',
+  | 'missing_in_statement'
+  | 'amount_mismatch'
+  | 'currency_mismatch'
   /** One side says debit, the other credit. */
-  'direction_mismatch',
-  'kind_mismatch',
+  | 'direction_mismatch'
+  | 'kind_mismatch'
   /** A txId more than once on one side: a movement applied twice, or an export that repeats it. */
-  'duplicate_in_statement',
-  'duplicate_in_wallet',
-] as const;
-type DifferenceKind = (typeof DIFFERENCES)[number];
+  | 'duplicate_in_statement'
+  | 'duplicate_in_wallet';
 
 export interface Difference {
   difference: DifferenceKind;

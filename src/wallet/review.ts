@@ -73,7 +73,8 @@ export class ObligationReview {
       status: query.state,
       playerId: query.player,
       betId: query.bet,
-      before: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      order: query.order,
       limit,
     });
     const page = rows.slice(0, limit);

@@ -7,6 +7,7 @@ import { walletErrors } from './errors.ts';
 import { OBLIGATION_ENDPOINTS } from './states.ts';
 import { OBLIGATION_KINDS } from './states.ts';
 import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES, PARTNER_STATES } from './states.ts';
+import { ListOrderQuery } from '../platform/http/cursor.ts';
 
 export const balanceSchema = {
   tags: ['player: wallet'],
@@ -104,6 +105,7 @@ export const ObligationsQuery = Type.Object(
     tenantId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'platform administrators: one tenant only' }),
     ),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: OBLIGATIONS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
@@ -288,6 +290,7 @@ export const AdjustmentsQuery = Type.Object(
     tenantId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'platform administrators: one tenant only' }),
     ),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: ADJUSTMENTS_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100 })),
   },
@@ -418,6 +421,7 @@ export const PartnerObligationsQuery = Type.Object(
     bet: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'bet id (bt_…)' })),
     from: Type.Optional({ ...Timestamp, description: 'owed at or after this time' }),
     to: Type.Optional({ ...Timestamp, description: 'owed before this time' }),
+    order: ListOrderQuery,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PARTNER_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 100, description: 'nextCursor of the previous page' })),
   },

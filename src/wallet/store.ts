@@ -1,6 +1,7 @@
-import { sql, type Insertable, type QueryCreator, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
+import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 import type { Database } from '../platform/db/schema.ts';
 import type {
   Adjustment,
@@ -451,23 +452,21 @@ export async function callsOf(q: Queryable, obligationIds: string[], perObligati
   return rows;
 }
 
-export interface ObligationFilter {
+export interface ObligationFilter extends TimePage {
   tenantId: string | null;
   status?: ObligationStatus | undefined;
   playerId?: string | undefined;
   betId?: string | undefined;
-  before?: { at: Date; id: string } | undefined;
-  limit: number;
 }
 
-/** The operator workspace's list: newest first, one page (and one more row to tell whether another page exists). */
+/** The operator workspace's list: one page by time owed (and one more row to tell whether another page exists). */
 export function listObligations(q: Queryable, filter: ObligationFilter): Promise<WalletObligation[]> {
   let query = q.selectFrom('wallet_obligations').selectAll();
   if (filter.tenantId !== null) query = query.where('tenant_id', '=', filter.tenantId);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
   if (filter.betId) query = query.where('bet_id', '=', filter.betId);
-  return newestFirst(query, filter).execute();
+  return pageInTimeOrder(query, 'created_at', filter).execute();
 }
 
 /**
@@ -625,38 +624,19 @@ export async function decideAdjustment(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export interface AdjustmentFilter {
+export interface AdjustmentFilter extends TimePage {
   tenantId: string | null;
   status?: Adjustment['status'] | undefined;
   playerId?: string | undefined;
-  before?: { at: Date; id: string } | undefined;
-  limit: number;
 }
 
-/** Newest first, one page and one more row (to tell whether another page exists). */
+/** One page by time proposed, and one more row (to tell whether another page exists). */
 export function listAdjustments(q: Queryable, filter: AdjustmentFilter): Promise<Adjustment[]> {
   let query = q.selectFrom('adjustments').selectAll();
   if (filter.tenantId !== null) query = query.where('tenant_id', '=', filter.tenantId);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.playerId) query = query.where('player_id', '=', filter.playerId);
-  return newestFirst(query, filter).execute();
-}
-
-/**
- * One page of a list newest first by (created_at, id), after the cursor's row, and one more row to tell whether
- * another page exists.
- */
-function newestFirst<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  page: { before?: { at: Date; id: string } | undefined; limit: number },
-): SelectQueryBuilder<DB, TB, O> {
-  const after = page.before
-    ? query.where(sql<boolean>`(created_at, id) < (${page.before.at}, ${page.before.id})`)
-    : query;
-  return after
-    .orderBy(sql`created_at`, 'desc')
-    .orderBy(sql`id`, 'desc')
-    .limit(page.limit + 1);
+  return pageInTimeOrder(query, 'created_at', filter).execute();
 }
 
 /**
@@ -687,8 +667,8 @@ export async function autoApprovedSince(
 
 // ---- the casino's view (integration API): its own tenant only ----
 
-/** One page of a tenant's obligations for the casino, newest first (and one more row to tell whether more exist). */
-export interface PartnerObligationFilter {
+/** One page of a tenant's obligations for the casino by time owed (and one more row to tell whether more exist). */
+export interface PartnerObligationFilter extends TimePage {
   tenantId: string;
   /** The ledger states wanted; with `held` among them, the hold reasons below narrow the held rows. */
   statuses?: readonly ObligationStatus[] | undefined;
@@ -698,8 +678,6 @@ export interface PartnerObligationFilter {
   /** Owed at or after `createdFrom`, before `createdTo`. */
   createdFrom?: Date | undefined;
   createdTo?: Date | undefined;
-  before?: { at: Date; id: string } | undefined;
-  limit: number;
 }
 
 export function partnerObligations(q: Queryable, filter: PartnerObligationFilter): Promise<WalletObligation[]> {
@@ -720,7 +698,7 @@ export function partnerObligations(q: Queryable, filter: PartnerObligationFilter
   if (filter.betId) query = query.where('bet_id', '=', filter.betId);
   if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
-  return newestFirst(query, filter).execute();
+  return pageInTimeOrder(query, 'created_at', filter).execute();
 }
 
 /** The obligation of a txId (txIds are unique across tenants: the caller checks the tenant). */

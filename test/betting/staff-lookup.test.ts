@@ -115,6 +115,13 @@ describe('the staff bet look-up', () => {
     assert.equal(ids(await lookUp(`player=${players.ana}&limit=100`)).length, 2);
   });
 
+  it("order=oldest pages a player's bets from the first placed", async () => {
+    const first = await lookUp(`externalPlayerId=${EXTERNAL}&order=oldest&limit=1`);
+    assert.deepEqual(ids(first), [bets.older]);
+    const second = await lookUp(`externalPlayerId=${EXTERNAL}&order=oldest&limit=1&cursor=${first.body.nextCursor}`);
+    assert.deepEqual([ids(second), second.body.nextCursor], [[bets.newer], '']);
+  });
+
   it('shows an operator nothing of another tenant: 404 for its players and bets, 403 for naming it', async () => {
     for (const query of [
       `player=${players.anaInB}`,
@@ -161,6 +168,7 @@ describe('the staff bet look-up', () => {
       ['betId=bt%00x', 'betId'],
       [`externalPlayerId=${'x'.repeat(65)}`, 'externalPlayerId'],
       [`player=${players.ana}&state=open`, 'state'],
+      [`player=${players.ana}&order=placed`, 'order'],
     ] as const) {
       const response = await lookUp(query);
       assert.deepEqual(

@@ -120,6 +120,18 @@ describe('the operator workspace lists money owed', () => {
     assert.equal(second.body.nextCursor, '');
   });
 
+  it('order=oldest lists the oldest movement first, paging on in that order', async () => {
+    await heldPayout();
+    const newest = (await list('')).body.obligations.map((o: { id: string }) => o.id);
+    const oldestFirst = await list('?order=oldest&limit=1');
+    const then = await list(`?order=oldest&limit=1&cursor=${oldestFirst.body.nextCursor}`);
+    assert.deepEqual(
+      [...oldestFirst.body.obligations, ...then.body.obligations].map((o: { id: string }) => o.id),
+      [...newest].reverse(),
+    );
+    assert.equal((await list('?order=sideways')).status, 400);
+  });
+
   it('refuses what it cannot read: limits out of range, an unknown state or parameter, a forged cursor', async () => {
     for (const query of ['?limit=0', '?limit=101', '?state=failed', '?status=held', '?cursor=bm90LWEtY3Vyc29y']) {
       const response = await list(query);

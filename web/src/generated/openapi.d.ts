@@ -1309,7 +1309,7 @@ export interface paths {
     };
     /**
      * A player's bets (by our player id or the casino's) or one bet, every status, with the wallet postings of each
-     * @description Exactly one of `player` (our id, pl_…), `externalPlayerId` (the casino’s id, within one tenant) and `betId`. Operators see their own tenant only: a player or bet of another tenant is answered 404, and naming another tenant with `tenantId` 403. Bets newest first; `limit` and `cursor` page a player’s bets.
+     * @description Exactly one of `player` (our id, pl_…), `externalPlayerId` (the casino’s id, within one tenant) and `betId`. Operators see their own tenant only: a player or bet of another tenant is answered 404, and naming another tenant with `tenantId` 403. Bets newest first (`order=oldest` for the first first); `limit` and `cursor` page a player’s bets.
      */
     get: operations['staffPlayerBets'];
     put?: never;
@@ -15712,6 +15712,8 @@ export interface operations {
         bet?: string;
         /** @description platform administrators: one tenant only */
         tenantId?: string;
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };
@@ -17094,6 +17096,8 @@ export interface operations {
         player?: string;
         /** @description platform administrators: one tenant only */
         tenantId?: string;
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };
@@ -18123,6 +18127,8 @@ export interface operations {
         from?: string;
         /** @description owed before this time */
         to?: string;
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         /** @description nextCursor of the previous page */
         cursor?: string;
@@ -21841,6 +21847,8 @@ export interface operations {
         betId?: string;
         /** @description the tenant the look-up is limited to; needed by platform administrators with externalPlayerId; operators may name only their own */
         tenantId?: string;
+        /** @description newest first (the default) or oldest first; a cursor pages on in the order it was made in */
+        order?: 'newest' | 'oldest';
         limit?: number;
         cursor?: string;
       };

@@ -6,7 +6,7 @@ import { place, setQuery } from '../../router.ts';
 import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 import { loadTenant } from './tenant.ts';
@@ -36,6 +36,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
       query: {
         status: status === 'all' ? undefined : status,
         tenantId: props.tenantId,
+        order: listOrder(query),
         cursor: query.get('cursor') ?? undefined,
       },
       signal,
@@ -76,6 +77,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
           { header: t.adjustments.reason, cell: (row) => row.reason },
           {
             header: t.adjustments.by,
+            orders: true,
             cell: (row) => (
               <span>
                 {row.createdBy}

@@ -5,7 +5,7 @@ import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Dialog, Empty, Field, Page } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 
@@ -33,7 +33,12 @@ function LookUp(props: { tenantId: string | undefined }) {
   const loaded = useLoad(async (signal) => {
     if (!value) return { rows: [] };
     const page = await call('staffPlayerBets', 'GET', '/api/v1/admin/bets', {
-      query: { [kind]: value, tenantId: props.tenantId, cursor: query.get('cursor') ?? undefined },
+      query: {
+        [kind]: value,
+        tenantId: props.tenantId,
+        order: listOrder(query),
+        cursor: query.get('cursor') ?? undefined,
+      },
       signal,
     });
     return { rows: page.bets, nextCursor: page.nextCursor || undefined };
@@ -85,7 +90,7 @@ function LookUp(props: { tenantId: string | undefined }) {
                 </button>
               ),
             },
-            { header: t.bets.placed, cell: (bet) => dateTime(bet.placedAt) },
+            { header: t.bets.placed, cell: (bet) => dateTime(bet.placedAt), orders: true },
             { header: t.bets.status, cell: (bet) => <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> },
             { header: t.bets.stake, numeric: true, cell: (bet) => money(bet.stake, bet.currency) },
             { header: t.bets.odds, numeric: true, cell: (bet) => bet.odds },

@@ -5,7 +5,7 @@ import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Table } from '../../ui/Table.tsx';
+import { listOrder, Table } from '../../ui/Table.tsx';
 import { Badge, Dialog, Field, FormError, Page, refusal } from '../../ui/ui.tsx';
 import { TenantScope } from './TenantScope.tsx';
 
@@ -30,6 +30,7 @@ function Obligations(props: { tenantId: string | undefined }) {
     state: query.get('state') ?? 'held',
     player: query.get('player') ?? undefined,
     bet: query.get('bet') ?? undefined,
+    order: listOrder(query),
     cursor: query.get('cursor') ?? undefined,
   };
   const [open, setOpen] = useState<Obligation | null>(null);
@@ -76,7 +77,7 @@ function Obligations(props: { tenantId: string | undefined }) {
             cell: (row) => `${row.endpoint === 'debit' ? '−' : ''}${money(row.amount, row.currency)}`,
           },
           { header: t.workspace.attempts, numeric: true, cell: (row) => row.attempts },
-          { header: t.workspace.created, cell: (row) => dateTime(row.createdAt) },
+          { header: t.workspace.created, cell: (row) => dateTime(row.createdAt), orders: true },
         ]}
       />
       {open && (
