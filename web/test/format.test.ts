@@ -185,6 +185,8 @@ describe('market and selection names', () => {
     startsAt: '2026-03-10T20:00:00Z',
     status: 'scheduled',
     score: null,
+    period: null,
+    clock: null,
   };
   const selection = (name: string, outcome: string): Selection => ({
     id: `se_${outcome}`,

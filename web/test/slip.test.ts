@@ -40,6 +40,8 @@ function header(id: string, status: EventHeader['status'] = 'scheduled'): EventH
     startsAt: '2026-03-11T20:00:00Z',
     status,
     score: null,
+    period: null,
+    clock: null,
   };
 }
 function selection(id: string, odds: string): Selection {
