@@ -211,7 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const idempotency = new IdempotencyService({ db, clock, secrets });
   const clientTenants = { environments: tenantEnvironments, credentials: tenantCredentials };
-  const aggregatorAuthentication = new AggregatorAuthentication({ db, clock });
+  const aggregatorAuthentication = new AggregatorAuthentication({ db, clock, audit });
   const provisioning = new ClientProvisioning({ db, clock, audit, idempotency, ...clientTenants, originRules });
   const activation = new ClientActivation({
     db,
@@ -263,7 +263,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     {
       staff: { check: (token) => staff.authenticate(token), errors: STAFF_SESSION_ERRORS },
       player: { check: (token, options) => integration.authenticateSession(token, options), errors: SESSION_ERRORS },
-      aggregator: { check: (key) => aggregatorAuthentication.authenticate(key), errors: AGGREGATOR_KEY_ERRORS },
+      aggregator: {
+        check: (key, ip) => aggregatorAuthentication.authenticate(key, ip),
+        errors: AGGREGATOR_KEY_ERRORS,
+      },
       tenant: {
         check: (tenantId, apiKey, ip) => integration.authenticateTenant(tenantId, apiKey, ip),
         errors: TENANT_KEY_ERRORS,

@@ -101,6 +101,10 @@ export const t = {
     territoriesHint: 'ISO 3166-1 codes separated by commas.',
     walletOrigins: 'Wallet origins',
     walletOriginsHint: 'The origins its clients’ wallets may live on, one per line: https://wallet.example.com',
+    allowedIps: 'Allowed source IPs',
+    allowedIpsHint:
+      'The addresses its servers call the API from, one per line: 203.0.113.7, 198.51.100.0/24 or 2001:db8::/32. ' +
+      'Empty: any address.',
     autoActivation: 'Activate new clients automatically',
     agreementRef: 'Agreement reference',
     expiresAt: 'Authorization expires',

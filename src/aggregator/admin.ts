@@ -8,6 +8,7 @@ import { notFound, validationError } from '../platform/errors.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { checkedWalletOrigin, type OriginRules } from '../platform/urls.ts';
 import { aggregatorErrors } from './errors.ts';
+import { normalisedAllowedIps } from './allowed-ips.ts';
 import { recordStaffAction } from './calls.ts';
 import { authorizationRecord, keyRecord } from './records.ts';
 import {
@@ -76,6 +77,7 @@ export class AggregatorAdminService {
     const walletOrigins = body.walletOrigins.map((origin, index) =>
       checkedWalletOrigin(`walletOrigins.${index}`, origin, this.#originRules),
     );
+    const allowedIps = normalisedAllowedIps(body.allowedIps ?? []);
     const now = this.#clock.now();
     const expiresAt = new Date(body.expiresAt);
     const latest = new Date(now);
@@ -96,6 +98,7 @@ export class AggregatorAdminService {
         jurisdictions: JSON.stringify(body.jurisdictions),
         territories: JSON.stringify(body.territories),
         wallet_origins: JSON.stringify(walletOrigins),
+        allowed_ips: JSON.stringify(allowedIps),
         auto_activation: body.autoActivation,
         agreement_ref: body.agreementRef,
         expires_at: expiresAt,

@@ -6,6 +6,12 @@ export const aggregatorErrors = defineErrors({
     message:
       'Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value).',
   },
+  ip_not_allowed: {
+    status: 403,
+    message:
+      "This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, " +
+      'or call from an allowed address.',
+  },
   activation_not_permitted: {
     status: 403,
     message: 'Your authorization does not permit automatic activation; ask the platform.',

@@ -61,6 +61,7 @@ export function authorizationRecord(row: AggregatorAuthorization): Static<typeof
     jurisdictions: row.jurisdictions,
     territories: row.territories,
     walletOrigins: row.wallet_origins,
+    allowedIps: row.allowed_ips,
     autoActivation: row.auto_activation,
     agreementRef: row.agreement_ref,
     expiresAt: row.expires_at.toISOString(),

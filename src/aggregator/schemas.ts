@@ -5,6 +5,7 @@ import { platformErrors, type ErrorFactory } from '../platform/errors.ts';
 import { AGGREGATOR_SCOPES } from '../platform/http/principals.ts';
 import { idempotencyErrors } from '../platform/idempotency/errors.ts';
 import { aggregatorErrors } from './errors.ts';
+import { MAX_ALLOWED_IPS } from './allowed-ips.ts';
 import {
   Currency,
   EnvironmentName,
@@ -260,6 +261,14 @@ export const AuthorizationBody = Type.Object(
     jurisdictions: Type.Array(Jurisdiction, { minItems: 1, uniqueItems: true }),
     territories: Territories,
     walletOrigins: Type.Array(Origin, { minItems: 1, maxItems: 50, uniqueItems: true }),
+    allowedIps: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        maxItems: MAX_ALLOWED_IPS,
+        description:
+          'the source addresses the aggregator API accepts this aggregator from: IPv4 or IPv6 addresses or CIDR ' +
+          'ranges (203.0.113.7, 198.51.100.0/24, 2001:db8::/32), stored normalised; empty or absent: any address',
+      }),
+    ),
     autoActivation: Type.Boolean(),
     agreementRef: Text(1, 200),
     expiresAt: Timestamp,
@@ -276,6 +285,7 @@ export const AuthorizationRecord = Type.Object({
   jurisdictions: Type.Array(Type.String()),
   territories: Type.Array(Type.String()),
   walletOrigins: Type.Array(Type.String()),
+  allowedIps: Type.Array(Type.String(), { description: 'normalised; empty: any source address' }),
   autoActivation: Type.Boolean(),
   agreementRef: Type.String(),
   expiresAt: Timestamp,

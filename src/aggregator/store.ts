@@ -39,6 +39,7 @@ export async function saveAuthorization(q: Queryable, row: Omit<Insertable<Aggre
         jurisdictions: eb.ref('excluded.jurisdictions'),
         territories: eb.ref('excluded.territories'),
         wallet_origins: eb.ref('excluded.wallet_origins'),
+        allowed_ips: eb.ref('excluded.allowed_ips'),
         auto_activation: eb.ref('excluded.auto_activation'),
         agreement_ref: eb.ref('excluded.agreement_ref'),
         expires_at: eb.ref('excluded.expires_at'),

@@ -32,6 +32,8 @@ export interface AggregatorAuthorizationsTable {
   jurisdictions: Json<string[]>;
   territories: Json<string[]>;
   wallet_origins: Json<string[]>;
+  /** Normalised addresses and CIDR ranges the aggregator API accepts it from; empty: any (migration 0017). */
+  allowed_ips: Json<string[]>;
   auto_activation: boolean;
   agreement_ref: string;
   expires_at: Date;

@@ -86,7 +86,7 @@ interface CredentialCheck<A extends unknown[], P> {
 export interface Authenticators {
   staff: CredentialCheck<[token: string], StaffPrincipal | null>;
   player: CredentialCheck<[token: string, options: { forLogout: boolean; background: boolean }], SessionPrincipal>;
-  aggregator: CredentialCheck<[key: string], AggregatorPrincipal>;
+  aggregator: CredentialCheck<[key: string, ip: string], AggregatorPrincipal>;
   tenant: CredentialCheck<[tenantId: string | undefined, apiKey: string | undefined, ip: string], TenantPrincipal>;
 }
 
@@ -119,8 +119,11 @@ const MINUTE_MS = 60_000;
 
 type Limiter = ReturnType<TypedApp['createRateLimit']>;
 
-/** The refusals that are guesses at a credential, and so spend the address budget; others are refunded. */
-const GUESSES = new Set(['unauthorized', 'invalid_credentials', 'not_found', 'enrolment_invalid']);
+/**
+ * The refusals that are guesses at a credential, or a credential used from an address it is not allowed from, and so
+ * spend the address budget; others are refunded.
+ */
+const GUESSES = new Set(['unauthorized', 'invalid_credentials', 'not_found', 'enrolment_invalid', 'ip_not_allowed']);
 
 /** The guards of every surface; built once per app from the domains' credential checks. */
 export class Auth {
@@ -227,7 +230,7 @@ export class Auth {
         'An aggregator API key is required (Authorization: Bearer).',
       );
     }
-    const principal = await this.#checks.aggregator.check(key);
+    const principal = await this.#checks.aggregator.check(key, request.ip);
     if (!principal.scopes.includes(scope)) {
       throw platformErrors.scope_missing({ requiredScope: scope }, `This API key lacks the scope ${scope}.`);
     }

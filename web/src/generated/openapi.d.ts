@@ -3563,6 +3563,8 @@ export interface operations {
                 jurisdictions: string[];
                 territories: string[];
                 walletOrigins: string[];
+                /** @description normalised; empty: any source address */
+                allowedIps: string[];
                 autoActivation: boolean;
                 agreementRef: string;
                 /** Format: date-time */
@@ -3743,6 +3745,8 @@ export interface operations {
                 jurisdictions: string[];
                 territories: string[];
                 walletOrigins: string[];
+                /** @description normalised; empty: any source address */
+                allowedIps: string[];
                 autoActivation: boolean;
                 agreementRef: string;
                 /** Format: date-time */
@@ -3965,6 +3969,8 @@ export interface operations {
                 jurisdictions: string[];
                 territories: string[];
                 walletOrigins: string[];
+                /** @description normalised; empty: any source address */
+                allowedIps: string[];
                 autoActivation: boolean;
                 agreementRef: string;
                 /** Format: date-time */
@@ -4151,6 +4157,8 @@ export interface operations {
           jurisdictions: ('BR' | 'ROW')[];
           territories: string[];
           walletOrigins: string[];
+          /** @description the source addresses the aggregator API accepts this aggregator from: IPv4 or IPv6 addresses or CIDR ranges (203.0.113.7, 198.51.100.0/24, 2001:db8::/32), stored normalised; empty or absent: any address */
+          allowedIps?: string[];
           autoActivation: boolean;
           agreementRef: string;
           /** Format: date-time */
@@ -4174,6 +4182,8 @@ export interface operations {
               jurisdictions: string[];
               territories: string[];
               walletOrigins: string[];
+              /** @description normalised; empty: any source address */
+              allowedIps: string[];
               autoActivation: boolean;
               agreementRef: string;
               /** Format: date-time */
@@ -5053,6 +5063,8 @@ export interface operations {
                 jurisdictions: string[];
                 territories: string[];
                 walletOrigins: string[];
+                /** @description normalised; empty: any source address */
+                allowedIps: string[];
                 autoActivation: boolean;
                 agreementRef: string;
                 /** Format: date-time */
@@ -5328,6 +5340,8 @@ export interface operations {
                 jurisdictions: string[];
                 territories: string[];
                 walletOrigins: string[];
+                /** @description normalised; empty: any source address */
+                allowedIps: string[];
                 autoActivation: boolean;
                 agreementRef: string;
                 /** Format: date-time */
@@ -6994,7 +7008,7 @@ export interface operations {
           };
         };
       };
-      /** @description origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
+      /** @description ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7006,7 +7020,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'origin_not_allowed' | 'scope_missing';
+              code: 'ip_not_allowed' | 'origin_not_allowed' | 'scope_missing';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -7197,7 +7211,7 @@ export interface operations {
           };
         };
       };
-      /** @description not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
+      /** @description ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7209,7 +7223,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'not_authorized' | 'origin_not_allowed' | 'scope_missing';
+              code: 'ip_not_allowed' | 'not_authorized' | 'origin_not_allowed' | 'scope_missing';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -7484,7 +7498,7 @@ export interface operations {
           };
         };
       };
-      /** @description origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
+      /** @description ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7496,7 +7510,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'origin_not_allowed' | 'scope_missing';
+              code: 'ip_not_allowed' | 'origin_not_allowed' | 'scope_missing';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -7707,7 +7721,7 @@ export interface operations {
           };
         };
       };
-      /** @description activation_not_permitted: Your authorization does not permit automatic activation; ask the platform. | credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
+      /** @description activation_not_permitted: Your authorization does not permit automatic activation; ask the platform. | credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7722,6 +7736,7 @@ export interface operations {
               code:
                 | 'activation_not_permitted'
                 | 'credentials_revoked_by_platform'
+                | 'ip_not_allowed'
                 | 'not_authorized'
                 | 'origin_not_allowed'
                 | 'scope_missing'
@@ -7994,7 +8009,7 @@ export interface operations {
           };
         };
       };
-      /** @description credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
+      /** @description credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8007,7 +8022,11 @@ export interface operations {
                * @enum {unknown}
                */
               code:
-                'credentials_revoked_by_platform' | 'origin_not_allowed' | 'scope_missing' | 'suspended_by_platform';
+                | 'credentials_revoked_by_platform'
+                | 'ip_not_allowed'
+                | 'origin_not_allowed'
+                | 'scope_missing'
+                | 'suspended_by_platform';
               /** @description for people; may change */
               message: string;
               /** @description structured context */

@@ -48,6 +48,13 @@ const list = (text: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** One entry a line, blank lines left out; the API names an entry it refuses (allowedIps.N). */
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
 /** The form's text for each field of the policy (lists as text, the expiry as a local date-time). */
 function formOf(authorization: Authorization | null) {
   const inYear = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
@@ -58,6 +65,7 @@ function formOf(authorization: Authorization | null) {
     jurisdictions: authorization?.jurisdictions.join(', ') ?? '',
     territories: authorization?.territories.join(', ') ?? '',
     walletOrigins: authorization?.walletOrigins.join('\n') ?? '',
+    allowedIps: authorization?.allowedIps.join('\n') ?? '',
     autoActivation: authorization?.autoActivation ?? false,
     agreementRef: authorization?.agreementRef ?? '',
     expiresAt: (authorization?.expiresAt ?? inYear).slice(0, 16),
@@ -73,6 +81,7 @@ function bodyOf(form: ReturnType<typeof formOf>): AuthorizationBody {
     jurisdictions: list(form.jurisdictions).map((code) => code.toUpperCase()) as AuthorizationBody['jurisdictions'],
     territories: list(form.territories).map((code) => code.toUpperCase()),
     walletOrigins: list(form.walletOrigins),
+    allowedIps: lines(form.allowedIps),
     autoActivation: form.autoActivation,
     agreementRef: form.agreementRef.trim(),
     expiresAt: new Date(form.expiresAt).toISOString(),
@@ -110,6 +119,7 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
     'jurisdictions',
     'territories',
     'walletOrigins',
+    'allowedIps',
     'agreementRef',
     'expiresAt',
   ]);
@@ -200,6 +210,19 @@ function AuthorizationForm(props: { aggregator: Aggregator; saved: () => void })
               aria-invalid={invalid}
               value={form.walletOrigins}
               onInput={(e) => set({ walletOrigins: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label={t.aggregator.allowedIps} hint={t.aggregator.allowedIpsHint} error={fieldError('allowedIps')}>
+          {({ id, describedBy, invalid }) => (
+            <textarea
+              id={id}
+              rows={3}
+              spellcheck={false}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              value={form.allowedIps}
+              onInput={(e) => set({ allowedIps: e.currentTarget.value })}
             />
           )}
         </Field>

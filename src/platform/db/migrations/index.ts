@@ -15,6 +15,7 @@ import * as adminReads from './0013_admin_reads.ts';
 import * as staffConsole from './0014_staff_console.ts';
 import * as liveClock from './0015_live_clock.ts';
 import * as betOutcomeOverride from './0016_bet_outcome_override.ts';
+import * as aggregatorAllowedIps from './0017_aggregator_allowed_ips.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_staff_console': staffConsole,
   '0015_live_clock': liveClock,
   '0016_bet_outcome_override': betOutcomeOverride,
+  '0017_aggregator_allowed_ips': aggregatorAllowedIps,
 };
 
 export const migrationProvider: MigrationProvider = {
