@@ -49,6 +49,14 @@ export interface Fault {
   delayMs: number;
 }
 
+/** A fault that hit a request: what the caller saw, for a test or a soak to count. */
+interface FaultHit {
+  mode: FaultMode;
+  endpoint: string;
+  apply: boolean;
+  txId: string;
+}
+
 interface ReceivedRequest {
   endpoint: string;
   txId: string | null;
@@ -69,6 +77,8 @@ export interface ReferenceWallet {
   app: FastifyInstance;
   store: WalletStore;
   faults: Fault[];
+  /** Every fault that hit a request, in order. */
+  hits: FaultHit[];
   received: ReceivedRequest[];
   stats: CallStats;
   setSecret(secret: string): void;
@@ -81,6 +91,7 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
   const now = options.now ?? Date.now;
   let secret = options.secret;
   const faults: Fault[] = [];
+  const hits: FaultHit[] = [];
   const received: ReceivedRequest[] = [];
   const stats: CallStats = { inFlight: 0, maxInFlight: 0 };
   let latencyMs = options.latencyMs ?? 0;
@@ -114,6 +125,7 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
 
   async function answer(reply: FastifyReply, endpoint: Endpoint, movement: Movement) {
     const fault = takeFault(faults, endpoint);
+    if (fault) hits.push({ mode: fault.mode, endpoint, apply: fault.apply, txId: movement.txId });
     // A delayed request is processed only after the wait, so a rollback sent meanwhile arrives first.
     if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     const outcome = !fault || fault.apply ? await process(store, endpoint, movement) : undefined;
@@ -125,6 +137,7 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
   registerControls(app, options.controlToken, {
     store,
     faults,
+    hits,
     received,
     stats,
     setSecret: (value) => (secret = value),
@@ -135,6 +148,7 @@ export async function createReferenceWallet(options: ReferenceWalletOptions): Pr
     app,
     store,
     faults,
+    hits,
     received,
     stats,
     setSecret: (value) => (secret = value),
@@ -251,6 +265,7 @@ function registerControls(
   state: {
     store: WalletStore;
     faults: Fault[];
+    hits: FaultHit[];
     received: ReceivedRequest[];
     stats: CallStats;
     setSecret(secret: string): void;
@@ -304,6 +319,7 @@ function registerControls(
         state.faults.push(fault);
         return { faults: state.faults };
       });
+      controls.get('/faults', async () => ({ faults: state.faults, hits: state.hits }));
       controls.delete('/faults', async () => {
         state.faults.length = 0;
         return { faults: [] };
