@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BIN } from '../test/helpers/process.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'bookmaker.js');
 
 /** A small seeded generator (mulberry32): the same seed makes the same choices, so a failure can be replayed. */
 export class Random {
@@ -172,21 +172,4 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       await sleep(500);
     }
   }
-}
-
-/** Runs `bookmaker <args>` to completion. */
-export function runBookmaker(
-  env: Record<string, string>,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }

@@ -19,6 +19,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { startServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
+import { runCli } from '../test/helpers/process.ts';
 import {
   findDiscrepancies,
   movementsByKind,
@@ -32,7 +33,6 @@ import {
 import {
   http,
   Random,
-  runBookmaker,
   startServiceProcess,
   startWalletProcess,
   type HttpAnswer,
@@ -317,7 +317,7 @@ function expect(answer: HttpAnswer, status: number, what: string): any {
 }
 
 async function provision(): Promise<Round[]> {
-  const created = await runBookmaker(serviceEnv, [
+  const created = await runCli(serviceEnv, [
     'staff',
     'create',
     '--email',
@@ -852,7 +852,7 @@ async function partnerReconcile(
   }
   writeFileSync(join(directory, `journal-${day}.csv`), `${lines.join('\n')}\n`);
   writeFileSync(join(directory, 'statement-keys.json'), JSON.stringify(keys));
-  const run = await runBookmaker(env, [
+  const run = await runCli(env, [
     'reconcile',
     '--statement',
     join(directory, `statement-${day}.json`),
