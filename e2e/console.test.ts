@@ -311,6 +311,8 @@ describe('the staff console', { skip: skip ?? false }, () => {
     await held.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('insufficient_funds').first().waitFor();
+    await dialog.getByText(/^POST http:\/\/127\.0\.0\.1:\d+\/debit$/).waitFor();
+    await dialog.locator('pre', { hasText: 'adjustment:adj_' }).waitFor();
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     await dialog.getByLabel('Reason').fill('The casino collected it by hand (ticket 4711).');
     await noSeriousViolations(page, 'workspace decision');

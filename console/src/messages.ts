@@ -140,6 +140,7 @@ export const t = {
     open: 'Open',
   },
   workspace: {
+    request: 'Request (the same bytes on every attempt)',
     title: 'Financial delivery and exceptions',
     intro:
       'Every movement owed to or by the casino’s wallet. Held movements wait for you: retry sends the same txId again, resolve records that it was done outside the service, cancel records that it is not owed.',

@@ -232,6 +232,7 @@ export class ObligationReview {
         amount: row.amount,
         currency: movement.currency,
         walletUrl: row.wallet_url,
+        body: row.body,
         status: row.status,
         holdReason: row.hold_reason,
         attempts: row.attempts,

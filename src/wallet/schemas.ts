@@ -65,6 +65,9 @@ export const ObligationRecord = Type.Object({
   amount: Type.Integer(),
   currency: Type.String(),
   walletUrl: Type.String({ description: 'the only wallet this movement is ever sent to' }),
+  body: Type.String({
+    description: 'the request body, the same bytes on every attempt (POST {walletUrl}/{endpoint}, signed over them)',
+  }),
   status: Type.Enum(OBLIGATION_STATES),
   holdReason: Nullable(Type.Enum(HOLD_REASONS)),
   attempts: Type.Integer(),

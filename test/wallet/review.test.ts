@@ -101,6 +101,13 @@ describe('the operator workspace lists money owed', () => {
         ['unknown', 503, 'status_5xx'],
       ],
     );
+    const row = await t.db
+      .selectFrom('wallet_obligations')
+      .select('body')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(payout.body, row.body, 'the exact bytes sent on every attempt');
+    assert.equal(wallet.wallet.received.filter((request) => request.txId === payout.txId).length, 2);
   });
 
   it('filters by state, player and bet, and pages with a cursor', async () => {

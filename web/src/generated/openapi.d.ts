@@ -15766,6 +15766,8 @@ export interface operations {
               currency: string;
               /** @description the only wallet this movement is ever sent to */
               walletUrl: string;
+              /** @description the request body, the same bytes on every attempt (POST {walletUrl}/{endpoint}, signed over them) */
+              body: string;
               /** @enum {unknown} */
               status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
               holdReason:
@@ -16163,6 +16165,8 @@ export interface operations {
               currency: string;
               /** @description the only wallet this movement is ever sent to */
               walletUrl: string;
+              /** @description the request body, the same bytes on every attempt (POST {walletUrl}/{endpoint}, signed over them) */
+              body: string;
               /** @enum {unknown} */
               status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
               holdReason:
@@ -16491,6 +16495,8 @@ export interface operations {
               currency: string;
               /** @description the only wallet this movement is ever sent to */
               walletUrl: string;
+              /** @description the request body, the same bytes on every attempt (POST {walletUrl}/{endpoint}, signed over them) */
+              body: string;
               /** @enum {unknown} */
               status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
               holdReason:
@@ -16820,6 +16826,8 @@ export interface operations {
               currency: string;
               /** @description the only wallet this movement is ever sent to */
               walletUrl: string;
+              /** @description the request body, the same bytes on every attempt (POST {walletUrl}/{endpoint}, signed over them) */
+              body: string;
               /** @enum {unknown} */
               status: 'sending' | 'pending' | 'applied' | 'refused' | 'unknown' | 'held' | 'resolved' | 'cancelled';
               holdReason:

@@ -172,6 +172,13 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
         {obligation.externalPlayerId}
       </p>
       {obligation.inFlight && <p class="notice">{t.workspace.inFlight}</p>}
+      <h3>{t.workspace.request}</h3>
+      <p>
+        <code>
+          POST {obligation.walletUrl}/{obligation.endpoint}
+        </code>
+      </p>
+      <pre class="request-body">{obligation.body}</pre>
       <h3>{t.workspace.calls}</h3>
       {obligation.calls.length === 0 ? (
         <p class="muted">{t.workspace.noCalls}</p>
