@@ -127,6 +127,8 @@ describe('the daily statement', () => {
   });
 
   it('verifies with openssl as docs/reconciliation.md shows', async (context) => {
+    // openssl is a system tool, not a dependency: where it is missing the test above verifies the same signature in
+    // Node; here it checks that the docs' openssl command works as written (Debian, and CI, have it).
     if (spawnSync(OPENSSL, ['version']).status !== 0) return context.skip('no openssl on this machine');
     await aDayOfMovements(t, book, wallet, token);
     t.clock.set(AFTER_THE_DAY);
