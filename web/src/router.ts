@@ -17,8 +17,8 @@ const backStack: Route[] = [];
 export const canGoBack = createStore(false);
 
 let siteName = 'Sportsbook';
-let pendingAnnounce: ReturnType<typeof setTimeout> | undefined;
-let announced = true;
+/** The navigation not yet told to the host: its page waits for its data to know its title, at most 2 s. */
+let pending: { path: string; timer: ReturnType<typeof setTimeout> } | null = null;
 
 export function setSiteName(name: string): void {
   siteName = name;
@@ -37,12 +37,16 @@ function genericTitle(route: Route): string | null {
   }
 }
 
-function announce(title: string): void {
+function setTitle(title: string): void {
   document.title = `${title} · ${siteName}`;
-  if (announced) return;
-  announced = true;
-  clearTimeout(pendingAnnounce);
-  post('route', { path: pathOf(routeStore.get()), title });
+}
+
+/** Tells the host the pending navigation, once: every navigation is announced exactly once, in order. */
+function announcePending(title: string): void {
+  if (!pending) return;
+  clearTimeout(pending.timer);
+  post('route', { path: pending.path, title });
+  pending = null;
 }
 
 /**
@@ -50,19 +54,20 @@ function announce(title: string): void {
  * the host in `route`; later ones (locale switch, data refresh) only update document.title.
  */
 export function setPageTitle(title: string): void {
-  announce(title);
+  setTitle(title);
+  announcePending(title);
 }
 
 function show(route: Route): void {
+  // a page left before its data came is still announced, with the title it had: the host hears every page
+  announcePending(t('appName'));
   slipOpen.set(false);
   routeStore.set(route);
   rememberPath(pathOf(route));
-  announced = false;
-  clearTimeout(pendingAnnounce);
   const known = genericTitle(route);
-  if (known) announce(known);
-  // a page whose title needs its data: announce with what the page shows by then, at the latest after 2 s
-  else pendingAnnounce = setTimeout(() => announce(document.title.split(' · ')[0] || t('appName')), 2000);
+  setTitle(known ?? t('appName'));
+  pending = { path: pathOf(route), timer: setTimeout(() => announcePending(t('appName')), 2000) };
+  if (known) announcePending(known);
   if (route.page === 'my-bets' && !loggedIn()) requireLogin('my_bets');
 }
 

@@ -2,12 +2,14 @@
 // web/src/i18n/index.ts and web/src/labels.ts. Intl output is Node's (its ICU); \u00a0 is the no-break space.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it, mock } from 'node:test';
-import type { Locale } from '../../sdk/protocol.ts';
+import { LOCALES, type Locale } from '../../sdk/protocol.ts';
 import {
   currencyStore,
   currencySymbol,
   dateTime,
   formatOdds,
+  oddsFormat,
+  oddsFormatStore,
   kickOff,
   localeStore,
   majorInput,
@@ -107,14 +109,15 @@ describe('money', () => {
 });
 
 describe('odds', () => {
-  it('shows decimal odds with the locale separator and at least two decimals', () => {
+  it('shows decimal odds with the locale separator and two decimals, cut as the bookmaker rounds them', () => {
     const cases: Array<[Locale, string, string]> = [
       ['en', '2.1', '2.10'],
       ['en', '2', '2.00'],
-      ['en', '10.125', '10.125'],
+      ['en', '10.125', '10.12'],
+      ['en', '7.999', '7.99'],
       ['en', '1000', '1,000.00'],
       ['pt-BR', '2.1', '2,10'],
-      ['pt-BR', '10.125', '10,125'],
+      ['pt-BR', '10.125', '10,12'],
       ['pt-BR', '1000', '1.000,00'],
       ['es', '1.5', '1,50'],
       ['es', '1000', '1000,00'],
@@ -122,6 +125,49 @@ describe('odds', () => {
     for (const [locale, odds, shown] of cases) {
       use(locale);
       assert.equal(formatOdds(odds), shown, `${locale} ${odds}`);
+    }
+  });
+
+  it('shows fractional odds as the simplest fraction of the profit, in the locale digits', () => {
+    use('en');
+    oddsFormatStore.set('fractional');
+    try {
+      const cases: Array<[string, string]> = [
+        ['2', '1/1'],
+        ['2.15', '23/20'],
+        ['1.91', '10/11'],
+        ['1.5', '1/2'],
+        ['3.25', '9/4'],
+        ['1.01', '1/100'],
+        ['1001', '1,000/1'],
+      ];
+      for (const [odds, shown] of cases) assert.equal(formatOdds(odds), shown, odds);
+    } finally {
+      oddsFormatStore.set(null);
+    }
+  });
+
+  it('shows American odds as the profit on 100, or the stake that wins 100, signed', () => {
+    use('pt-BR');
+    oddsFormatStore.set('american');
+    try {
+      const cases: Array<[string, string]> = [
+        ['2.15', '+115'],
+        ['2', '+100'],
+        ['1.91', '-110'],
+        ['1.5', '-200'],
+        ['12', '+1.100'],
+      ];
+      for (const [odds, shown] of cases) assert.equal(formatOdds(odds), shown, odds);
+    } finally {
+      oddsFormatStore.set(null);
+    }
+  });
+
+  it('follows the locale when neither the player nor the host chose a format', () => {
+    for (const locale of LOCALES) {
+      use(locale);
+      assert.equal(oddsFormat(), 'decimal', locale);
     }
   });
 });

@@ -69,14 +69,14 @@ describe('navigation', () => {
     assert.deepEqual(routes(), []);
   });
 
-  it('announces a page whose data does not come after 2 s, with the title shown by then', () => {
+  it('announces a page whose data does not come after 2 s with the app name, never the last page title', () => {
     go({ page: 'sport', sportId: 'soccer' });
+    assert.equal(browser.document.title, 'Sportsbook · Sol Casino');
     mock.timers.tick(1999);
     assert.deepEqual(routes(), []);
     mock.timers.tick(1);
-    assert.deepEqual(routes(), [event('route', { path: '/sport/soccer', title: 'Flamengo v Palmeiras (2 - 1)' })]);
+    assert.deepEqual(routes(), [event('route', { path: '/sport/soccer', title: 'Sportsbook' })]);
 
-    browser.document.title = '';
     go({ page: 'competition', competitionId: 'cp_1' });
     mock.timers.tick(2000);
     assert.deepEqual(routes(), [event('route', { path: '/competition/cp_1', title: 'Sportsbook' })]);
@@ -144,5 +144,18 @@ describe('navigation', () => {
     assert.equal(browser.document.title, 'Apostas ao vivo · Sol Casino');
     assert.deepEqual(browser.take(), []);
     localeStore.set('en');
+  });
+});
+
+describe('announcements', () => {
+  it('announces every navigation once and in order, even two in quick succession', () => {
+    go({ page: 'event', eventId: 'ev_a' });
+    go({ page: 'event', eventId: 'ev_b' });
+    setPageTitle('Bahia v Santos');
+    mock.timers.tick(5000);
+    assert.deepEqual(routes(), [
+      event('route', { path: '/event/ev_a', title: 'Sportsbook' }),
+      event('route', { path: '/event/ev_b', title: 'Bahia v Santos' }),
+    ]);
   });
 });

@@ -92,13 +92,94 @@ export function parseMajor(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** Decimal odds as the locale writes numbers, always with two decimals at least: "2.1" → "2,10" (pt-BR). */
-export function formatOdds(odds: string): string {
+/** How odds are written: decimal (2.15), fractional (23/20) or American (+115). */
+export const ODDS_FORMATS = ['decimal', 'fractional', 'american'] as const;
+export type OddsFormat = (typeof ODDS_FORMATS)[number];
+
+/**
+ * Each locale's usual format when neither the player nor the host chose one. Our three locales are read where
+ * decimal odds are the norm (Brazil, Spain and Latin America, international English); a host in the US or the UK
+ * passes `oddsFormat` (american, fractional) when mounting.
+ */
+const DEFAULT_ODDS_FORMAT: Record<Locale, OddsFormat> = { en: 'decimal', 'pt-BR': 'decimal', es: 'decimal' };
+
+/** The format chosen by the player or the host; null follows the locale. */
+export const oddsFormatStore = createStore<OddsFormat | null>(null);
+
+export function oddsFormat(): OddsFormat {
+  return oddsFormatStore.get() ?? DEFAULT_ODDS_FORMAT[localeStore.get()];
+}
+
+/** Odds in thousandths from the API's decimal string ("2.125" → 2125), without binary floats. */
+function oddsMilli(odds: string): number {
+  const [whole = '0', fraction = ''] = odds.split('.');
+  return Number(whole) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
+}
+
+function integer(value: number, signDisplay: 'auto' | 'always' = 'auto'): string {
   const locale = localeStore.get();
+  return cached(`int:${locale}:${signDisplay}`, () => new Intl.NumberFormat(locale, { signDisplay })).format(value);
+}
+
+/**
+ * The simplest fraction within half a hundredth of the odds' profit (continued fractions, denominators up to 100):
+ * decimal odds are themselves fractions rounded to hundredths, so 1.91 is read back as 10/11.
+ */
+function profitFraction(milli: number): [number, number] {
+  const target = (milli - 1000) / 1000;
+  let [h0, h1, k0, k1] = [0, 1, 1, 0];
+  let rest = target;
+  for (let step = 0; step < 12; step++) {
+    const whole = Math.floor(rest);
+    [h0, h1] = [h1, whole * h1 + h0];
+    [k0, k1] = [k1, whole * k1 + k0];
+    if (k1 > 100) return [h0, k0];
+    if (Math.abs(h1 / k1 - target) < 0.005 || rest - whole < 1e-9) break;
+    rest = 1 / (rest - whole);
+  }
+  return [h1, k1];
+}
+
+/**
+ * Odds as the player reads them, in the chosen format and the locale's digits. Decimal odds are shown as the
+ * bookmaker rounds them, two decimals, cut rather than rounded up, so the figure shown never promises more than is
+ * paid: "2.125" → "2,12" (pt-BR). Fractional shows the profit per unit staked (2.15 → 23/20); American the profit
+ * on 100 (+115) or the stake that wins 100 (-110).
+ */
+export function formatOdds(odds: string): string {
+  const milli = oddsMilli(odds);
+  const locale = localeStore.get();
+  switch (oddsFormat()) {
+    case 'fractional': {
+      const [numerator, denominator] = profitFraction(milli);
+      return `${integer(numerator)}/${integer(denominator)}`;
+    }
+    case 'american':
+      if (milli === 1000) return integer(0);
+      return milli >= 2000
+        ? integer(Math.round((milli - 1000) / 10), 'always')
+        : integer(-Math.round(100_000 / (milli - 1000)), 'always');
+    case 'decimal':
+      return cached(
+        `odds:${locale}`,
+        () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      ).format(Math.floor(milli / 10) / 100);
+  }
+}
+
+/** A line (totals, handicap) as the locale writes numbers, signed where the API signs it: "-1.5" → "-1,5". */
+export function formatLine(line: string): string {
+  const locale = localeStore.get();
+  const signed = line.startsWith('-') || line.startsWith('+');
   return cached(
-    `odds:${locale}`,
-    () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 3 }),
-  ).format(Number(odds));
+    `line:${locale}:${signed}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 3,
+        signDisplay: signed ? 'exceptZero' : 'auto',
+      }),
+  ).format(Number(line));
 }
 
 function dateFormat(options: Intl.DateTimeFormatOptions, key: string): Intl.DateTimeFormat {
