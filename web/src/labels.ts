@@ -1,18 +1,22 @@
-import { t } from './i18n/index.ts';
-import type { EventHeader, Market, MarketType, Selection } from './types.ts';
+import { formatLine, isMessageKey, t } from './i18n/index.ts';
+import type { EventHeader, LivePeriod, Market, MarketType, Selection } from './types.ts';
 
-/** Names the feed writes in English, shown in the player's language. */
+/** Names the feed writes in English, shown in the player's language with every number through the locale. */
+
+/** Market types whose line is a start given or taken (signed), and those whose line is a count (plain). */
+const SIGNED_LINES: ReadonlySet<MarketType> = new Set(['handicap']);
+const LINE_TYPES: ReadonlySet<MarketType> = new Set(['totals', 'handicap']);
 
 export function marketLabel(type: MarketType, line: string | null): string {
   const base = t(`market_${type}` as const);
-  return line !== null && (type === 'totals' || type === 'handicap') ? `${base} ${line}` : base;
+  return line !== null && LINE_TYPES.has(type) ? `${base} ${formatLine(line, SIGNED_LINES.has(type))}` : base;
 }
 
 /** A market name as the bet view has it ("Total over/under 2.5"), translated when it is one the service writes. */
 export function marketNameLabel(name: string): string {
   const patterns: Array<[RegExp, MarketType]> = [
     [/^Match result$/i, 'match_result'],
-    [/^Moneyline$/i, 'moneyline'],
+    [/^Money ?line$/i, 'moneyline'],
     [/^Total over\/under (.+)$/i, 'totals'],
     [/^Handicap (.+)$/i, 'handicap'],
     [/^Both teams to score$/i, 'both_teams_to_score'],
@@ -25,21 +29,30 @@ export function marketNameLabel(name: string): string {
   return name;
 }
 
+const NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
 /**
  * A selection as players read it: "Home -1.5" becomes the home team with its line, "Draw", "Over 2.5", "Yes"
- * and "No" are translated; anything else (a team name, a correct score) is shown as the feed wrote it.
+ * and "No" are translated, lines through the locale; anything else (a team name, a correct score) is shown as the
+ * feed wrote it.
  */
 export function selectionLabel(name: string, home: string, away: string, line?: string | null): string {
-  const side = /^(Home|Away)(\s+.*)?$/i.exec(name);
-  if (side) return `${side[1]!.toLowerCase() === 'home' ? home : away}${side[2] ?? ''}`;
-  const total = /^(Over|Under)\s+(.+)$/i.exec(name);
-  if (total) return t(total[1]!.toLowerCase() === 'over' ? 'outcome_over' : 'outcome_under', { line: total[2]! });
+  const side = /^(Home|Away)(?:\s+(.*))?$/i.exec(name);
+  if (side) {
+    const team = side[1]!.toLowerCase() === 'home' ? home : away;
+    const start = side[2];
+    if (start === undefined) return team;
+    return `${team} ${NUMBER.test(start) ? formatLine(start, true) : start}`;
+  }
+  const total = /^(Over|Under)(?:\s+(.+))?$/i.exec(name);
+  const totalLine = total?.[2] ?? line;
+  if (total && totalLine && NUMBER.test(totalLine)) {
+    const key = total[1]!.toLowerCase() === 'over' ? 'outcome_over' : 'outcome_under';
+    return t(key, { line: formatLine(totalLine, false) });
+  }
   if (/^draw$/i.test(name)) return t('outcome_draw');
   if (/^yes$/i.test(name)) return t('outcome_yes');
   if (/^no$/i.test(name)) return t('outcome_no');
-  if (/^(over|under)$/i.test(name) && line) {
-    return t(name.toLowerCase() === 'over' ? 'outcome_over' : 'outcome_under', { line });
-  }
   return name;
 }
 
@@ -65,4 +78,15 @@ export function eventName(home: string, away: string): string {
 export function teamsOf(name: string): [string, string] {
   const parts = name.split(/\s+vs\.?\s+/i);
   return parts.length === 2 ? [parts[0]!, parts[1]!] : [name, name];
+}
+
+/** A sport in the player's language; a sport the app has no name for keeps the feed's. */
+export function sportName(sport: { id: string; name: string }): string {
+  const key = `sport_${sport.id}`;
+  return isMessageKey(key) ? t(key) : sport.name;
+}
+
+/** Where a live event stands ("2nd half", "Q3", "Set 2"), or null when the feed gave no period. */
+export function periodLabel(period: LivePeriod | null | undefined): string | null {
+  return period ? t(`period_${period}` as const) : null;
 }

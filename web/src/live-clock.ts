@@ -1,6 +1,4 @@
-import type { ApiResponse } from './api-shapes.ts';
-
-type Clock = NonNullable<ApiResponse<'getEvent'>['event']['clock']>;
+import type { LiveClock as Clock } from './types.ts';
 
 /**
  * What a match clock reads at `nowMs`, in whole seconds: the catalog stores the clock as last set, and a running
@@ -17,4 +15,25 @@ export function formatClock(seconds: number, locale: string): string {
   const minutes = new Intl.NumberFormat(locale, { useGrouping: false }).format(Math.floor(seconds / 60));
   const rest = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 }).format(seconds % 60);
   return `${minutes}:${rest}`;
+}
+
+/** Where each half of a football match ends, for stoppage time ("45+2'"). */
+const REGULATION_END: Partial<Record<string, number>> = {
+  first_half: 45,
+  second_half: 90,
+  extra_time_first_half: 105,
+  extra_time_second_half: 120,
+};
+
+/**
+ * A clock as the lists show it: a clock counting time played reads in minutes as football fans read it (the 63rd
+ * minute is "63'", stoppage time "45+2'"); a clock counting time left reads "07:12".
+ */
+export function clockReading(clock: Clock, period: string | null, seconds: number, locale: string): string {
+  if (clock.direction === 'down') return formatClock(seconds, locale);
+  const number = new Intl.NumberFormat(locale, { useGrouping: false });
+  const minute = Math.floor(seconds / 60) + 1;
+  const end = period ? REGULATION_END[period] : undefined;
+  if (end !== undefined && minute > end) return `${number.format(end)}+${number.format(minute - end)}'`;
+  return `${number.format(minute)}'`;
 }

@@ -15,6 +15,8 @@ export type MarketType = Market['type'];
 /** What every view of an event has (a list's summary, the event page): the event without its markets. */
 export type EventHeader = Omit<EventDetail, 'markets'>;
 export type EventStatus = EventHeader['status'];
+export type LivePeriod = NonNullable<EventHeader['period']>;
+export type LiveClock = NonNullable<EventHeader['clock']>;
 
 export type SportSummary = ApiResponse<'listSports'>['sports'][number];
 export type EventSummary = ApiResponse<'listLiveEvents'>['events'][number];

@@ -219,6 +219,44 @@ describe('messages', () => {
     // a placeholder without a value stays as it is
     assert.equal(t('versus', { home: 'Flamengo' }), 'Flamengo x {away}');
   });
+
+  it('translates every message: a message the same as in English must be listed here as the same on purpose', () => {
+    // words these languages borrow from English, and patterns with no words
+    const sameOnPurpose: Record<string, ReadonlySet<string>> = {
+      'pt-BR': new Set([
+        'moreMarkets',
+        'market_totals',
+        'market_handicap',
+        'tab_handicaps',
+        'tab_sets',
+        'scoreboard',
+        'receiptRef',
+      ]),
+      es: new Set(['moreMarkets', 'market_totals', 'tab_sets', 'scoreboard', 'receiptRef', 'outcome_no']),
+    };
+    for (const [locale, catalogue] of [
+      ['pt-BR', ptBR],
+      ['es', es],
+    ] as const) {
+      const untranslated = (Object.keys(en) as Array<keyof typeof en>)
+        .filter((key) => catalogue[key] === en[key] && !sameOnPurpose[locale]!.has(key))
+        .sort();
+      assert.deepEqual(untranslated, [], `${locale}: untranslated`);
+      const stale = [...sameOnPurpose[locale]!].filter(
+        (key) => catalogue[key as keyof typeof en] !== en[key as keyof typeof en],
+      );
+      assert.deepEqual(stale, [], `${locale}: listed as the same but translated`);
+    }
+  });
+
+  it('uses the same placeholders in every language', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    for (const catalogue of [ptBR, es]) {
+      for (const key of Object.keys(en) as Array<keyof typeof en>) {
+        assert.deepEqual(placeholders(catalogue[key]), placeholders(en[key]), key);
+      }
+    }
+  });
 });
 
 describe('market and selection names', () => {
@@ -260,7 +298,9 @@ describe('market and selection names', () => {
       ['en', 'both_teams_to_score', '2.5', 'Both teams to score'],
       ['pt-BR', 'correct_score', null, 'Placar exato'],
       ['pt-BR', 'moneyline', null, 'Vencedor'],
-      ['es', 'handicap', '1', 'Hándicap 1'],
+      ['es', 'handicap', '1', 'Hándicap +1'],
+      ['pt-BR', 'totals', '221.5', 'Total 221,5'],
+      ['es', 'handicap', '-1.5', 'Hándicap -1,5'],
       ['es', 'both_teams_to_score', null, 'Ambos equipos marcan'],
     ];
     for (const [locale, type, line, shown] of cases) {
@@ -268,7 +308,7 @@ describe('market and selection names', () => {
       assert.equal(marketLabel(type, line), shown, `${locale} ${type}`);
     }
     use('pt-BR');
-    assert.equal(marketNameLabel('Total over/under 2.5'), 'Total 2.5');
+    assert.equal(marketNameLabel('Total over/under 2.5'), 'Total 2,5');
     assert.equal(marketNameLabel('Handicap -1'), 'Handicap -1');
     assert.equal(marketNameLabel('match result'), 'Resultado final');
     assert.equal(marketNameLabel('Half-time result'), 'Half-time result');
@@ -280,13 +320,15 @@ describe('market and selection names', () => {
       ['en', 'away +1.5', null, 'Chelsea +1.5'],
       ['en', 'Home', null, 'Arsenal'],
       ['en', 'Over 2.5', null, 'Over 2.5'],
-      ['pt-BR', 'Over 2.5', null, 'Mais de 2.5'],
-      ['pt-BR', 'Under', '3.5', 'Menos de 3.5'],
+      ['pt-BR', 'Over 2.5', null, 'Mais de 2,5'],
+      ['pt-BR', 'Home -1.5', null, 'Arsenal -1,5'],
+      ['es', 'Away +1.5', null, 'Chelsea +1,5'],
+      ['pt-BR', 'Under', '3.5', 'Menos de 3,5'],
       ['pt-BR', 'Under', null, 'Under'],
       ['pt-BR', 'Draw', null, 'Empate'],
       ['es', 'Yes', null, 'Sí'],
       ['es', 'NO', null, 'No'],
-      ['es', 'Over 1.5', undefined, 'Más de 1.5'],
+      ['es', 'Over 1.5', undefined, 'Más de 1,5'],
       ['es', '2-1', null, '2-1'],
       ['es', 'Homer Simpson FC', null, 'Homer Simpson FC'],
     ];
@@ -310,7 +352,7 @@ describe('market and selection names', () => {
     use('es');
     assert.deepEqual(
       totals.selections.map((s) => shortLabel(s, totals, event)),
-      ['Más de 2.5', 'Menos de 2.5'],
+      ['Más de 2,5', 'Menos de 2,5'],
     );
     assert.equal(eventName('Boca', 'River'), 'Boca vs River');
     assert.deepEqual(teamsOf('Flamengo vs Palmeiras'), ['Flamengo', 'Palmeiras']);

@@ -4,21 +4,13 @@ import { eventName, marketLabel, shortLabel } from '../labels.ts';
 import { go } from '../router.ts';
 import type { EventHeader, EventSummary } from '../types.ts';
 import { Icon } from './icons.tsx';
+import { LiveState } from './LiveState.tsx';
 import { OddsButton } from './OddsButton.tsx';
 import './Events.css';
 
-/** Live badge and score, or the kick-off time in the player's time zone. */
+/** The live badge, period and clock, or the kick-off time in the player's time zone. */
 export function EventTime({ event }: { event: EventHeader }) {
-  if (event.status === 'live') {
-    return (
-      <span class="event-time live">
-        <span class="badge live">{t('liveBadge')}</span>
-        {event.score && (
-          <span class="visually-hidden">{t('score', { home: event.score.home, away: event.score.away })}</span>
-        )}
-      </span>
-    );
-  }
+  if (event.status === 'live') return <LiveState event={event} />;
   if (event.status === 'finished' || event.status === 'cancelled') {
     return <span class="event-time">{t(event.status)}</span>;
   }
@@ -29,56 +21,49 @@ export function EventTime({ event }: { event: EventHeader }) {
   );
 }
 
-/** One event of a list: teams, time or score, the main market's odds, and the way to all its markets. */
+/** A pause for screen readers between parts of a row whose name is its text. */
+const Pause = () => <span class="visually-hidden">, </span>;
+
+function TeamLine({ name, score }: { name: string; score: number | null }) {
+  return (
+    <span class="team">
+      <span class="team-name">{name}</span>
+      {score !== null && <span class="team-score">{score}</span>}
+      <Pause />
+    </span>
+  );
+}
+
+/**
+ * One event of a list: teams, time or score, the main market's odds, and the way to all its markets. The row's
+ * accessible name is the text it shows, in the order shown (WCAG 2.5.3), with pauses between its parts.
+ */
 function EventRow({ event, showCompetition = false }: { event: EventSummary; showCompetition?: boolean }) {
   const market = event.mainMarket;
   const name = eventName(event.home, event.away);
   const more = event.marketCount - (market ? 1 : 0);
-  const when =
-    event.status === 'live'
-      ? [t('liveBadge'), event.score ? t('score', { home: event.score.home, away: event.score.away }) : '']
-      : [event.status === 'scheduled' ? kickOff(event.startsAt) : t(event.status)];
-  const label = [
-    name,
-    ...when,
-    showCompetition ? event.competition.name : '',
-    t('moreMarketsLabel', { n: event.marketCount }),
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const score = event.status === 'live' ? event.score : null;
   return (
     <li class="event-row">
-      <button
-        type="button"
-        class="event-link"
-        aria-label={label}
-        onClick={() => go({ page: 'event', eventId: event.id })}
-      >
+      <button type="button" class="event-link" onClick={() => go({ page: 'event', eventId: event.id })}>
         <span class="event-meta">
           <EventTime event={event} />
-          {showCompetition && <span class="event-competition">{event.competition.name}</span>}
+          <Pause />
+          {showCompetition && (
+            <span class="event-competition">
+              {event.competition.name}
+              <Pause />
+            </span>
+          )}
         </span>
         <span class="teams">
-          <span class="team">
-            <span class="team-name">{event.home}</span>
-            {event.status === 'live' && event.score && (
-              <span class="team-score" aria-hidden="true">
-                {event.score.home}
-              </span>
-            )}
-          </span>
-          <span class="team">
-            <span class="team-name">{event.away}</span>
-            {event.status === 'live' && event.score && (
-              <span class="team-score" aria-hidden="true">
-                {event.score.away}
-              </span>
-            )}
-          </span>
+          <TeamLine name={event.home} score={score?.home ?? null} />
+          <TeamLine name={event.away} score={score?.away ?? null} />
         </span>
         {more > 0 && (
           <span class="more-markets">
             {t('moreMarkets', { n: more })}
+            <span class="visually-hidden"> {t('moreMarketsHint')}</span>
             <Icon name="chevron" size={14} />
           </span>
         )}

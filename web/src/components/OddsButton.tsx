@@ -44,9 +44,12 @@ export function OddsButton({ selection, market, event, label }: Props) {
   const name = selectionOf(selection, market, event);
   const open = market.status === 'open' && (event.status === 'scheduled' || event.status === 'live');
   const price = formatOdds(selection.odds);
+  const shown = label ?? name;
+  // the name starts with the words on the button (WCAG 2.5.3), then what a short label ("1", "X") stands for
   const description = [
-    t(selected ? 'oddsButtonSelected' : 'oddsButton', { selection: name, odds: price }),
-    move ? t(move === 'up' ? 'oddsUp' : 'oddsDown') : '',
+    `${shown} ${open ? price : t('suspended')}`,
+    shown === name ? '' : name,
+    open && move ? t(move === 'up' ? 'oddsUp' : 'oddsDown') : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -55,12 +58,12 @@ export function OddsButton({ selection, market, event, label }: Props) {
       type="button"
       class={`odds${selected ? ' selected' : ''}${move ? ` ${move}` : ''}`}
       aria-pressed={selected}
-      aria-label={open ? description : `${name}, ${t('suspended')}`}
+      aria-label={description}
       disabled={!open && !selected}
       onClick={() => toggleSelection(selection, market, event)}
       data-selection={selection.id}
     >
-      <span class="odds-label">{label ?? name}</span>
+      <span class="odds-label">{shown}</span>
       {open ? (
         <span class="odds-price">
           {move && <Icon name={move} size={12} />}

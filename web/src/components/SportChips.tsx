@@ -1,5 +1,6 @@
 import { sportsStore } from '../catalog.ts';
 import { t } from '../i18n/index.ts';
+import { sportName } from '../labels.ts';
 import { go } from '../router.ts';
 import { useStore } from '../store.ts';
 import './SportChips.css';
@@ -33,7 +34,7 @@ export function SportChips({ live, current }: { live?: boolean; current?: string
           aria-current={current === sport.id ? 'page' : undefined}
           onClick={() => go(live ? { page: 'live', sportId: sport.id } : { page: 'sport', sportId: sport.id })}
         >
-          {sport.name}
+          {sportName(sport)}
           <span class="chip-count">{live ? sport.liveCount : sport.eventCount}</span>
         </button>
       ))}

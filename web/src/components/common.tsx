@@ -55,3 +55,77 @@ export function PageHeader({ title, subtitle }: { title: ComponentChildren; subt
     </div>
   );
 }
+
+/**
+ * A row of tabs over one panel (WAI-ARIA tabs): the chosen tab is the one in the Tab order, arrows move between
+ * tabs and choose them, Home and End go to the ends.
+ */
+export function Tabs<Id extends string>({
+  label,
+  idPrefix,
+  tabs,
+  current,
+  onChange,
+  scroll = false,
+}: {
+  label: string;
+  idPrefix: string;
+  tabs: ReadonlyArray<{ id: Id; label: string }>;
+  current: Id;
+  onChange: (id: Id) => void;
+  /** many tabs: one scrolling row instead of equal columns */
+  scroll?: boolean;
+}) {
+  const choose = (index: number) => {
+    const tab = tabs[(index + tabs.length) % tabs.length]!;
+    onChange(tab.id);
+    document.getElementById(`${idPrefix}-tab-${tab.id}`)?.focus();
+  };
+  const keys: Record<string, (index: number) => number> = {
+    ArrowRight: (index) => index + 1,
+    ArrowLeft: (index) => index - 1,
+    Home: () => 0,
+    End: () => tabs.length - 1,
+  };
+  return (
+    <div class={`tabs${scroll ? ' scroll' : ''}`} role="tablist" aria-label={label}>
+      {tabs.map((tab, index) => (
+        <button
+          key={tab.id}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-tab-${tab.id}`}
+          aria-selected={tab.id === current}
+          aria-controls={`${idPrefix}-panel`}
+          tabIndex={tab.id === current ? 0 : -1}
+          onClick={() => onChange(tab.id)}
+          onKeyDown={(event) => {
+            const move = keys[event.key];
+            if (!move) return;
+            event.preventDefault();
+            choose(move(index));
+          }}
+        >
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The panel under `Tabs`, named by its tab. */
+export function TabPanel({
+  idPrefix,
+  current,
+  children,
+}: {
+  idPrefix: string;
+  current: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div id={`${idPrefix}-panel`} role="tabpanel" aria-labelledby={`${idPrefix}-tab-${current}`}>
+      {children}
+    </div>
+  );
+}

@@ -14,6 +14,11 @@ export const localeStore = createStore<Locale>('en');
 /** The tenant currency (ISO 4217), from /api/v1/config. */
 export const currencyStore = createStore<string>('BRL');
 
+/** Whether a key built at run time (`sport_${id}`) names a message, so a feed's unknown value can fall back. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
 /** A message of the current locale, with `{name}` placeholders filled. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const text = CATALOGUES[localeStore.get()][key];
@@ -167,10 +172,12 @@ export function formatOdds(odds: string): string {
   }
 }
 
-/** A line (totals, handicap) as the locale writes numbers, signed where the API signs it: "-1.5" → "-1,5". */
-export function formatLine(line: string): string {
+/**
+ * A line as the locale writes numbers: totals plain ("2.5" → "2,5" in pt-BR), handicaps signed ("1" → "+1",
+ * "-1.5" → "-1,5") because the sign says who gives the start.
+ */
+export function formatLine(line: string, signed: boolean): string {
   const locale = localeStore.get();
-  const signed = line.startsWith('-') || line.startsWith('+');
   return cached(
     `line:${locale}:${signed}`,
     () =>

@@ -4,6 +4,7 @@ import { feedSlip, isNotFound } from '../catalog.ts';
 import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
 import { t } from '../i18n/index.ts';
+import { sportName } from '../labels.ts';
 import { usePoll } from '../poll.ts';
 import { setPageTitle } from '../router.ts';
 
@@ -22,7 +23,7 @@ export function CompetitionPage({ competitionId }: { competitionId: string }) {
     <div class="page">
       <PageHeader
         title={data?.competition.name ?? '\u00a0'}
-        subtitle={data && `${data.competition.sport.name} · ${data.competition.country}`}
+        subtitle={data && `${sportName(data.competition.sport)} · ${data.competition.country}`}
       />
       {data === undefined && error !== undefined && (
         <ErrorState

@@ -2,34 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { applyMarkets } from '../betslip/slip.ts';
 import { isNotFound } from '../catalog.ts';
-import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
+import { ErrorState, PageHeader, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
 import { EventTime } from '../components/Events.tsx';
 import { Icon } from '../components/icons.tsx';
 import { OddsButton } from '../components/OddsButton.tsx';
 import { t } from '../i18n/index.ts';
-import { eventName, marketLabel } from '../labels.ts';
+import { eventName, marketLabel, sportName } from '../labels.ts';
 import { usePoll } from '../poll.ts';
 import { go, setPageTitle } from '../router.ts';
+import { marketGroups, tabsWithMarkets, type MarketTab } from '../market-groups.ts';
 import type { EventDetail, Market, MarketType } from '../types.ts';
 import './Event.css';
-
-const TYPE_ORDER: MarketType[] = [
-  'match_result',
-  'moneyline',
-  'totals',
-  'handicap',
-  'both_teams_to_score',
-  'correct_score',
-];
-
-/** Markets grouped by type, in a familiar order (several lines of a total are one group). */
-function groups(markets: Market[]): Array<{ type: MarketType; markets: Market[] }> {
-  const byType = new Map<MarketType, Market[]>();
-  for (const market of markets) byType.set(market.type, [...(byType.get(market.type) ?? []), market]);
-  return [...byType.entries()]
-    .sort(([a], [b]) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b))
-    .map(([type, list]) => ({ type, markets: list }));
-}
 
 function columns(market: Market): number {
   if (market.type === 'correct_score') return 3;
@@ -78,6 +61,59 @@ function MarketGroup({ event, type, markets }: { event: EventDetail; type: Marke
   );
 }
 
+/** The teams, the score, and where a live event stands; the clock ticks on the page. */
+function Scoreboard({ event, name }: { event: EventDetail; name: string }) {
+  const live = event.status === 'live';
+  return (
+    <section class={`scoreboard${live ? ' is-live' : ''}`} aria-label={name}>
+      <span class="sb-team">{event.home}</span>
+      <span class="sb-middle">
+        {live && event.score && (
+          <span class="sb-score">
+            <span class="visually-hidden">{t('score', { home: event.score.home, away: event.score.away })}</span>
+            <span aria-hidden="true">
+              {event.score.home} – {event.score.away}
+            </span>
+          </span>
+        )}
+        <EventTime event={event} />
+      </span>
+      <span class="sb-team">{event.away}</span>
+    </section>
+  );
+}
+
+function tabLabel(tab: MarketTab, sportId: string): string {
+  if (tab === 'periods') return t(sportId === 'tennis' ? 'tab_sets' : 'tab_halves');
+  return t(`tab_${tab}`);
+}
+
+/** The event's markets under tabs (all, main, totals, ...); the chosen tab stays while the odds refresh. */
+function Markets({ event }: { event: EventDetail }) {
+  const [chosen, setChosen] = useState<MarketTab>('all');
+  const tabs = tabsWithMarkets(event.markets);
+  const current = tabs.includes(chosen) ? chosen : 'all';
+  return (
+    <>
+      {tabs.length > 2 && (
+        <Tabs
+          label={t('marketTabs')}
+          idPrefix="markets"
+          scroll
+          tabs={tabs.map((tab) => ({ id: tab, label: tabLabel(tab, event.sport.id) }))}
+          current={current}
+          onChange={setChosen}
+        />
+      )}
+      <TabPanel idPrefix="markets" current={current}>
+        {marketGroups(event.markets, current).map((group) => (
+          <MarketGroup key={group.type} event={event} type={group.type} markets={group.markets} />
+        ))}
+      </TabPanel>
+    </>
+  );
+}
+
 /** An event with all its markets (/event/{eventId}). */
 export function EventPage({ eventId }: { eventId: string }) {
   const { data, error, reload } = usePoll(async (signal) => {
@@ -101,7 +137,7 @@ export function EventPage({ eventId }: { eventId: string }) {
               class="title-link"
               onClick={() => go({ page: 'competition', competitionId: data.competition.id })}
             >
-              {data.sport.name} · {data.competition.name}
+              {sportName(data.sport)} · {data.competition.name}
             </button>
           )
         }
@@ -115,32 +151,13 @@ export function EventPage({ eventId }: { eventId: string }) {
       {data === undefined && error === undefined && <Skeleton rows={6} />}
       {data && (
         <>
-          <section class={`scoreboard${data.status === 'live' ? ' is-live' : ''}`} aria-label={name}>
-            <span class="sb-team">{data.home}</span>
-            <span class="sb-middle">
-              {data.status === 'live' ? (
-                <>
-                  {data.score && (
-                    <span class="sb-score" aria-label={t('score', { home: data.score.home, away: data.score.away })}>
-                      {data.score.home} – {data.score.away}
-                    </span>
-                  )}
-                  <span class="badge live">{t('liveBadge')}</span>
-                </>
-              ) : (
-                <EventTime event={data} />
-              )}
-            </span>
-            <span class="sb-team">{data.away}</span>
-          </section>
+          <Scoreboard event={data} name={name} />
           {data.markets.length === 0 ? (
             <section class="card">
               <p class="empty">{t('noMarkets')}</p>
             </section>
           ) : (
-            groups(data.markets).map((group) => (
-              <MarketGroup key={group.type} event={data} type={group.type} markets={group.markets} />
-            ))
+            <Markets event={data} />
           )}
         </>
       )}

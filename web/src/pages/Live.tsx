@@ -5,6 +5,7 @@ import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
 import { byCompetition, EventGroup } from '../components/Events.tsx';
 import { SportChips } from '../components/SportChips.tsx';
 import { t } from '../i18n/index.ts';
+import { sportName } from '../labels.ts';
 import { usePoll } from '../poll.ts';
 import { setPageTitle } from '../router.ts';
 import { useStore } from '../store.ts';
@@ -20,10 +21,10 @@ export function LivePage({ sportId }: { sportId?: string }) {
     },
     `live:${sportId ?? ''}`,
   );
-  const sportName = sports.find((sport) => sport.id === sportId)?.name;
-  const title = sportName ? `${t('live')} · ${sportName}` : t('titleLive');
+  const sport = sports.find((candidate) => candidate.id === sportId);
+  const title = sport ? `${t('live')} · ${sportName(sport)}` : t('titleLive');
   useEffect(() => {
-    if (!sportId || sportName) setPageTitle(title);
+    if (!sportId || sport) setPageTitle(title);
   });
 
   return (

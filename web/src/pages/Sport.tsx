@@ -5,6 +5,7 @@ import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
 import { Icon } from '../components/icons.tsx';
 import { t } from '../i18n/index.ts';
+import { sportName } from '../labels.ts';
 import { usePoll } from '../poll.ts';
 import { go, setPageTitle } from '../router.ts';
 
@@ -16,12 +17,12 @@ export function SportPage({ sportId }: { sportId: string }) {
     return page;
   }, `sport:${sportId}`);
   useEffect(() => {
-    if (data) setPageTitle(data.sport.name);
+    if (data) setPageTitle(sportName(data.sport));
   });
 
   return (
     <div class="page">
-      <PageHeader title={data?.sport.name ?? '\u00a0'} />
+      <PageHeader title={data ? sportName(data.sport) : '\u00a0'} />
       {data === undefined && error !== undefined && (
         <ErrorState
           onRetry={isNotFound(error) ? undefined : reload}
