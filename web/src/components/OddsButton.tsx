@@ -63,7 +63,7 @@ export function OddsButton({ selection, market, event, label }: Props) {
       onClick={() => toggleSelection(selection, market, event)}
       data-selection={selection.id}
     >
-      <span class="odds-label">{shown}</span>
+      <span class="odds-label">{shown}</span>{' '}
       {open ? (
         <span class="odds-price">
           {move && <Icon name={move} size={12} />}
