@@ -2,8 +2,9 @@ import { defineConfig } from 'vite';
 
 /**
  * The iframe sportsbook. Built into web/dist: index.html (served at `/?tenant=` with no-store) and hashed
- * assets under dist/assets (served at `/assets/*` with immutable caching). JSX goes through Vite's own transform
- * with Preact's automatic runtime; no framework plugin.
+ * assets under dist/assets (served at `/assets/*` with immutable caching); scripts/build.ts then writes the brotli
+ * and gzip forms the server sends. JSX goes through Vite's own transform with Preact's automatic runtime; no
+ * framework plugin.
  */
 export default defineConfig({
   root: import.meta.dirname,

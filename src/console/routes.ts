@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineErrors } from '../platform/errors.ts';
-import { BuiltFile } from '../platform/http/built-file.ts';
+import { assetFolder, PrecompressedFile } from '../platform/http/compressed.ts';
 import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 
 /** Where `npm run build` writes the staff console; not committed. */
-const CONSOLE_DIR = join(import.meta.dirname, '..', '..', 'console', 'dist');
+export const CONSOLE_DIR = join(import.meta.dirname, '..', '..', 'console', 'dist');
 const CONSOLE_ASSETS_DIR = join(CONSOLE_DIR, 'assets');
-/** Hashed file names: a new build is a new URL, so an asset never changes and may be kept a year. */
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 const consoleErrors = defineErrors({
   console_not_built: {
@@ -35,12 +33,13 @@ const CONSOLE_POLICY = contentSecurityPolicy({
 /**
  * The staff console: `GET /admin` and every path under it answer its page (the console routes in the browser, so
  * a shared link opens the same screen), `GET /admin/assets/*` its hashed scripts and styles. The page holds no
- * data; everything it shows comes from the admin API with the staff member's token.
+ * data; everything it shows comes from the admin API with the staff member's token. Both are sent brotli or gzip
+ * compressed when the browser accepts it, as the iframe app's.
  */
 export function consoleRoutes(app: TypedApp): void {
-  const page = new BuiltFile(join(CONSOLE_DIR, 'index.html'));
-  const servePage = async (_request: unknown, reply: FastifyReply) => {
-    const html = await page.text();
+  const page = new PrecompressedFile(join(CONSOLE_DIR, 'index.html'));
+  const servePage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const html = await page.bodyFor(request, reply);
     if (html === null) throw consoleErrors.console_not_built();
     reply.headers(pageHeaders(CONSOLE_POLICY));
     reply.header('x-frame-options', 'DENY');
@@ -51,17 +50,7 @@ export function consoleRoutes(app: TypedApp): void {
   app.get('/admin/*', { schema: { hide: true } }, servePage);
 
   if (existsSync(CONSOLE_ASSETS_DIR)) {
-    void app.register(fastifyStatic, {
-      root: CONSOLE_ASSETS_DIR,
-      prefix: '/admin/assets/',
-      index: false,
-      cacheControl: false,
-      decorateReply: false,
-      setHeaders: (response) => {
-        response.setHeader('cache-control', ASSET_CACHE);
-        response.setHeader('x-content-type-options', 'nosniff');
-      },
-    });
+    void app.register(fastifyStatic, { ...assetFolder(CONSOLE_ASSETS_DIR, '/admin/assets/'), decorateReply: false });
   } else {
     app.get('/admin/assets/*', { schema: { hide: true } }, async () => {
       throw consoleErrors.console_not_built();

@@ -8,15 +8,13 @@ import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts'
 import type { TypedApp } from '../platform/http/types.ts';
 import { DOCS_PATH, type DocumentSpec } from '../platform/http/openapi.ts';
 import { VERSION } from '../platform/version.ts';
-import { BuiltFile } from '../platform/http/built-file.ts';
 import { APP_ASSETS_DIR, APP_DIR, SDK_FILE } from './builds.ts';
+import { assetFolder, PrecompressedFile } from '../platform/http/compressed.ts';
 import { embedErrors } from './errors.ts';
 import { SportsbookPageQuery } from './schemas.ts';
 
 /** Contract: the SDK is cached an hour and revalidated in the background for a day; compatible fixes ship in place. */
 const SDK_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
-/** Hashed file names: a new build is a new URL, so an asset never changes and may be kept a year. */
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
  * What the browser side of the product is served from:
@@ -24,10 +22,11 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
  * - `GET /assets/*`: the app's hashed scripts and styles;
  * - `GET /embed/v1.js`: the SDK host pages load;
  * - `GET /` without a tenant: what this deployment serves, for a person (HTML) or a script (JSON).
+ * The built files (the page, the assets, the SDK) are sent brotli or gzip compressed when the browser accepts it.
  */
 export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; integration: IntegrationService }): void {
-  const page = new BuiltFile(join(APP_DIR, 'index.html'));
-  const sdk = new BuiltFile(SDK_FILE);
+  const page = new PrecompressedFile(join(APP_DIR, 'index.html'));
+  const sdk = new PrecompressedFile(SDK_FILE);
   const links = {
     apiReference: DOCS_PATH,
     openapi: Object.fromEntries(deps.documents.map((document) => [document.title, document.url])),
@@ -41,9 +40,10 @@ export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; in
     reply.header('referrer-policy', 'no-referrer');
     const tenant = request.query.tenant;
     if (tenant !== undefined) {
-      const html = await page.text();
+      const policy = sportsbookPolicy(await embedOrigins(deps.integration, tenant));
+      const html = await page.bodyFor(request, reply);
       if (html === null) throw embedErrors.not_built();
-      reply.headers(pageHeaders(sportsbookPolicy(await embedOrigins(deps.integration, tenant))));
+      reply.headers(pageHeaders(policy));
       reply.header('content-type', 'text/html; charset=utf-8');
       return html;
     }
@@ -53,8 +53,8 @@ export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; in
     return homePage(deps.documents);
   });
 
-  app.get('/embed/v1.js', { schema: { hide: true } }, async (_request, reply) => {
-    const script = await sdk.text();
+  app.get('/embed/v1.js', { schema: { hide: true } }, async (request, reply) => {
+    const script = await sdk.bodyFor(request, reply);
     if (script === null) throw embedErrors.not_built();
     reply.header('cache-control', SDK_CACHE);
     reply.header('access-control-allow-origin', '*');
@@ -65,16 +65,7 @@ export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; in
   });
 
   if (existsSync(APP_ASSETS_DIR)) {
-    void app.register(fastifyStatic, {
-      root: APP_ASSETS_DIR,
-      prefix: '/assets/',
-      index: false,
-      cacheControl: false,
-      setHeaders: (response) => {
-        response.setHeader('cache-control', ASSET_CACHE);
-        response.setHeader('x-content-type-options', 'nosniff');
-      },
-    });
+    void app.register(fastifyStatic, assetFolder(APP_ASSETS_DIR, '/assets/'));
   } else {
     app.get('/assets/*', { schema: { hide: true } }, async () => {
       throw embedErrors.not_built();
