@@ -219,7 +219,7 @@ describe('administrative commands beside a running server', () => {
 
       const seeded = await runCli(fresh.env, ['demo', 'seed']);
       assert.equal(seeded.code, 0, seeded.stderr);
-      assert.deepEqual(JSON.parse(seeded.stdout), { sports: 3, competitions: 7, events: 30, markets: 128 });
+      assert.deepEqual(JSON.parse(seeded.stdout), { sports: 3, competitions: 7, events: 30, markets: 413 });
       assert.match(seeded.stderr, /seeding Premier League/, 'says what it is doing');
       const sports = await request(server.url, 'GET', '/api/v1/catalog/sports');
       assert.equal(sports.body.sports.length, 3, 'the server sees the seeded catalog at once');

@@ -1,11 +1,12 @@
 import type { Db } from '../platform/db/database.ts';
-import { notFound } from '../platform/errors.ts';
+import { notFound, validationError } from '../platform/errors.ts';
 import { eventDetail, eventRecord, marketRecords } from './records.ts';
-import type { EventDetail, EventSummary } from './schemas.ts';
+import { SEARCH_COMPETITIONS, SEARCH_EVENTS, type EventDetail, type EventSummary } from './schemas.ts';
+import { searchPatterns } from './search-text.ts';
 import * as store from './store.ts';
 import type { EventHeaderRow } from './store.ts';
 
-/** What players browse, anonymously: sports, live events, a sport's or a competition's events, one event. */
+/** What players browse, anonymously: sports, live events, a sport's or a competition's events, search, one event. */
 export class CatalogBrowsing {
   readonly #db: Db;
 
@@ -47,6 +48,24 @@ export class CatalogBrowsing {
         country: competition.country,
         sport: { id: sport.id, name: sport.name },
       },
+      events,
+    };
+  }
+
+  /** Competitions and upcoming or live events matching every word of `text` (search-text.ts), each list limited. */
+  async search(text: string) {
+    const patterns = searchPatterns(text);
+    if (text.trim().length < 2 || patterns.length === 0)
+      throw validationError('q', 'Search with at least 2 characters besides spaces.');
+    const competitions = await store.searchCompetitions(this.#db, patterns, SEARCH_COMPETITIONS);
+    const events = await this.#summaries(await store.searchEventHeaders(this.#db, patterns, SEARCH_EVENTS));
+    return {
+      competitions: competitions.map((row) => ({
+        id: row.id,
+        name: row.name,
+        country: row.country,
+        sport: { id: row.sport_id, name: row.sport_name },
+      })),
       events,
     };
   }

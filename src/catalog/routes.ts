@@ -19,6 +19,7 @@ export function catalogRoutes(app: TypedApp, browsing: CatalogBrowsing): void {
   app.get(`${base}/competitions/:competitionId`, { schema: catalogSchemas.competition }, async (request) =>
     browsing.competition(request.params.competitionId),
   );
+  app.get(`${base}/search`, { schema: catalogSchemas.search }, async (request) => browsing.search(request.query.q));
   app.get(`${base}/events/:eventId`, { schema: catalogSchemas.event }, async (request) => ({
     event: await browsing.event(request.params.eventId),
   }));

@@ -21,7 +21,8 @@ export const Odds = Type.String({
 });
 const Line = Type.String({
   pattern: LINE_PATTERN,
-  description: 'line of totals or handicap markets, e.g. "2.5" or "-1.5"',
+  description:
+    'the line of a totals (above 0) or handicap (the home side\'s, either sign) market, e.g. "2.5" or "-1.5"',
 });
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -83,9 +84,25 @@ export type EventSummary = Static<typeof EventSummary>;
 const SportView = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  eventCount: Type.Integer(),
-  liveCount: Type.Integer(),
+  eventCount: Type.Integer({ minimum: 0, description: 'events scheduled or live' }),
+  liveCount: Type.Integer({ minimum: 0, description: 'events in play now' }),
 });
+
+export const SEARCH_COMPETITIONS = 10;
+export const SEARCH_EVENTS = 20;
+const SearchQuery = Type.Object(
+  {
+    q: Type.String({
+      minLength: 2,
+      maxLength: 64,
+      pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$',
+      description:
+        'words to find, 2-64 characters (at least 2 besides surrounding spaces), no control characters; every word ' +
+        'is matched anywhere in a name, ignoring case and accents ("sao paulo" finds "São Paulo")',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 const catalogTags = ['catalog'];
 const notFound = [platformErrors.not_found];
@@ -140,6 +157,30 @@ export const catalogSchemas = {
       }),
     },
     errors: notFound,
+  },
+  search: {
+    tags: catalogTags,
+    operationId: 'searchCatalog',
+    summary: 'Competitions, and upcoming or live events, whose names match the words searched',
+    description:
+      'Competitions whose name or country holds every word (by name), and scheduled or live events whose teams ' +
+      'hold every word (live first, then by start time), each list limited.',
+    querystring: SearchQuery,
+    response: {
+      200: Type.Object({
+        competitions: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            country: Type.String(),
+            sport: Type.Object({ id: Type.String(), name: Type.String() }),
+          }),
+          { maxItems: SEARCH_COMPETITIONS },
+        ),
+        events: Type.Array(EventSummary, { maxItems: SEARCH_EVENTS }),
+      }),
+    },
+    errors: [platformErrors.validation],
   },
   event: {
     tags: catalogTags,
@@ -197,9 +238,13 @@ const UpdateEventBody = Type.Object(
 );
 export const CreateMarketBody = Type.Object(
   {
-    type: Type.Enum(MARKET_TYPES),
+    type: Type.Enum(MARKET_TYPES, {
+      description:
+        "the market's kind; its name, whether it takes a line and its outcomes follow from it (totals: a line above " +
+        "0, over/under; handicap: the home side's line, home/away; double_chance: home_draw/home_away/draw_away; " +
+        'correct_score and set_betting: "2-1" scores; the rest no line; see docs/catalog-and-trading.md)',
+    }),
     line: Type.Optional(Line),
-    name: Type.Optional(Name),
     status: Type.Optional(Type.Enum(['open', 'suspended'])),
     selections: Type.Array(
       Type.Object(

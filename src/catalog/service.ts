@@ -2,6 +2,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Db, Queryable, Tx } from '../platform/db/database.ts';
 import { CatalogBrowsing } from './browsing.ts';
+import { eventRecord, marketRecords } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
 import * as store from './store.ts';
 import type { SelectionResult } from './tables.ts';
@@ -63,5 +64,36 @@ export class CatalogService {
   async marketsWithHalfResults(q: Queryable, marketIds: string[]): Promise<Set<string>> {
     const markets = await Promise.all([...new Set(marketIds)].map((id) => store.findMarket(q, id)));
     return new Set(markets.filter((market) => market && isQuarterLine(market.line_milli)).map((market) => market!.id));
+  }
+
+  /**
+   * Favourites (preferences/service.ts): the events among these ids as the catalog's lists show them (with their
+   * market count and main market), in the order given; an id the catalog does not have is left out.
+   */
+  async eventSummaries(eventIds: string[]) {
+    const found = await Promise.all(eventIds.map((id) => store.eventHeader(this.#db, id)));
+    const headers = found.filter((header) => header !== undefined);
+    const markets = await marketRecords(
+      this.#db,
+      headers.map((header) => header.id),
+    );
+    return headers.map((header) => {
+      const eventMarkets = markets.get(header.id) ?? [];
+      return { ...eventRecord(header), marketCount: eventMarkets.length, mainMarket: eventMarkets[0] ?? null };
+    });
+  }
+
+  /** Favourites: the competitions among these ids with their sport, in the order given; unknown ids left out. */
+  async competitionRecords(competitionIds: string[]) {
+    const found = await Promise.all(
+      competitionIds.map(async (id) => {
+        const competition = await store.findCompetition(this.#db, id);
+        const sport = competition && (await store.findSport(this.#db, competition.sport_id));
+        if (!competition || !sport) return undefined;
+        const { name, country } = competition;
+        return { id, name, country, sport: { id: sport.id, name: sport.name } };
+      }),
+    );
+    return found.filter((competition) => competition !== undefined);
   }
 }

@@ -40,6 +40,7 @@ export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
 /** markets.status; traders set the first three, settlement the last. */
 export const MARKET_STATES = ['open', 'suspended', 'closed', 'settled'] as const;
 
+/** markets.type: what a market is about; its name, line and outcomes follow from it (catalog/market-rules.ts). */
 export const MARKET_TYPES = [
   'match_result',
   'moneyline',
@@ -47,6 +48,12 @@ export const MARKET_TYPES = [
   'handicap',
   'both_teams_to_score',
   'correct_score',
+  'double_chance',
+  'draw_no_bet',
+  'half_time_result',
+  'first_half_moneyline',
+  'set_betting',
+  'first_set_winner',
 ] as const;
 
 /**

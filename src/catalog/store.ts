@@ -1,4 +1,5 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import { FOLDING } from './search-text.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type {
   EventStatus,
@@ -53,6 +54,46 @@ export function upcomingEventHeaders(q: Queryable, of: { sportId: string } | { c
   const filtered =
     'sportId' in of ? query.where('sports.id', '=', of.sportId) : query.where('competitions.id', '=', of.competitionId);
   return filtered.orderBy('events.starts_at').orderBy('events.id').execute();
+}
+
+/** A name folded for search (search-text.ts): accents dropped, so ILIKE then ignores case and accents alike. */
+function folded(name: RawBuilder<string>) {
+  return sql<string>`translate(${name}, ${FOLDING.accented}, ${FOLDING.plain})`;
+}
+
+/**
+ * Upcoming and live events whose teams' names hold every pattern (search-text.ts), live ones first, then by start
+ * time.
+ */
+export function searchEventHeaders(q: Queryable, patterns: string[], limit: number) {
+  let query = eventHeaders(q).where('events.status', 'in', ['scheduled', 'live']);
+  for (const pattern of patterns)
+    query = query.where(sql<boolean>`${folded(sql`events.home || ' ' || events.away`)} ilike ${pattern}`);
+  return query
+    .orderBy(sql`case when events.status = 'live' then 0 else 1 end`)
+    .orderBy('events.starts_at')
+    .orderBy('events.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Competitions whose name and country hold every pattern, with their sport, by name. */
+export function searchCompetitions(q: Queryable, patterns: string[], limit: number) {
+  let query = q
+    .selectFrom('competitions')
+    .innerJoin('sports', 'sports.id', 'competitions.sport_id')
+    .select([
+      'competitions.id',
+      'competitions.name',
+      'competitions.country',
+      'sports.id as sport_id',
+      'sports.name as sport_name',
+    ]);
+  for (const pattern of patterns)
+    query = query.where(
+      sql<boolean>`${folded(sql`competitions.name || ' ' || competitions.country`)} ilike ${pattern}`,
+    );
+  return query.orderBy('competitions.name').orderBy('competitions.id').limit(limit).execute();
 }
 
 /** What the traders' event list is filtered by; `search` is a LIKE pattern, its wildcards escaped by the caller. */
@@ -348,20 +389,51 @@ export async function anySport(q: Queryable): Promise<boolean> {
   return (await q.selectFrom('sports').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
-export function scheduledEventsStartedBy(q: Queryable, now: Date) {
-  return q.selectFrom('events').select('id').where('status', '=', 'scheduled').where('starts_at', '<=', now).execute();
+/** Events a feed plays or prices: scheduled and live, with their sport. */
+export function feedEvents(q: Queryable) {
+  return q
+    .selectFrom('events')
+    .innerJoin('competitions', 'competitions.id', 'events.competition_id')
+    .selectAll('events')
+    .select('competitions.sport_id')
+    .where('events.status', 'in', ['scheduled', 'live'])
+    .orderBy('events.starts_at')
+    .orderBy('events.id')
+    .execute();
 }
 
-export function liveEvents(q: Queryable) {
-  return q.selectFrom('events').selectAll().where('status', '=', 'live').execute();
+/** The open and suspended markets of the events scheduled or in play, in their order. */
+function feedMarketsQuery(q: Queryable) {
+  return q
+    .selectFrom('markets')
+    .innerJoin('events', 'events.id', 'markets.event_id')
+    .where('events.status', 'in', ['scheduled', 'live'])
+    .where('markets.status', 'in', ['open', 'suspended']);
 }
 
-export function tradableMarkets(q: Queryable) {
-  return q.selectFrom('markets').select(['id', 'status']).where('status', 'in', ['open', 'suspended']).execute();
+export function feedMarkets(q: Queryable) {
+  return feedMarketsQuery(q)
+    .select([
+      'markets.id',
+      'markets.event_id',
+      'markets.type',
+      'markets.line_milli',
+      'markets.status',
+      'markets.updated_at',
+    ])
+    .orderBy('markets.sort_order')
+    .orderBy('markets.id')
+    .execute();
 }
 
-export function allSelectionOdds(q: Queryable) {
-  return q.selectFrom('selections').select(['id', 'odds_milli']).execute();
+/** The selections of those markets, in their order. */
+export function feedSelections(q: Queryable) {
+  return feedMarketsQuery(q)
+    .innerJoin('selections', 'selections.market_id', 'markets.id')
+    .select(['selections.id', 'selections.market_id', 'selections.outcome', 'selections.odds_milli'])
+    .orderBy('selections.sort_order')
+    .orderBy('selections.id')
+    .execute();
 }
 
 function selectionsWithMarketAndEvent(q: Queryable, selectionIds: string[]) {

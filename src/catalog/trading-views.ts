@@ -12,6 +12,7 @@ import {
   type TradingEventsQuery,
 } from './schemas.ts';
 import { EVENT_STATUSES, MARKET_STATES } from './states.ts';
+import { containing } from './search-text.ts';
 import * as store from './store.ts';
 
 /**
@@ -108,11 +109,6 @@ export class TradingViews {
   event(eventId: string): Promise<EventDetail> {
     return eventDetail(this.#db, eventId);
   }
-}
-
-/** A LIKE pattern that finds `text` anywhere: its own wildcards (and the escape character) match themselves. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** An instant the database can hold (years 1 to 9999). */

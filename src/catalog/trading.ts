@@ -4,12 +4,13 @@ import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
+import { checkedLine, checkOutcomes, MARKET_RULES } from './market-rules.ts';
 import { formatLine, parseMilli } from './odds.ts';
 import { eventDetail, marketRecords, selectionRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import * as store from './store.ts';
 import type { Selectable, Updateable } from 'kysely';
-import type { ClockDirection, EventsTable, EventStatus, LivePeriod, MarketStatus, MarketType } from './tables.ts';
+import type { ClockDirection, EventsTable, EventStatus, LivePeriod, MarketStatus } from './tables.ts';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
@@ -18,16 +19,6 @@ export interface CatalogActor {
   actor: AuditRecord['actor'];
   ip?: string | undefined;
 }
-
-const MARKET_NAMES: Record<MarketType, (line: string | null) => string> = {
-  match_result: () => 'Match result',
-  moneyline: () => 'Moneyline',
-  totals: (line) => `Total over/under ${line}`,
-  handicap: (line) => `Handicap ${line}`,
-  both_teams_to_score: () => 'Both teams to score',
-  correct_score: () => 'Correct score',
-};
-const NEEDS_LINE: MarketType[] = ['totals', 'handicap'];
 
 /**
  * Changes to the catalog by traders and the feed: sports, competitions, events (status, score), markets and odds.
@@ -111,18 +102,18 @@ export class Trading {
     const id = input.id ?? newId('mk');
     return this.#change(by, 'catalog.market.create', { type: 'market', id }, { eventId, ...input }, async (tx) => {
       if (!(await store.findEvent(tx, eventId))) throw notFound('Event');
-      const lineMilli = marketLine(input);
-      const line = lineMilli === null ? null : formatLine(lineMilli);
-      const outcomes = new Set(input.selections.map((selection) => selection.outcome));
-      if (outcomes.size !== input.selections.length)
-        throw validationError('selections', 'Each selection needs its own outcome.');
+      const lineMilli = checkedLine(input.type, input.line === undefined ? null : parseMilli(input.line));
+      checkOutcomes(
+        input.type,
+        input.selections.map((selection) => selection.outcome),
+      );
       const existing = await store.marketsOf(tx, [eventId]);
       await store.insertMarket(tx, {
         id,
         event_id: eventId,
         type: input.type,
         line_milli: lineMilli,
-        name: input.name ?? MARKET_NAMES[input.type](line),
+        name: MARKET_RULES[input.type].name(lineMilli === null ? null : formatLine(lineMilli)),
         status: input.status ?? 'open',
         sort_order: existing.length,
         updated_at: this.#clock.now(),
@@ -170,14 +161,15 @@ export class Trading {
     return !(await store.anySport(this.#db));
   }
 
-  /** What a live feed steps from: events due to go live, live events, tradable markets, every selection's odds. */
+  /**
+   * What a live feed steps from: the time now, the events scheduled or in play (with their sport), and their open
+   * and suspended markets with their selections.
+   */
   async liveState() {
-    return {
-      due: await store.scheduledEventsStartedBy(this.#db, this.#clock.now()),
-      live: await store.liveEvents(this.#db),
-      markets: await store.tradableMarkets(this.#db),
-      selections: await store.allSelectionOdds(this.#db),
-    };
+    const events = await store.feedEvents(this.#db);
+    const markets = await store.feedMarkets(this.#db);
+    const selections = await store.feedSelections(this.#db);
+    return { now: this.#clock.now(), events, markets, selections };
   }
 
   /** One change: its work and its audit line in one transaction. */
@@ -207,13 +199,6 @@ function oddsMilli(odds: string, field: string): number {
   const milli = parseMilli(odds);
   if (milli <= 1000 || milli > 1_000_000) throw validationError(field, 'Odds must be above 1.00 and at most 1000.');
   return milli;
-}
-
-function marketLine(input: CreateMarketBody): number | null {
-  const needsLine = NEEDS_LINE.includes(input.type);
-  if (needsLine && input.line === undefined) throw validationError('line', `A ${input.type} market needs a line.`);
-  if (!needsLine && input.line !== undefined) throw validationError('line', `A ${input.type} market has no line.`);
-  return input.line === undefined ? null : parseMilli(input.line);
 }
 
 export interface EventUpdate {

@@ -1,123 +1,26 @@
 /**
  * The demo catalog (`bookmaker demo seed`, `npm run demo`, the browser tests): three sports, seven leagues, thirty
- * events, written through the feed's door (catalog/feed.ts), so it is audited as the feed, as any feed would be.
+ * events with the markets of their sport, six of them in play, written through the feed's door (catalog/feed.ts),
+ * so it is audited as the feed, as any feed would be.
  */
 import { catalogErrors } from '../catalog/errors.ts';
 import { applyFeedUpdate, type FeedUpdate } from '../catalog/feed.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Clock } from '../platform/clock.ts';
-import { soccerMarkets, twoWayMarkets } from './demo-markets.ts';
+import { matchProfile, LEAGUES, SPORTS } from './demo-leagues.ts';
+import { demoMarkets } from './demo-markets.ts';
+import { eventState, kickOff, matchDraws, play } from './match-play.ts';
+import { matchModel } from './pricing.ts';
 import { randomSource } from './random.ts';
 
-interface LeagueSeed {
-  id: string;
-  sport: 'soccer' | 'basketball' | 'tennis';
-  name: string;
-  country: string;
-  teams: string[];
-}
+/** How long ago the live events of each sport started (minutes): well into the match, and always short of its end. */
+const LIVE_FOR_MINUTES = { football: [20, 100], basketball: [8, 40], tennis: [15, 55] } as const;
 
-const SPORTS = [
-  { id: 'soccer', name: 'Soccer' },
-  { id: 'basketball', name: 'Basketball' },
-  { id: 'tennis', name: 'Tennis' },
-];
-
-const LEAGUES: LeagueSeed[] = [
-  {
-    id: 'br-serie-a',
-    sport: 'soccer',
-    name: 'Brasileirão Série A',
-    country: 'Brazil',
-    teams: [
-      'Flamengo',
-      'Palmeiras',
-      'Corinthians',
-      'São Paulo',
-      'Fluminense',
-      'Grêmio',
-      'Internacional',
-      'Atlético Mineiro',
-      'Botafogo',
-      'Cruzeiro',
-      'Santos',
-      'Bahia',
-    ],
-  },
-  {
-    id: 'premier-league',
-    sport: 'soccer',
-    name: 'Premier League',
-    country: 'England',
-    teams: [
-      'Arsenal',
-      'Manchester City',
-      'Liverpool',
-      'Chelsea',
-      'Tottenham',
-      'Manchester United',
-      'Newcastle',
-      'Aston Villa',
-      'Brighton',
-      'West Ham',
-    ],
-  },
-  {
-    id: 'la-liga',
-    sport: 'soccer',
-    name: 'La Liga',
-    country: 'Spain',
-    teams: [
-      'Real Madrid',
-      'Barcelona',
-      'Atlético Madrid',
-      'Sevilla',
-      'Real Sociedad',
-      'Villarreal',
-      'Athletic Club',
-      'Valencia',
-    ],
-  },
-  {
-    id: 'libertadores',
-    sport: 'soccer',
-    name: 'Copa Libertadores',
-    country: 'South America',
-    teams: ['River Plate', 'Boca Juniors', 'Peñarol', 'Nacional', 'LDU Quito', 'Colo-Colo', 'Olimpia', 'Alianza Lima'],
-  },
-  {
-    id: 'nba',
-    sport: 'basketball',
-    name: 'NBA',
-    country: 'USA',
-    teams: [
-      'Boston Celtics',
-      'Denver Nuggets',
-      'LA Lakers',
-      'Golden State Warriors',
-      'Miami Heat',
-      'Milwaukee Bucks',
-      'Phoenix Suns',
-      'New York Knicks',
-    ],
-  },
-  {
-    id: 'nbb',
-    sport: 'basketball',
-    name: 'NBB',
-    country: 'Brazil',
-    teams: ['Flamengo Basquete', 'Franca', 'Minas', 'Pinheiros', 'Bauru', 'Paulistano'],
-  },
-  {
-    id: 'atp',
-    sport: 'tennis',
-    name: 'ATP Tour',
-    country: 'World',
-    teams: ['C. Alcaraz', 'J. Sinner', 'N. Djokovic', 'D. Medvedev', 'A. Zverev', 'H. Rune', 'J. Fonseca', 'C. Ruud'],
-  },
-];
-
-/** The updates of a recognisable sportsbook: three sports, seven leagues, dozens of events over the coming week. */
+/**
+ * The updates of a recognisable sportsbook: three sports, seven leagues, dozens of events over the coming week with
+ * the markets of their sport, and in most leagues one event in play, seeded where its match stands after being
+ * played from its start by the live simulator's rules (match-play.ts), so the simulator carries on from there.
+ */
 export function demoCatalog(now: Date, seed = 2026): FeedUpdate[] {
   const random = randomSource(seed);
   const updates: FeedUpdate[] = SPORTS.map((sport, index) => ({ type: 'sport', ...sport, sortOrder: index }));
@@ -129,19 +32,17 @@ export function demoCatalog(now: Date, seed = 2026): FeedUpdate[] {
       name: league.name,
       country: league.country,
     });
-    const strength = new Map(
-      league.teams.map((team, index) => [team, 1.6 - (index / league.teams.length) * 0.9 + random() * 0.2]),
-    );
-    const teams = [...league.teams];
-    for (let round = 0; round < Math.floor(teams.length / 2); round++) {
-      const home = teams[round * 2]!;
-      const away = teams[round * 2 + 1]!;
+    for (let round = 0; round < Math.floor(league.teams.length / 2); round++) {
+      const home = league.teams[round * 2]!;
+      const away = league.teams[round * 2 + 1]!;
+      const eventId = `ev-${league.id}-${round + 1}`;
+      const profile = matchProfile(league.sport, league.id, home, away)!;
       const live = round === 0 && league.id !== 'libertadores';
+      const [least, most] = LIVE_FOR_MINUTES[profile.kind];
       const startsAt = live
-        ? new Date(now.getTime() - (20 + Math.floor(random() * 50)) * 60_000)
+        ? new Date(now.getTime() - Math.floor(least + random() * (most - least)) * 60_000)
         : new Date(now.getTime() + Math.floor(1 + random() * 7 * 24) * 3_600_000);
       startsAt.setUTCMinutes(live ? startsAt.getUTCMinutes() : 0, 0, 0);
-      const eventId = `ev-${league.id}-${round + 1}`;
       updates.push({
         type: 'event',
         id: eventId,
@@ -150,20 +51,21 @@ export function demoCatalog(now: Date, seed = 2026): FeedUpdate[] {
         away,
         startsAt: startsAt.toISOString(),
       });
-      const markets =
-        league.sport === 'soccer'
-          ? soccerMarkets(strength.get(home)!, strength.get(away)!, random)
-          : twoWayMarkets(league.sport, strength.get(home)!, strength.get(away)!);
-      markets.forEach((market, index) =>
-        updates.push({ type: 'market', id: `mk-${eventId.slice(3)}-${index + 1}`, eventId, market }),
+      const before = kickOff(profile, startsAt.getTime());
+      const state = live
+        ? play(profile, before, now.getTime(), matchDraws(eventId, startsAt)).state
+        : { ...before, status: 'scheduled' as const };
+      const markets = demoMarkets(
+        profile,
+        matchModel(profile, { ...before, status: 'scheduled' }, now.getTime())!,
+        matchModel(profile, state, now.getTime())!,
       );
-      if (live) {
-        const score =
-          league.sport === 'soccer'
-            ? { home: Math.floor(random() * 3), away: Math.floor(random() * 2) }
-            : { home: Math.floor(30 + random() * 40), away: Math.floor(30 + random() * 40) };
-        updates.push({ type: 'event_state', eventId, status: 'live', score });
-      }
+      markets.forEach(({ market, over }, index) => {
+        const id = `mk-${eventId.slice(3)}-${index + 1}`;
+        updates.push({ type: 'market', id, eventId, market });
+        if (over) updates.push({ type: 'market_status', marketId: id, status: 'closed' });
+      });
+      if (live) updates.push({ type: 'event_state', eventId, ...eventState(state, now.getTime()) });
     }
   }
   return updates;

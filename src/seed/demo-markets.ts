@@ -1,109 +1,140 @@
-/** The markets of a demo event, with plausible prices (a margin of 5 to 18 %) from the strengths of its sides. */
-import { formatMilli } from '../catalog/odds.ts';
+/**
+ * The markets of a demo event, sport by sport, as players of a leading sportsbook expect them, priced by the
+ * match's model (pricing.ts) where the match stands when it is seeded.
+ */
+import { formatLine, parseMilli } from '../catalog/odds.ts';
 import type { CreateMarketBody } from '../catalog/schemas.ts';
+import type { MarketType } from '../catalog/tables.ts';
+import type { MatchProfile } from './demo-leagues.ts';
+import { priceOf, type MatchModel } from './pricing.ts';
 
-/** Decimal odds (as the API writes them) of an outcome with this probability, with the bookmaker's margin. */
-const odds = (probability: number, margin: number) =>
-  formatMilli(Math.min(500_000, Math.max(1_010, Math.round(1000 / (probability * margin) / 10) * 10)));
-
-function poisson(lambda: number, goals: number): number {
-  let factorial = 1;
-  for (let i = 2; i <= goals; i++) factorial *= i;
-  return (Math.exp(-lambda) * lambda ** goals) / factorial;
+interface MarketShape {
+  type: MarketType;
+  line?: string;
+  selections: Array<{ name: string; outcome: string }>;
 }
 
-/** A soccer match's markets, priced from the two teams' strengths (Poisson goals). */
-export function soccerMarkets(home: number, away: number, random: () => number): CreateMarketBody[] {
-  const lambdaHome = (1.45 * home) / away ** 0.5;
-  const lambdaAway = (1.1 * away) / home ** 0.5;
-  let pHome = 0,
-    pDraw = 0,
-    pAway = 0,
-    pUnder = 0,
-    pBoth = 0;
-  const scores: Array<{ outcome: string; p: number }> = [];
-  for (let h = 0; h <= 6; h++) {
-    for (let a = 0; a <= 6; a++) {
-      const p = poisson(lambdaHome, h) * poisson(lambdaAway, a);
-      if (h > a) pHome += p;
-      else if (h === a) pDraw += p;
-      else pAway += p;
-      if (h + a <= 2) pUnder += p;
-      if (h > 0 && a > 0) pBoth += p;
-      if (h <= 3 && a <= 3) scores.push({ outcome: `${h}-${a}`, p });
-    }
-  }
-  const handicapHome = pHome - poisson(lambdaHome, 1) * poisson(lambdaAway, 0) * (0.9 + random() * 0.2);
-  return [
-    {
-      type: 'match_result',
-      selections: [
-        { name: 'Home', outcome: 'home', odds: odds(pHome, 1.06) },
-        { name: 'Draw', outcome: 'draw', odds: odds(pDraw, 1.06) },
-        { name: 'Away', outcome: 'away', odds: odds(pAway, 1.06) },
-      ],
-    },
-    {
-      type: 'totals',
-      line: '2.5',
-      selections: [
-        { name: 'Over 2.5', outcome: 'over', odds: odds(1 - pUnder, 1.06) },
-        { name: 'Under 2.5', outcome: 'under', odds: odds(pUnder, 1.06) },
-      ],
-    },
-    {
-      type: 'both_teams_to_score',
-      selections: [
-        { name: 'Yes', outcome: 'yes', odds: odds(pBoth, 1.06) },
-        { name: 'No', outcome: 'no', odds: odds(1 - pBoth, 1.06) },
-      ],
-    },
-    {
-      type: 'handicap',
-      line: '-1.5',
-      selections: [
-        { name: 'Home -1.5', outcome: 'home', odds: odds(Math.max(0.05, handicapHome * 0.55), 1.06) },
-        { name: 'Away +1.5', outcome: 'away', odds: odds(Math.min(0.95, 1 - handicapHome * 0.55), 1.06) },
-      ],
-    },
-    {
-      type: 'correct_score',
-      selections: scores.map((score) => ({ name: score.outcome, outcome: score.outcome, odds: odds(score.p, 1.18) })),
-    },
-  ];
-}
+const sides = () => [
+  { name: 'Home', outcome: 'home' },
+  { name: 'Away', outcome: 'away' },
+];
+const threeWay = () => [
+  { name: 'Home', outcome: 'home' },
+  { name: 'Draw', outcome: 'draw' },
+  { name: 'Away', outcome: 'away' },
+];
+const signed = (line: number) => (line > 0 ? `+${formatLine(line)}` : formatLine(line));
 
-/** A basketball or tennis match's markets, priced from the two sides' strengths. */
-export function twoWayMarkets(sport: 'basketball' | 'tennis', home: number, away: number): CreateMarketBody[] {
-  const pHome = home ** 2 / (home ** 2 + away ** 2);
-  const line = sport === 'basketball' ? '221.5' : '22.5';
-  const spread =
-    sport === 'basketball'
-      ? `-${Math.max(1, Math.round((pHome - 0.5) * 30)) + 0.5}`
-      : `-${Math.max(1, Math.round((pHome - 0.5) * 8)) + 0.5}`;
-  return [
-    {
-      type: 'moneyline',
-      selections: [
-        { name: 'Home', outcome: 'home', odds: odds(pHome, 1.05) },
-        { name: 'Away', outcome: 'away', odds: odds(1 - pHome, 1.05) },
-      ],
-    },
-    {
+function totals(lines: number[]): MarketShape[] {
+  return lines.map((milli) => {
+    const line = formatLine(milli);
+    return {
       type: 'totals',
       line,
       selections: [
-        { name: `Over ${line}`, outcome: 'over', odds: odds(0.5, 1.05) },
-        { name: `Under ${line}`, outcome: 'under', odds: odds(0.5, 1.05) },
+        { name: `Over ${line}`, outcome: 'over' },
+        { name: `Under ${line}`, outcome: 'under' },
       ],
-    },
+    };
+  });
+}
+
+/** Handicap lines are the home side's: "Home -1.5" against "Away +1.5". */
+function handicaps(lines: number[]): MarketShape[] {
+  return lines.map((milli) => ({
+    type: 'handicap',
+    line: formatLine(milli),
+    selections: [
+      { name: `Home ${signed(milli)}`, outcome: 'home' },
+      { name: `Away ${signed(-milli)}`, outcome: 'away' },
+    ],
+  }));
+}
+
+/** Half lines (x.5, in thousandths) spaced `step` apart around the one nearest `center`. */
+function linesAround(center: number, step: number, count: number): number[] {
+  const middle = (Math.floor(center) + 0.5) * 1000;
+  return Array.from({ length: count }, (_, index) => middle + (index - (count - 1) / 2) * step * 1000);
+}
+
+function footballShapes(): MarketShape[] {
+  const scores = [];
+  for (let home = 0; home <= 3; home++)
+    for (let away = 0; away <= 3; away++) scores.push({ name: `${home}-${away}`, outcome: `${home}-${away}` });
+  return [
+    { type: 'match_result', selections: threeWay() },
     {
-      type: 'handicap',
-      line: spread,
+      type: 'double_chance',
       selections: [
-        { name: `Home ${spread}`, outcome: 'home', odds: odds(0.5, 1.05) },
-        { name: `Away +${spread.slice(1)}`, outcome: 'away', odds: odds(0.5, 1.05) },
+        { name: 'Home or draw', outcome: 'home_draw' },
+        { name: 'Home or away', outcome: 'home_away' },
+        { name: 'Draw or away', outcome: 'draw_away' },
       ],
     },
+    { type: 'draw_no_bet', selections: sides() },
+    { type: 'half_time_result', selections: threeWay() },
+    {
+      type: 'both_teams_to_score',
+      selections: [
+        { name: 'Yes', outcome: 'yes' },
+        { name: 'No', outcome: 'no' },
+      ],
+    },
+    ...totals([500, 1500, 2500, 3500, 4500]),
+    ...handicaps([-1500, -500, 500, 1500]),
+    { type: 'correct_score', selections: [...scores, { name: 'Any other', outcome: 'other' }] },
   ];
+}
+
+function basketballShapes(expected: MatchModel['expected']): MarketShape[] {
+  return [
+    { type: 'moneyline', selections: sides() },
+    ...handicaps(linesAround(-expected.margin, 2, 5)),
+    ...totals(linesAround(expected.total, 4, 5)),
+    { type: 'first_half_moneyline', selections: sides() },
+  ];
+}
+
+function tennisShapes(expected: MatchModel['expected']): MarketShape[] {
+  return [
+    { type: 'moneyline', selections: sides() },
+    {
+      type: 'set_betting',
+      selections: ['2-0', '2-1', '1-2', '0-2'].map((score) => ({ name: score, outcome: score })),
+    },
+    { type: 'first_set_winner', selections: sides() },
+    ...totals(linesAround(expected.total, 1, 5)),
+    ...handicaps(linesAround(-expected.margin, 2, 3)),
+  ];
+}
+
+/**
+ * The markets of an event, with their lines placed by the match's expectations before it starts, priced by its
+ * model as it stands now. A market already over (a half played, a line passed) is priced as it was at the start
+ * and marked `over`: the seed closes it, as a trader would have.
+ */
+export function demoMarkets(
+  profile: MatchProfile,
+  before: MatchModel,
+  now: MatchModel,
+): Array<{ market: CreateMarketBody; over: boolean }> {
+  const shapes =
+    profile.kind === 'football'
+      ? footballShapes()
+      : profile.kind === 'basketball'
+        ? basketballShapes(before.expected)
+        : tennisShapes(before.expected);
+  return shapes.map((shape) => {
+    const outcomes = shape.selections.map((selection) => selection.outcome);
+    const line = shape.line === undefined ? null : parseMilli(shape.line) / 1000;
+    const chances = now.chances(shape.type, line, outcomes) ?? before.chances(shape.type, line, outcomes)!;
+    const market = {
+      ...shape,
+      selections: shape.selections.map((selection) => ({
+        ...selection,
+        odds: priceOf(chances.get(selection.outcome)!, outcomes.length),
+      })),
+    };
+    return { market, over: !now.chances(shape.type, line, outcomes) };
+  });
 }

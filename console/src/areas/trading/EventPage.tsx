@@ -483,6 +483,12 @@ const MARKET_TYPES = [
   'handicap',
   'both_teams_to_score',
   'correct_score',
+  'double_chance',
+  'draw_no_bet',
+  'half_time_result',
+  'first_half_moneyline',
+  'set_betting',
+  'first_set_winner',
 ] as const;
 
 /** "name, outcome, odds" per line, as the trader typed them. */
