@@ -40,6 +40,8 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { IdempotencyService } from './platform/idempotency/service.ts';
 import { PeriodicJob } from './platform/jobs.ts';
 import { VERSION } from './platform/version.ts';
+import { preferencesRoutes } from './preferences/routes.ts';
+import { PlayerPreferences } from './preferences/service.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { Reports } from './reports/service.ts';
 import { SandboxOutcomes } from './sandbox/outcomes.ts';
@@ -292,6 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const statements = new Statements({ db, clock, signer: new StatementSigner(config.secretsKeys) });
   walletRoutes(http, { wallet, review, adjustments, partner, statements }, auth);
   bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
+  preferencesRoutes(http, new PlayerPreferences({ db, clock, catalog }), auth);
   reportRoutes(http, reports, auth);
   await serveDocuments(http, DOCUMENTS);
 

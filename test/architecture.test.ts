@@ -20,6 +20,7 @@ const OWNERS: Record<string, string[]> = {
   'src/catalog': ['sports', 'competitions', 'events', 'markets', 'selections'],
   'src/betting': ['bets', 'bet_legs', 'exposure', 'bet_exposure', 'cashouts'],
   'src/wallet': ['wallet_obligations', 'wallet_calls', 'wallet_obligation_history', 'adjustments'],
+  'src/preferences': ['player_favourites', 'player_settings'],
 };
 
 const ROOT = join(import.meta.dirname, '..');

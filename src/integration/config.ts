@@ -28,6 +28,7 @@ export async function publicConfig(
       idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction),
       absoluteTimeoutHours: SESSION_ABSOLUTE_MS / 3_600_000,
     },
+    betting: { minStake: tenant.min_stake, maxStake: tenant.max_stake, maxPayout: tenant.max_payout },
     locales: [...LOCALES],
     embed: { sdkUrl: '/embed/v1.js', protocolVersion: 1 },
   };

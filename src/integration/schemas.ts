@@ -92,6 +92,14 @@ export const PublicConfig = Type.Object({
     available: Type.Boolean({ description: 'false while the tenant is suspended: sessions cannot be opened' }),
   }),
   session: Type.Object({ idleTimeoutMinutes: Type.Integer(), absoluteTimeoutHours: Type.Integer() }),
+  betting: Type.Object(
+    {
+      minStake: Type.Integer({ description: 'minor units' }),
+      maxStake: Type.Integer({ description: 'minor units' }),
+      maxPayout: Type.Integer({ description: 'minor units; the most one bet may pay' }),
+    },
+    { description: "the tenant's stake range and payout cap, so the bet slip can say them before a refusal" },
+  ),
   locales: Type.Array(Type.String()),
   embed: Type.Object({ sdkUrl: Type.String(), protocolVersion: Type.Integer() }),
 });

@@ -285,6 +285,7 @@ describe('GET /api/v1/config', () => {
         available: true,
       },
       session: { idleTimeoutMinutes: 30, absoluteTimeoutHours: 12 },
+      betting: { minStake: 100, maxStake: 1_000_000, maxPayout: 50_000_000 },
       locales: ['en', 'pt-BR', 'es'],
       embed: { sdkUrl: '/embed/v1.js', protocolVersion: 1 },
     });

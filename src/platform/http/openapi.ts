@@ -48,6 +48,8 @@ const TAGS = [
   { name: 'player', description: 'The iframe, for the signed-in player: the session.' },
   { name: 'player: wallet', description: 'The balance in the casino wallet, asked of the wallet each time.' },
   { name: 'player: bets', description: 'Bet placement and My Bets.' },
+  { name: 'player: favourites', description: 'Favourite events and competitions, kept per player across devices.' },
+  { name: 'player: settings', description: "The player's odds format, odds-change acceptance and quick stakes." },
   { name: 'catalog', description: 'Sports, competitions, events, markets and odds: anonymous browsing.' },
   {
     name: 'admin: staff',

@@ -16,6 +16,8 @@ import * as staffConsole from './0014_staff_console.ts';
 import * as liveClock from './0015_live_clock.ts';
 import * as betOutcomeOverride from './0016_bet_outcome_override.ts';
 import * as aggregatorAllowedIps from './0017_aggregator_allowed_ips.ts';
+import * as marketDepth from './0018_market_depth.ts';
+import * as playerPreferences from './0019_player_preferences.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0015_live_clock': liveClock,
   '0016_bet_outcome_override': betOutcomeOverride,
   '0017_aggregator_allowed_ips': aggregatorAllowedIps,
+  '0018_market_depth': marketDepth,
+  '0019_player_preferences': playerPreferences,
 };
 
 export const migrationProvider: MigrationProvider = {
