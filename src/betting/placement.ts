@@ -75,7 +75,8 @@ export class Placement {
 
   async placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
     checkSlipShape(body);
-    // Odds are compared as numbers, so "2.1" and "2.10" are the same slip.
+    // Odds are compared as numbers, so "2.1" and "2.10" are the same slip. Which odds changes it accepts is not part
+    // of the slip: a repeat of a placed bet is that bet, and nothing of a refused one was kept.
     const slip = {
       stake: body.stake,
       legs: body.legs.map((leg) => ({ selectionId: leg.selectionId, odds: parseMilli(leg.odds) })),

@@ -3,7 +3,7 @@ import { Odds } from '../catalog/schemas.ts';
 import { MARKET_STATES, SELECTION_RESULTS } from '../catalog/states.ts';
 import { platformErrors } from '../platform/errors.ts';
 import { HOLD_REASONS, OBLIGATION_ENDPOINTS, OBLIGATION_KINDS, OBLIGATION_STATES } from '../wallet/states.ts';
-import { BET_STATES } from './states.ts';
+import { BET_STATES, ODDS_CHANGE_ACCEPTANCE } from './states.ts';
 import { catalogErrors } from '../catalog/errors.ts';
 import { bettingErrors } from './errors.ts';
 import { ListOrderQuery } from '../platform/http/cursor.ts';
@@ -15,6 +15,8 @@ export const MY_BETS_PAGE = 20;
 export const STAFF_BETS_PAGE = 50;
 const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export type OddsChangeAcceptance = (typeof ODDS_CHANGE_ACCEPTANCE)[number];
 
 export const PlaceBetBody = Type.Object(
   {
@@ -33,6 +35,15 @@ export const PlaceBetBody = Type.Object(
         maxItems: MAX_LEGS,
         description: 'one leg: a single; more: an accumulator (one selection per event)',
       },
+    ),
+    acceptOddsChanges: Type.Optional(
+      Type.Enum(ODDS_CHANGE_ACCEPTANCE, {
+        default: 'higher',
+        description:
+          'odds changed since the player saw them: none refuses any change, higher accepts better odds only, any ' +
+          'accepts worse odds too; a refusal is 409 odds_changed with the current odds. The bet always takes the ' +
+          'current odds',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -61,6 +72,7 @@ const MovementView = Type.Object({
     description:
       'applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen; in_review: replaced by a resettlement before it was confirmed, an operator decides',
   }),
+  at: Type.String({ format: 'date-time', description: 'when the service owed it (the order of delivery)' }),
 });
 
 export const BetView = Type.Object({

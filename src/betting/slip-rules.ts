@@ -2,7 +2,7 @@ import { formatMilli, parseMilli, potentialPayout } from '../catalog/odds.ts';
 import { validationError } from '../platform/errors.ts';
 import type { Tenant } from '../tenants/tables.ts';
 import { bettingErrors } from './errors.ts';
-import type { PlaceBetBody } from './schemas.ts';
+import type { OddsChangeAcceptance, PlaceBetBody } from './schemas.ts';
 
 /** The rules a slip must meet to be placed, in the order the placement checks them; each throws its refusal. */
 
@@ -29,11 +29,28 @@ export function checkSlipShape(body: PlaceBetBody): void {
   });
 }
 
+/** What a slip accepts when it does not say: better odds, never worse (what clients before the choice relied on). */
+const DEFAULT_ACCEPTANCE: OddsChangeAcceptance = 'higher';
+
+/** The odds acceptance policy: whether the current odds may stand for the ones the player saw (thousandths). */
+function acceptedOddsChange(acceptance: OddsChangeAcceptance, seen: number, current: number): boolean {
+  switch (acceptance) {
+    case 'none':
+      return current === seen;
+    case 'higher':
+      return current >= seen;
+    case 'any':
+      return true;
+  }
+}
+
 /**
  * Each leg on an open market of an event not yet started (or live), one leg per event, and the odds acceptance
- * policy: equal or better odds are accepted (at the current price), worse are refused with the current prices.
+ * policy the slip chose (`acceptOddsChanges`): a change it does not accept is refused with the current odds of those
+ * legs; otherwise every leg takes its current odds, whatever the player saw.
  */
 export function priceLegs<Row extends OfferedSelection>(body: PlaceBetBody, rows: Row[], now: Date): Row[] {
+  const acceptance = body.acceptOddsChanges ?? DEFAULT_ACCEPTANCE;
   const changed: Array<{ selectionId: string; odds: string; oddsVersion: number }> = [];
   const legs = body.legs.map((leg, index) => {
     const row = rows.find((candidate) => candidate.id === leg.selectionId);
@@ -48,7 +65,7 @@ export function priceLegs<Row extends OfferedSelection>(body: PlaceBetBody, rows
         eventStatus: row.event_status,
       });
     }
-    if (row.odds_milli < parseMilli(leg.odds)) {
+    if (!acceptedOddsChange(acceptance, parseMilli(leg.odds), row.odds_milli)) {
       changed.push({ selectionId: row.id, odds: formatMilli(row.odds_milli), oddsVersion: row.odds_version });
     }
     return row;

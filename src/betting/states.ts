@@ -87,3 +87,9 @@ export function checkBetTransition(from: BetState, to: BetState): void {
 
 /** exposure.scope and bet_exposure.scope: liability is reserved per selection and per event. */
 export const EXPOSURE_SCOPES = ['selection', 'event'] as const;
+
+/**
+ * Which changes of the odds since the player saw them a slip accepts (`acceptOddsChanges`, slip-rules.ts): none,
+ * better odds only, or any. The player's standing choice is kept by the preferences domain.
+ */
+export const ODDS_CHANGE_ACCEPTANCE = ['none', 'higher', 'any'] as const;

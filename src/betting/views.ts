@@ -215,6 +215,7 @@ function movementView(row: WalletObligation) {
     direction: row.endpoint === 'debit' ? ('debit' as const) : ('credit' as const),
     amount: row.amount,
     status: row.status === 'held' && OBSOLETE.has(row.hold_reason) ? 'in_review' : PLAYER_STATUS[row.status],
+    at: row.created_at.toISOString(),
   };
 }
 

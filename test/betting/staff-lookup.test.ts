@@ -83,7 +83,14 @@ describe('the staff bet look-up', () => {
       ['accepted', 5_00, 'BRL', [book.events[0]!.home]],
     );
     assert.deepEqual(newer.movements, [
-      { txId: `bet:${bets.newer}`, kind: 'bet', direction: 'debit', amount: 5_00, status: 'applied' },
+      {
+        txId: `bet:${bets.newer}`,
+        kind: 'bet',
+        direction: 'debit',
+        amount: 5_00,
+        status: 'applied',
+        at: newer.placedAt,
+      },
     ]);
     assert.deepEqual(
       newer.money.map((m: Record<string, unknown>) => [m.txId, m.endpoint, m.kind, m.amount, m.status, m.attempts]),
