@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame, Page, Request } from 'playwright-core';
+import { seriousViolations } from './helpers/axe.ts';
 import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
 import { startHostPage, type HostPage } from './helpers/host.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
@@ -137,8 +138,11 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
     await frame.locator(`[data-selection="${first!.draw}"]`).first().click();
     await frame.locator(`[data-selection="${second!.away}"]`).first().click();
     const slip = frame.getByRole('complementary', { name: 'Bet slip' });
-    await slip.getByRole('radio', { name: 'Accumulator' }).click();
-    await slip.getByLabel('Stake', { exact: true }).fill('5');
+    // the slip offers the singles and the accumulator of the same selections: a stake on the accumulator only
+    await slip
+      .getByRole('region', { name: /^Accumulator/ })
+      .getByLabel('Stake', { exact: true })
+      .fill('5');
     await slip.getByRole('button', { name: /Place bet/ }).click();
     await slip.getByText('Bet placed').waitFor();
     assert.equal((await received(page, 'bet_placed', seen)).payload.legs, 2);
@@ -273,6 +277,206 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
     assert.ok(await frame.getByRole('navigation', { name: 'Main' }).isVisible(), 'the bottom navigation is in view');
     await fill.page.screenshot({ path: join(SCREENSHOTS, 'embed-fill-mobile.png') });
     await fill.page.close();
+  });
+});
+
+/** A light casino in green and yellow: its primary already reads on white, so it is used as it is. */
+const GREEN = {
+  primary: '#1b6e34',
+  accent: '#ffd400',
+  background: '#eef6ea',
+  radius: 4,
+  fontFamily: 'humanist',
+};
+const PURPLE = { mode: 'dark', primary: '#8b5cf6', accent: '#ffc933', background: '#120a26', radius: 12 };
+
+const rootToken = (frame: Frame, name: string) =>
+  frame.evaluate((token) => getComputedStyle(document.documentElement).getPropertyValue(token).trim(), name);
+
+const styleOf = (frame: Frame, selector: string, properties: string[]) =>
+  frame
+    .locator(selector)
+    .first()
+    .evaluate((element, names) => names.map((name) => getComputedStyle(element).getPropertyValue(name)), properties);
+
+describe('mount options: theme, header, odds format', { skip: skip ?? false }, () => {
+  it('a theme is applied as custom properties on the root, and the pages are drawn with them', async () => {
+    const { page } = await mount({ path: '/my-bets', theme: GREEN }, MOBILE);
+    await received(page, 'ready');
+    const frame = await sportsbookFrame(page);
+    const login = frame.getByRole('main').getByRole('button', { name: 'Log in' });
+    await login.waitFor();
+    assert.deepEqual(
+      await Promise.all(
+        ['--bm-color-accent', '--bm-color-accent-text', '--bm-color-highlight', '--bm-color-bg', '--bm-radius-md'].map(
+          (name) => rootToken(frame, name),
+        ),
+      ),
+      ['#1b6e34', '#ffffff', '#ffd400', '#eef6ea', '4px'],
+    );
+    assert.match(await rootToken(frame, '--bm-font-family'), /^Seravek,/);
+    // the primary button
+    assert.deepEqual(await styleOf(frame, 'main .btn.primary', ['background-color', 'color', 'border-radius']), [
+      'rgb(27, 110, 52)',
+      'rgb(255, 255, 255)',
+      '4px',
+    ]);
+    assert.match((await styleOf(frame, 'main .btn.primary', ['font-family']))[0]!, /^Seravek,/);
+    assert.deepEqual(await styleOf(frame, 'body', ['background-color']), ['rgb(238, 246, 234)']);
+    // the navigation: a deep shade of the primary colour, not the default navy
+    const header = await rootToken(frame, '--bm-color-header');
+    assert.notEqual(header, '#0c1a2b');
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(header.slice(at, at + 2), 16));
+    assert.ok(g! > r! && g! > b! && g! < 80, `a dark green: ${header}`);
+    assert.deepEqual(
+      (await events(page)).filter((event) => event.type === 'error'),
+      [],
+    );
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.close();
+  });
+
+  it('two themes, at 390 and 1280 px: a light green and yellow casino, a dark purple one (screenshots)', async () => {
+    for (const [name, theme] of Object.entries({ green: GREEN, purple: PURPLE })) {
+      for (const viewport of [MOBILE, DESKTOP]) {
+        const { page } = await mount({ theme }, viewport, 'height: calc(100vh - 56px)');
+        await received(page, 'ready');
+        const frame = await sportsbookFrame(page);
+        await frame.locator(`[data-selection="${stack.book.events[0]!.home}"]`).first().click();
+        await frame.locator('.odds.selected').first().waitFor();
+        await page.screenshot({
+          path: join(SCREENSHOTS, `theme-${name}-${viewport.width}.png`),
+          animations: 'disabled',
+        });
+        await page.close();
+      }
+    }
+  });
+
+  it('dark mode: dark surfaces and light text on every page, with no serious axe violation', async () => {
+    const [first, second] = stack.book.events;
+    const runs = [
+      { theme: { mode: 'dark' }, viewport: DESKTOP, player: false },
+      { theme: PURPLE, viewport: MOBILE, player: true },
+    ];
+    for (const { theme, viewport, player } of runs) {
+      const params: Record<string, string> = { locale: 'en' };
+      for (const [key, value] of Object.entries(theme)) params[`theme.${key}`] = String(value);
+      // no transitions: axe reads each colour as it ends, not halfway
+      const page = await browser.newPage({ viewport, reducedMotion: 'reduce' });
+      const check = async (what: string) => {
+        const found = await seriousViolations(page);
+        assert.deepEqual(found, [], `${what} at ${viewport.width}: ${found.join('; ')}`);
+      };
+      const launch = player ? (await playerLaunch(100_000)).launchToken : undefined;
+      await page.goto(stack.appUrl({ ...params, launch }));
+      await page.locator(`[data-selection="${first!.home}"]`).first().waitFor();
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme), 'dark');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const channels = background.match(/\d+/g)!.map(Number);
+      assert.ok(
+        channels.every((channel) => channel < 60),
+        `a dark page: ${background}`,
+      );
+      assert.equal(
+        await page.evaluate(() => getComputedStyle(document.body).color),
+        'rgb(238, 241, 246)',
+        'light text',
+      );
+      await check('home');
+      await page.locator(`[data-selection="${first!.home}"]`).first().click();
+      await page.locator(`[data-selection="${second!.away}"]`).first().click();
+      if (viewport === MOBILE) {
+        await page.getByRole('button', { name: /^Bet slip/ }).click();
+        await page.getByRole('dialog').waitFor();
+      }
+      await check('the bet slip');
+      for (const path of ['/live', `/event/${first!.id}`, '/my-bets']) {
+        await page.goto(stack.appUrl({ ...params, path }));
+        await page.locator('h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await check(path);
+      }
+      await page.screenshot({ path: join(SCREENSHOTS, `theme-dark-my-bets-${viewport.width}.png`) });
+      await page.close();
+    }
+  });
+
+  it('a refused theme value or option is an error event naming the field, and its default stays', async () => {
+    const theme = { primary: 'red', accent: '#ffd400', background: '#333', radius: 40, fontFamily: 'Comic Sans' };
+    const { page } = await mount({ theme, oddsFormat: 'european' });
+    await received(page, 'ready');
+    const refused = (await events(page))
+      .filter((event) => event.type === 'error')
+      .map((event) => [event.payload.code, event.payload.field]);
+    assert.deepEqual(refused, [
+      ['invalid_option', 'oddsFormat'],
+      ['invalid_theme', 'theme.background'],
+      ['invalid_theme', 'theme.primary'],
+      ['invalid_theme', 'theme.radius'],
+      ['invalid_theme', 'theme.fontFamily'],
+    ]);
+    const frame = await sportsbookFrame(page);
+    assert.deepEqual(
+      await Promise.all(
+        ['--bm-color-accent', '--bm-color-highlight', '--bm-color-bg', '--bm-radius-md'].map((name) =>
+          rootToken(frame, name),
+        ),
+      ),
+      ['#0a7a43', '#ffd400', '#eef1f6', '8px'],
+      'the defaults, and the one good value',
+    );
+    assert.doesNotMatch(await rootToken(frame, '--bm-font-family'), /Comic/);
+    await page.close();
+
+    const dim = await mount({ theme: { mode: 'dim' } });
+    await received(dim.page, 'ready');
+    const error = (await events(dim.page)).find((event) => event.type === 'error')!;
+    assert.deepEqual(error.payload, {
+      code: 'invalid_theme',
+      field: 'theme.mode',
+      message: 'theme.mode must be light or dark, not "dim": the default is kept',
+    });
+    await dim.page.close();
+  });
+
+  it('header: false hides the balance and Deposit; the navigation stays, and a visitor can still log in', async () => {
+    const { launchToken } = await playerLaunch(50_00);
+    const { page } = await mount({ launchToken, header: false }, MOBILE);
+    await received(page, 'balance_changed');
+    const frame = await sportsbookFrame(page);
+    await frame.getByRole('navigation', { name: 'Main' }).waitFor();
+    assert.equal(await frame.locator('.topbar').count(), 0, 'no header on a phone');
+    assert.equal(await frame.getByRole('button', { name: 'Deposit' }).count(), 0);
+    assert.equal(await frame.getByText('R$50.00').count(), 0, 'no balance');
+    assert.equal(await frame.getByRole('button', { name: 'Log in' }).count(), 0, 'logged in: no Log in');
+    await page.close();
+
+    for (const viewport of [MOBILE, DESKTOP]) {
+      const visitor = await mount({ header: false }, viewport);
+      await received(visitor.page, 'ready');
+      const visitorFrame = await sportsbookFrame(visitor.page);
+      const nav = visitorFrame.getByRole('navigation', { name: 'Main' });
+      for (const section of ['Home', 'Live', 'My bets']) {
+        assert.ok(await nav.getByRole('button', { name: section }).isVisible(), `${section} at ${viewport.width}`);
+      }
+      assert.equal(await visitorFrame.locator('.brand').count(), 0, 'no brand');
+      await visitorFrame.getByRole('button', { name: 'Log in' }).click();
+      assert.deepEqual((await received(visitor.page, 'login_required')).payload, { reason: 'login_button' });
+      await visitor.page.screenshot({ path: join(SCREENSHOTS, `embed-no-header-${viewport.width}.png`) });
+      await visitor.page.close();
+    }
+  });
+
+  it('oddsFormat american writes every price as + or - on 100', async () => {
+    const { page } = await mount({ oddsFormat: 'american' });
+    await received(page, 'ready');
+    const frame = await sportsbookFrame(page);
+    await frame.locator('.odds-price').first().waitFor();
+    const prices = await frame.locator('.odds-price').allTextContents();
+    assert.ok(prices.length >= 6, `${prices.length} prices`);
+    for (const price of prices) assert.match(price, /^[+-]\d+$/);
+    await page.close();
   });
 });
 

@@ -16,7 +16,7 @@ const skip = browserUnavailable();
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const MODES = {
   light: {},
-  dark: { theme: JSON.stringify({ mode: 'dark' }) },
+  dark: { 'theme.mode': 'dark' },
 } as const satisfies Record<string, Record<string, string>>;
 const SHOTS = join(SCREENSHOTS, 'pages');
 
@@ -71,6 +71,14 @@ async function foreignNumbers(page: Page, locale: Locale): Promise<string[]> {
 
 const PAGES: Array<{ name: string; path: () => string; ready: (page: Page) => Promise<unknown>; login?: true }> = [
   { name: 'home', path: () => '/', ready: (page) => page.locator('.event-row').first().waitFor() },
+  {
+    name: 'search',
+    path: () => '/',
+    ready: async (page) => {
+      await page.getByRole('searchbox').fill('flamengo');
+      await page.locator('.search-results .event-row').first().waitFor();
+    },
+  },
   { name: 'live', path: () => '/live', ready: (page) => page.locator('.live-state').first().waitFor() },
   { name: 'sport', path: () => '/sport/basketball', ready: (page) => page.locator('.event-row').first().waitFor() },
   {

@@ -232,6 +232,9 @@ describe('the SDK (/embed/v1.js) in a browser', { skip: skip ?? false }, () => {
         [{ locale: 'fr' }],
         [{ minHeight: '600' }],
         [{ scrollOffset: true }],
+        [{ theme: 'dark' }],
+        [{ theme: { primaryColour: '#fff' } }],
+        [{ header: 'no' }],
         [{}, '#nowhere'],
       ];
       return bad.map(([options, selector]) => {
@@ -243,9 +246,54 @@ describe('the SDK (/embed/v1.js) in a browser', { skip: skip ?? false }, () => {
         }
       });
     });
-    const names = ['url', 'url', 'tenant', 'tenant', 'height', 'locale', 'minHeight', 'scrollOffset', '#nowhere'];
+    const names = [
+      'url',
+      'url',
+      'tenant',
+      'tenant',
+      'height',
+      'locale',
+      'minHeight',
+      'scrollOffset',
+      'theme',
+      'theme',
+      'header',
+      '#nowhere',
+    ];
     errors.forEach((error, i) => assert.match(error, new RegExp(`^Error: Bookmaker: .*${names[i]}`)));
     assert.equal(await page.locator('iframe').count(), 0, 'nothing mounted');
+    await done(page);
+  });
+
+  it('mount: theme, header and oddsFormat travel in the address as given, for the sportsbook to check', async () => {
+    const page = await hostWith();
+    const src = await page.evaluate(() => {
+      const w = globalThis as any;
+      const theme = { primary: '#1b6e34', accent: 'not a colour', radius: 4, mode: 'dark', fontFamily: undefined };
+      return w.start({ theme, header: false, oddsFormat: 'american' }).iframe.src;
+    });
+    const query = new URL(src).searchParams;
+    assert.deepEqual(
+      [...query].filter(([name]) => !['tenant', 'height', 'origin'].includes(name)),
+      [
+        ['header', 'false'],
+        ['oddsFormat', 'american'],
+        ['theme.primary', '#1b6e34'],
+        ['theme.accent', 'not a colour'],
+        ['theme.radius', '4'],
+        ['theme.mode', 'dark'],
+      ],
+    );
+    const plain = await page.evaluate(() => {
+      const w = globalThis as any;
+      w.handle.destroy();
+      return w.start({ header: true, theme: {} }).iframe.src;
+    });
+    assert.equal(
+      plain,
+      `${SB}/?tenant=demo&height=fill&origin=${encodeURIComponent(HOST)}`,
+      'header: true is the default',
+    );
     await done(page);
   });
 

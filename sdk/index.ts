@@ -10,13 +10,16 @@ import {
   HEIGHT_MODES,
   isLocale,
   isSportsbookMessage,
+  THEME_KEYS,
   type HeightMode,
   type HostCommands,
   type HostCommandType,
   type HostMessage,
   type Locale,
+  type OddsFormat,
   type SportsbookEvents,
   type SportsbookEventType,
+  type Theme,
 } from './protocol.ts';
 
 export type * from './protocol.ts';
@@ -49,6 +52,18 @@ export interface MountOptions {
   scrollOffset?: number | false;
   /** The iframe's accessible name. Default `Sportsbook`. */
   title?: string;
+  /**
+   * Colours, radius, font and light or dark mode (docs/embedding.md, "Theming"). The sportsbook checks each value and
+   * reports one it refuses with an `error` event (`invalid_theme`), keeping its own for that token.
+   */
+  theme?: Theme;
+  /**
+   * `false` hides the sportsbook's header (its name, the balance, Deposit) when your page shows the balance itself;
+   * the navigation and, for an anonymous visitor, a Log in control stay. Default `true`.
+   */
+  header?: boolean;
+  /** Odds as `decimal`, `fractional` or `american`; default: the locale's. A value it refuses is an `error` event. */
+  oddsFormat?: OddsFormat;
   onReady?: EventCallback<'ready'>;
   onResize?: EventCallback<'resize'>;
   onRouteChange?: EventCallback<'route'>;
@@ -125,6 +140,9 @@ export function mount(selector: string | HTMLElement, options: MountOptions): Sp
     minHeight = 600,
     scrollOffset = 0,
     title = 'Sportsbook',
+    theme,
+    header,
+    oddsFormat,
   } = options;
   let base: URL | undefined;
   try {
@@ -141,6 +159,8 @@ export function mount(selector: string | HTMLElement, options: MountOptions): Sp
   check(typeof minHeight === 'number' && minHeight >= 0, 'option minHeight', 'must be a number of px');
   check(scrollOffset === false || typeof scrollOffset === 'number', 'option scrollOffset', 'must be a number or false');
   check(isString(title), 'option title', 'must be a string');
+  check(isNil(theme) || typeof theme === 'object', 'option theme', 'must be an object');
+  check(isNil(header) || header === !!header, 'option header', 'must be true or false');
   const container = isString(selector) ? document.querySelector(selector) : selector;
   check(
     container instanceof Element,
@@ -150,14 +170,21 @@ export function mount(selector: string | HTMLElement, options: MountOptions): Sp
 
   const { origin, pathname } = base!;
   const auto = height === 'auto';
-  const query: Record<string, string | null | undefined> = {
+  const query: Record<string, string | number | null | undefined> = {
     tenant,
     launch: launchToken,
     path,
     locale,
     height,
     origin: location.origin,
+    header: header === false ? 'false' : null,
+    oddsFormat,
   };
+  // Each theme value travels as it was given: the sportsbook checks it, so that a hand-made address gets the same rules.
+  for (const key in theme) {
+    check(THEME_KEYS.includes(key as never), `option theme.${key}`, 'is not a theme token');
+    query[`theme.${key}`] = theme[key as keyof Theme];
+  }
   const iframe = document.createElement('iframe');
   iframe.title = title;
   iframe.style.cssText = `display:block;border:0;width:100%;height:${auto ? `${minHeight}px` : '100%'}`;

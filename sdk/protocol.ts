@@ -17,6 +17,48 @@ export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const HEIGHT_MODES = ['fill', 'auto'] as const;
 export type HeightMode = (typeof HEIGHT_MODES)[number];
+/** How odds are written: decimal (2.15), fractional (23/20) or American (+115). */
+export const ODDS_FORMATS = ['decimal', 'fractional', 'american'] as const;
+export type OddsFormat = (typeof ODDS_FORMATS)[number];
+
+export const THEME_MODES = ['light', 'dark'] as const;
+export type ThemeMode = (typeof THEME_MODES)[number];
+/**
+ * The font stacks a host may choose: fonts installed on the player's device (the sportsbook loads no web font), each
+ * with fallbacks down to the generic family. The stacks themselves are the app's (web/src/theme/theme.ts).
+ */
+export const THEME_FONTS = ['system', 'humanist', 'geometric', 'grotesque', 'rounded', 'serif'] as const;
+export type ThemeFont = (typeof THEME_FONTS)[number];
+/** The largest `radius` (px). */
+export const THEME_RADIUS_MAX = 24;
+
+/**
+ * A host's theme: design tokens the sportsbook derives the rest of its palette from (text on the primary colour,
+ * hover shades, the header, and in dark mode the surfaces and borders), keeping WCAG AA contrast. A colour is
+ * `#rgb`, `#rrggbb` or `rgb(r, g, b)` (0-255 each, no alpha). A value the sportsbook refuses is not used: it keeps its
+ * own for that token and reports an `error` event (`invalid_theme`) naming the field.
+ */
+export interface Theme {
+  /** Primary actions, selected odds, links and payouts; the header and navigation are a deep shade of it. */
+  primary?: string;
+  /** The highlights: Deposit, the brand mark, counts, the current section. */
+  accent?: string;
+  /** The page behind the cards. In dark mode the cards, lines and tracks are derived from it. */
+  background?: string;
+  /** Corner radius of cards and buttons in px, 0-24; the smaller and larger radii scale with it. */
+  radius?: number;
+  fontFamily?: ThemeFont;
+  /** Default `light`. */
+  mode?: ThemeMode;
+}
+export const THEME_KEYS = [
+  'primary',
+  'accent',
+  'background',
+  'radius',
+  'fontFamily',
+  'mode',
+] as const satisfies ReadonlyArray<keyof Theme>;
 
 /** Why the sportsbook asks the host to log the player in. */
 export const LOGIN_REASONS = [
@@ -76,9 +118,10 @@ export interface SportsbookEvents {
   /**
    * A failure. `code` is an API error code (e.g. `launch_token_used`, `launch_token_expired`) or one of the
    * sportsbook's own: `invalid_path` (a `path` the sportsbook does not know), `invalid_command` (a command it could
-   * not read).
+   * not read), `invalid_theme` (a theme value it refused: `field` names it, e.g. `theme.primary`), `invalid_option`
+   * (another mount option it refused: `field` is `oddsFormat` or `header`).
    */
-  error: { code: string; message: string };
+  error: { code: string; message: string; field?: string };
 }
 export type SportsbookEventType = keyof SportsbookEvents;
 export const EVENT_TYPES = [

@@ -381,6 +381,9 @@
       tenant: config.tenant,
       locale: state.locale,
       title: `${config.brand} sportsbook`,
+      // the casino's own colours; its header shows the balance and Deposit, so the sportsbook's is hidden
+      theme: { mode: 'dark', primary: '#8b5cf6', accent: '#ffc933', background: '#120a26', radius: 12 },
+      header: false,
       onBalanceChanged: ({ balance, currency }) => setBalance(balance, currency),
       onDepositRequested: () => openCashier(),
       onLoginRequired: ({ reason }) => onLoginRequired(reason),

@@ -13,4 +13,13 @@ export const SportsbookPageQuery = Type.Object({
   locale: Type.Optional(Type.String({ maxLength: 16 })),
   height: Type.Optional(Type.String({ maxLength: 8 })),
   origin: Type.Optional(Type.String({ maxLength: 300 })),
+  header: Type.Optional(Type.String({ maxLength: 8 })),
+  oddsFormat: Type.Optional(Type.String({ maxLength: 16 })),
+  // the theme's design tokens (sdk/protocol.ts THEME_KEYS), each checked by the app
+  'theme.primary': Type.Optional(Type.String({ maxLength: 40 })),
+  'theme.accent': Type.Optional(Type.String({ maxLength: 40 })),
+  'theme.background': Type.Optional(Type.String({ maxLength: 40 })),
+  'theme.radius': Type.Optional(Type.String({ maxLength: 8 })),
+  'theme.fontFamily': Type.Optional(Type.String({ maxLength: 40 })),
+  'theme.mode': Type.Optional(Type.String({ maxLength: 8 })),
 });

@@ -62,7 +62,14 @@ describe('the sportsbook page (GET /?tenant=)', () => {
   });
 
   it('refuses a parameter out of bounds or not plain text with the error shape', async () => {
-    for (const query of ['tenant=', 'tenant=%00', `tenant=t&path=${'a'.repeat(301)}`, 'tenant=t&launch=a%00b']) {
+    for (const query of [
+      'tenant=',
+      'tenant=%00',
+      `tenant=t&path=${'a'.repeat(301)}`,
+      'tenant=t&launch=a%00b',
+      `tenant=t&theme.primary=${'f'.repeat(41)}`,
+      'tenant=t&header=%00',
+    ]) {
       const response = await get(`/?${query}`);
       assert.equal(response.status, 400, query);
       assert.equal(response.headers.get('cache-control'), 'no-store');

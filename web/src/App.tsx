@@ -38,7 +38,18 @@ function Page({ route }: { route: Route }) {
  * a fixed header and navigation; in `auto` height the document grows with its content (the host sizes the iframe
  * from `resize`), the phone navigation sits under the header and the bet slip opens in place of the page.
  */
-export function App({ height, siteName, notice }: { height: HeightMode; siteName: string; notice?: string }) {
+export function App({
+  height,
+  header,
+  siteName,
+  notice,
+}: {
+  height: HeightMode;
+  /** false: the host shows the balance; phones get no header and desktops only the navigation */
+  header: boolean;
+  siteName: string;
+  notice?: string;
+}) {
   const route = useStore(routeStore);
   useStore(localeStore);
   const desktop = useMedia('(min-width: 900px)');
@@ -57,8 +68,8 @@ export function App({ height, siteName, notice }: { height: HeightMode; siteName
   const slipInPage = !desktop && open && height === 'auto';
   return (
     <div class={`app ${desktop ? 'desktop' : 'mobile'}${wide ? ' wide' : ''}`}>
-      <Header desktop={desktop} siteName={siteName} />
-      {!desktop && height === 'auto' && <BottomNav placement="top" />}
+      {(header || desktop) && <Header desktop={desktop} siteName={siteName} bare={!header} />}
+      {!desktop && height === 'auto' && <BottomNav placement="top" login={!header} />}
       {notice && (
         <p class="banner" role="status">
           {notice}
@@ -75,7 +86,7 @@ export function App({ height, siteName, notice }: { height: HeightMode; siteName
           </aside>
         )}
       </div>
-      {!desktop && height === 'fill' && <BottomNav placement="bottom" />}
+      {!desktop && height === 'fill' && <BottomNav placement="bottom" login={!header} />}
       {!desktop && height === 'fill' && open && <SlipSheet />}
       <Toast />
     </div>

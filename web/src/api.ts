@@ -97,6 +97,17 @@ export const api = {
     call<ApiResponse<'getCompetition'>>('GET', `/api/v1/catalog/competitions/${enc(id)}`, { signal }),
   event: (id: string, signal?: AbortSignal) =>
     call<ApiResponse<'getEvent'>>('GET', `/api/v1/catalog/events/${enc(id)}`, { signal }),
+  search: (query: string, signal?: AbortSignal) =>
+    call<ApiResponse<'searchCatalog'>>('GET', `/api/v1/catalog/search?q=${enc(query)}`, { signal }),
+  favourites: (signal?: AbortSignal) =>
+    call<ApiResponse<'listFavourites'>>('GET', '/api/v1/favourites', { player: true, signal, background: true }),
+  addFavourite: (kind: 'events' | 'competitions', id: string) =>
+    call<unknown>('PUT', `/api/v1/favourites/${kind}/${enc(id)}`, { player: true }),
+  settings: () => call<ApiResponse<'getPlayerSettings'>>('GET', '/api/v1/settings', { player: true, background: true }),
+  saveSettings: (body: ApiRequest<'updatePlayerSettings'>) =>
+    call<ApiResponse<'updatePlayerSettings'>>('PATCH', '/api/v1/settings', { player: true, body }),
+  removeFavourite: (kind: 'events' | 'competitions', id: string) =>
+    call<unknown>('DELETE', `/api/v1/favourites/${kind}/${enc(id)}`, { player: true }),
 
   balance: () => call<ApiResponse<'getBalance'>>('GET', '/api/v1/wallet/balance', { player: true }),
   /** 201 with the balance after the stake, or 200 (the bet of an earlier request with this requestId) without. */

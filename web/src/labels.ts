@@ -21,6 +21,12 @@ export function marketNameLabel(name: string): string {
     [/^Handicap (.+)$/i, 'handicap'],
     [/^Both teams to score$/i, 'both_teams_to_score'],
     [/^Correct score$/i, 'correct_score'],
+    [/^Double chance$/i, 'double_chance'],
+    [/^Draw no bet$/i, 'draw_no_bet'],
+    [/^Half-time result$/i, 'half_time_result'],
+    [/^First half moneyline$/i, 'first_half_moneyline'],
+    [/^Set betting$/i, 'set_betting'],
+    [/^First set winner$/i, 'first_set_winner'],
   ];
   for (const [pattern, type] of patterns) {
     const match = pattern.exec(name);
@@ -32,11 +38,16 @@ export function marketNameLabel(name: string): string {
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 /**
- * A selection as players read it: "Home -1.5" becomes the home team with its line, "Draw", "Over 2.5", "Yes"
- * and "No" are translated, lines through the locale; anything else (a team name, a correct score) is shown as the
- * feed wrote it.
+ * A selection as players read it: "Home -1.5" becomes the home team with its line, "Home or Draw" the team or
+ * the draw; "Draw", "Over 2.5", "Yes" and "No" are translated, lines through the locale; anything else (a team
+ * name, a correct score) is shown as the feed wrote it.
  */
 export function selectionLabel(name: string, home: string, away: string, line?: string | null): string {
+  const either = /^(Home|Draw|Away)\s+or\s+(Home|Draw|Away)$/i.exec(name);
+  if (either) {
+    const sideName = (side: string) => selectionLabel(side, home, away);
+    return t('outcome_either', { first: sideName(either[1]!), second: sideName(either[2]!) });
+  }
   const side = /^(Home|Away)(?:\s+(.*))?$/i.exec(name);
   if (side) {
     const team = side[1]!.toLowerCase() === 'home' ? home : away;
@@ -51,6 +62,7 @@ export function selectionLabel(name: string, home: string, away: string, line?: 
     return t(key, { line: formatLine(totalLine, false) });
   }
   if (/^draw$/i.test(name)) return t('outcome_draw');
+  if (/^any other$/i.test(name)) return t('outcome_other');
   if (/^yes$/i.test(name)) return t('outcome_yes');
   if (/^no$/i.test(name)) return t('outcome_no');
   return name;

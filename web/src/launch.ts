@@ -1,4 +1,17 @@
-import { HEIGHT_MODES, isLocale, type HeightMode, type Locale } from '../../sdk/protocol.ts';
+import {
+  HEIGHT_MODES,
+  isLocale,
+  ODDS_FORMATS,
+  THEME_KEYS,
+  type HeightMode,
+  type Locale,
+  type OddsFormat,
+  type SportsbookEvents,
+  type Theme,
+} from '../../sdk/protocol.ts';
+
+/** A mount option the address gives that the app cannot use: reported to the host as an `error` event. */
+export type Refusal = Required<SportsbookEvents['error']>;
 
 /**
  * The iframe address, read once at start-up. Importing this module removes the credentials (`launch`, and the
@@ -17,6 +30,18 @@ export interface LaunchParams {
   height: HeightMode;
   /** the host page's origin as the host claims it (checked against embedOrigins and the referrer) */
   origin: string | null;
+  /** `theme.{key}` as written, checked by theme/theme.ts */
+  theme: Partial<Record<keyof Theme, string>>;
+  /** false when the host shows the balance itself (`header=false`) */
+  header: boolean;
+  /** null follows the locale */
+  oddsFormat: OddsFormat | null;
+  /** `header` and `oddsFormat` values that were not understood (the defaults hold) */
+  refused: Refusal[];
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string | null): value is T {
+  return (values as readonly (string | null)[]).includes(value);
 }
 
 function readAndScrub(): LaunchParams {
@@ -31,14 +56,33 @@ function readAndScrub(): LaunchParams {
   }
   const locale = params.get('locale');
   const height = params.get('height');
+  const header = params.get('header');
+  const oddsFormat = params.get('oddsFormat');
+  const refused: Refusal[] = [];
+  if (header !== null && header !== 'true' && header !== 'false') {
+    refused.push({ code: 'invalid_option', field: 'header', message: `header must be true or false, not "${header}"` });
+  }
+  if (oddsFormat !== null && !oneOf(ODDS_FORMATS, oddsFormat)) {
+    const message = `oddsFormat must be ${ODDS_FORMATS.join(', ')}, not "${oddsFormat}"`;
+    refused.push({ code: 'invalid_option', field: 'oddsFormat', message });
+  }
+  const theme: LaunchParams['theme'] = {};
+  for (const key of THEME_KEYS) {
+    const value = params.get(`theme.${key}`);
+    if (value !== null) theme[key] = value;
+  }
   return {
     tenant: params.get('tenant'),
     launch: launch || null,
     token: token || null,
     path: params.get('path'),
     locale: isLocale(locale) ? locale : null,
-    height: (HEIGHT_MODES as readonly (string | null)[]).includes(height) ? (height as HeightMode) : 'fill',
+    height: oneOf(HEIGHT_MODES, height) ? height : 'fill',
     origin: params.get('origin'),
+    theme,
+    header: header !== 'false',
+    oddsFormat: oneOf(ODDS_FORMATS, oddsFormat) ? oddsFormat : null,
+    refused,
   };
 }
 

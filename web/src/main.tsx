@@ -8,12 +8,14 @@ import { render } from 'preact';
 import { isLocale, parsePath, type HostMessage, type Locale } from '../../sdk/protocol.ts';
 import { api } from './api.ts';
 import { App } from './App.tsx';
-import { startSlipRefresh } from './betslip/slip.ts';
+import { stakeLimits, startSlipRefresh } from './betslip/slip.ts';
+import './settings.ts';
 import { prefetch, sportsStore } from './catalog.ts';
 import { connect, markReady, post } from './bridge.ts';
-import { currencyStore, localeStore, t } from './i18n/index.ts';
+import { currencyStore, hostOddsFormatStore, localeStore, t } from './i18n/index.ts';
 import { openPath, routeStore, setSiteName, titleChanged } from './router.ts';
 import { exchangeLaunchToken, loggedIn, logout, refreshBalance, startSession } from './session.ts';
+import { applyTheme } from './theme/theme.ts';
 import { startWatching } from './watch.ts';
 
 const root = document.getElementById('app')!;
@@ -87,6 +89,9 @@ function unavailable(message: string): void {
 
 async function boot(): Promise<void> {
   document.documentElement.classList.add(`h-${launchParams.height}`);
+  // before the first paint; what the address asked for and cannot have is told to the host once it is connected
+  for (const refusal of [...launchParams.refused, ...applyTheme(launchParams.theme)]) post('error', refusal);
+  if (launchParams.oddsFormat) hostOddsFormatStore.set(launchParams.oddsFormat);
   const tenant = launchParams.tenant;
   if (!tenant) {
     connect([]);
@@ -111,6 +116,7 @@ async function boot(): Promise<void> {
     return;
   }
   currencyStore.set(config.tenant.currency);
+  stakeLimits.set(config.betting);
   setLocale(launchParams.locale ?? (isLocale(config.tenant.locale) ? config.tenant.locale : 'en'));
   setSiteName(config.tenant.name);
   connect(config.tenant.embedOrigins);
@@ -122,6 +128,7 @@ async function boot(): Promise<void> {
   render(
     <App
       height={launchParams.height}
+      header={launchParams.header}
       siteName={config.tenant.name}
       notice={config.tenant.available ? undefined : t('err_unavailable')}
     />,

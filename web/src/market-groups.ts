@@ -4,7 +4,7 @@ import type { Market } from './types.ts';
  * How an event page sorts its markets: into tabs as the sportsbooks players know do (main, totals, handicaps,
  * halves or sets, scores), and inside a tab by market type, the lines of one type together.
  */
-export const MARKET_TABS = ['all', 'main', 'totals', 'handicaps', 'periods', 'scores'] as const;
+const MARKET_TABS = ['all', 'main', 'totals', 'handicaps', 'periods', 'scores'] as const;
 export type MarketTab = (typeof MARKET_TABS)[number];
 
 /** Every market type in the order players look for them, and its tab; a type not listed goes last, under main. */
@@ -25,7 +25,7 @@ const TYPES: ReadonlyArray<[type: string, tab: Exclude<MarketTab, 'all'>]> = [
 const ORDER = new Map(TYPES.map(([type], index) => [type, index]));
 const TAB_OF = new Map<string, MarketTab>(TYPES);
 
-export function tabOf(type: string): Exclude<MarketTab, 'all'> {
+function tabOf(type: string): Exclude<MarketTab, 'all'> {
   return (TAB_OF.get(type) ?? 'main') as Exclude<MarketTab, 'all'>;
 }
 

@@ -311,7 +311,8 @@ describe('market and selection names', () => {
     assert.equal(marketNameLabel('Total over/under 2.5'), 'Total 2,5');
     assert.equal(marketNameLabel('Handicap -1'), 'Handicap -1');
     assert.equal(marketNameLabel('match result'), 'Resultado final');
-    assert.equal(marketNameLabel('Half-time result'), 'Half-time result');
+    assert.equal(marketNameLabel('Half-time result'), 'Resultado do 1º tempo');
+    assert.equal(marketNameLabel('Moneyline'), 'Vencedor');
   });
 
   it('names selections: sides as teams, over/under, draw, yes and no translated, the rest as written', () => {
@@ -330,6 +331,8 @@ describe('market and selection names', () => {
       ['es', 'NO', null, 'No'],
       ['es', 'Over 1.5', undefined, 'Más de 1,5'],
       ['es', '2-1', null, '2-1'],
+      ['pt-BR', 'Home or Draw', null, 'Arsenal ou Empate'],
+      ['es', 'Draw or Away', null, 'Empate o Chelsea'],
       ['es', 'Homer Simpson FC', null, 'Homer Simpson FC'],
     ];
     for (const [locale, name, line, shown] of cases) {

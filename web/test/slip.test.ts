@@ -1,6 +1,6 @@
-// The bet slip's logic (web/src/betslip/slip.ts): the payout and combined odds the slip shows (the service's rule,
-// exactly), stakes, singles and accumulators, odds changes, what survives a reload, and placing bets against a fake
-// API.
+// The bet slip's logic (web/src/betslip/slip.ts): the payout and combined odds the slip shows (the service's rules,
+// exactly), singles and an accumulator from the same selections, the choice of odds changes, quick stakes within the
+// stake range, what survives a reload (and what is dropped when read back), and placing bets against a fake API.
 import assert from 'node:assert/strict';
 import { afterEach, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -9,24 +9,48 @@ import type { Bet, EventHeader, Market, Selection } from '../src/types.ts';
 import { event, installBrowser } from './helpers/browser.ts';
 
 const CASINO = 'https://casino.example';
-const SAVED = {
-  items: Array.from({ length: 21 }, (_, n) => ({ selectionId: `se_saved_${n}`, eventId: `ev_saved_${n}` })),
-  mode: 'acca',
-  accaStakeText: '5',
-  placing: true,
-  receipt: { bets: [], items: [] },
-};
-const browser = installBrowser({
-  url: 'https://sportsbook.example/?tenant=tn_1',
-  ancestorOrigins: [CASINO],
-  storage: { 'bookmaker.slip.tn_1': JSON.stringify(SAVED) },
+const KEY = 'bookmaker.slip.tn_1';
+const storedItem = (n: number) => ({
+  selectionId: `se_saved_${n}`,
+  eventId: `ev_saved_${n}`,
+  home: 'Santos',
+  away: 'Grêmio',
+  startsAt: '2026-03-11T20:00:00Z',
+  live: false,
+  marketType: 'match_result',
+  line: null,
+  selectionName: 'Santos',
+  odds: '2.10',
+  accepted: '2.00',
+  status: 'open',
+  stakeText: '5',
 });
+/** What an earlier page kept: 21 selections (one too many), a stake and a choice. */
+const SAVED = {
+  v: 2,
+  items: Array.from({ length: 21 }, (_, n) => storedItem(n)),
+  accaStakeText: '5',
+  acceptance: 'any',
+};
+
+// the fake browser has sessionStorage; the slip lives in localStorage
+const local = new Map<string, string>([[KEY, JSON.stringify(SAVED)]]);
+Object.defineProperty(globalThis, 'localStorage', {
+  value: {
+    getItem: (key: string) => local.get(key) ?? null,
+    setItem: (key: string, value: string) => void local.set(key, String(value)),
+    removeItem: (key: string) => void local.delete(key),
+  },
+  configurable: true,
+  writable: true,
+});
+const browser = installBrowser({ url: 'https://sportsbook.example/?tenant=tn_1', ancestorOrigins: [CASINO] });
 const slip = await import('../src/betslip/slip.ts');
 const { connect } = await import('../src/bridge.ts');
 const { balanceStore, betsVersion, sessionStore } = await import('../src/session.ts');
-const { currencyStore, localeStore } = await import('../src/i18n/index.ts');
-const { slipStore } = slip;
-/** the slip as slip.ts restored it at import, from what SAVED put in sessionStorage */
+const { currencyStore, formatOdds, localeStore } = await import('../src/i18n/index.ts');
+const { slipStore, stakeLimits, quickStakesStore } = slip;
+/** the slip as slip.ts restored it at import, from what SAVED put in localStorage */
 const restored = slipStore.get();
 
 // ---- catalog fixtures ----
@@ -55,7 +79,11 @@ function add(eventId: string, selectionId: string, odds: string, status: EventHe
   const picked = selection(selectionId, odds);
   slip.toggleSelection(picked, market(`mk_${selectionId}`, [picked]), header(eventId, status));
 }
+/** A new price for a selection added with add(). */
+const reprice = (eventId: string, selectionId: string, odds: string) =>
+  slip.applyMarkets(header(eventId), [market(`mk_${selectionId}`, [selection(selectionId, odds)])], true);
 const ids = () => slipStore.get().items.map((item) => item.selectionId);
+const item = (selectionId: string) => slipStore.get().items.find((i) => i.selectionId === selectionId)!;
 
 // ---- a fake API ----
 interface Call {
@@ -72,6 +100,7 @@ function fakeFetch(url: string, init: { method: string; headers: Record<string, 
   if (!answer) throw new Error(`unexpected call ${init.method} ${url}`);
   return Promise.resolve(new Response(JSON.stringify(answer.body), { status: answer.status }));
 }
+const sent = () => calls.map((call) => call.body as { stake: number; legs: unknown; acceptOddsChanges: string });
 function placed(id: string, stake: number, legs: Array<[string, string]>, payout: number): Bet {
   return {
     id,
@@ -102,6 +131,20 @@ function placed(id: string, stake: number, legs: Array<[string, string]>, payout
     movements: [],
   };
 }
+const refusal = (status: number, code: string, details: Record<string, unknown> = {}) => ({
+  status,
+  body: { error: { code, message: code, details } },
+});
+const player = {
+  id: 'pl_1',
+  tenantId: 'tn_1',
+  externalId: 'ana',
+  status: 'active' as const,
+  displayName: 'Ana',
+  currency: 'BRL',
+  kycStatus: 'verified',
+  createdAt: '2026-03-01T00:00:00Z',
+};
 
 before(() => {
   connect([CASINO]);
@@ -111,8 +154,10 @@ before(() => {
 });
 afterEach(() => {
   slip.clearSlip();
-  slipStore.set((state) => ({ ...state, receipt: null, placing: false, accaStakeText: '' }));
+  slipStore.set((state) => ({ ...state, receipt: null, placing: false, acceptance: 'higher', failed: {} }));
   sessionStore.set(null);
+  stakeLimits.set(null);
+  quickStakesStore.set(null);
   calls.length = 0;
   answers = [];
   browser.take();
@@ -138,13 +183,18 @@ describe('the arithmetic', () => {
     assert.equal(slip.payout(1234, []), 1234);
   });
 
-  it('shows combined odds to three decimals, rounded down, with at least two', () => {
+  it('computes combined odds as the service records them (floored to thousandths), shown cut to two decimals', () => {
     assert.equal(slip.combinedOdds(['2.10', '3.60']), '7.56');
     assert.equal(slip.combinedOdds(['2.10', '3.25']), '6.825');
     assert.equal(slip.combinedOdds(['1.111', '1.111']), '1.234');
     assert.equal(slip.combinedOdds(['1.5', '2']), '3.00');
-    assert.equal(slip.combinedOdds(['2.5']), '2.50');
-    // a long accumulator whose product a float cannot hold exactly (found by the property below)
+    // what the player reads: the bookmaker's two decimals, never more than is paid
+    assert.equal(formatOdds(slip.combinedOdds(['2.10', '3.25'])), '6.82');
+    assert.equal(formatOdds(slip.combinedOdds(['1.111', '1.111'])), '1.23');
+    assert.equal(formatOdds(slip.combinedOdds(['2.10', '3.60'])), '7.56');
+    // the return is the legs' product, as the service pays it, not the rounded figure: 10.00 at 2.10 × 3.25
+    assert.equal(slip.payout(1000, ['2.10', '3.25']), 6825);
+    // a long accumulator whose product a float cannot hold exactly
     const long = [52365, 65906, 99705, 70605, 36725, 33265];
     assert.equal(slip.combinedOdds(long.map(formatMilli)), formatMilli(combinedOddsMilli(long)));
   });
@@ -165,71 +215,74 @@ describe('the arithmetic', () => {
     );
   });
 
+  it('accepts odds changes as the service does: none the same odds only, higher the same or better, any all', () => {
+    const table = (['none', 'higher', 'any'] as const).map((mode) => [
+      mode,
+      slip.acceptsChange(mode, '2.10', '2.1'),
+      slip.acceptsChange(mode, '2.10', '2.20'),
+      slip.acceptsChange(mode, '2.10', '2.00'),
+    ]);
+    assert.deepEqual(table, [
+      ['none', true, false, false],
+      ['higher', true, true, false],
+      ['any', true, true, true],
+    ]);
+  });
+
   it('takes a stake typed in major units, and nothing that is not a positive amount', () => {
     assert.equal(slip.stakeOf('10'), 1000);
     assert.equal(slip.stakeOf('10,50'), 1050);
     assert.equal(slip.stakeOf('0.01'), 1);
     assert.equal(slip.stakeOf('0'), null);
-    assert.equal(slip.stakeOf('0,00'), null);
     assert.equal(slip.stakeOf(''), null);
     assert.equal(slip.stakeOf('ten'), null);
-    // the minus sign is not an amount character: it is dropped
-    assert.equal(slip.stakeOf('-5'), 500);
   });
 });
 
-describe('the slip', () => {
-  it('came back from sessionStorage after a reload: 20 selections at most, no receipt, not placing', () => {
-    assert.equal(slip.MAX_SELECTIONS, 20);
-    assert.deepEqual(
-      restored.items.map((item) => item.selectionId),
-      SAVED.items.slice(0, 20).map((item) => item.selectionId),
-    );
-    assert.deepEqual(
-      { ...restored, items: [] },
-      { items: [], mode: 'acca', accaStakeText: '5', placing: false, error: null, receipt: null },
-    );
-  });
-
-  it('keeps singles for one event and switches to an accumulator when a second event comes', () => {
+describe('singles and the accumulator', () => {
+  it('makes every selection a single, and two or more from different events an accumulator too', () => {
     add('ev_1', 'se_1', '2.10');
-    assert.deepEqual(ids(), ['se_1']);
-    assert.equal(slipStore.get().mode, 'singles');
+    assert.deepEqual(
+      slip.slipBets(slipStore.get()).map((bet) => bet.key),
+      ['se_1'],
+    );
     add('ev_2', 'se_2', '3.60');
-    assert.equal(slipStore.get().mode, 'acca');
-    assert.equal(slip.accaPossible(slipStore.get().items), true);
-    // the player goes back to singles: a third event keeps the choice
-    slip.setMode('singles');
-    add('ev_3', 'se_3', '1.50');
-    assert.equal(slipStore.get().mode, 'singles');
-    slip.setMode('acca');
-    // two selections of one event cannot be an accumulator
-    add('ev_3', 'se_4', '4.00');
-    assert.equal(slipStore.get().mode, 'singles');
+    assert.deepEqual(
+      slip.slipBets(slipStore.get()).map((bet) => [bet.key, bet.items.map((i) => i.selectionId)]),
+      [
+        ['se_1', ['se_1']],
+        ['se_2', ['se_2']],
+        [slip.ACCA, ['se_1', 'se_2']],
+      ],
+    );
+    // two selections of one event cannot be an accumulator: singles only
+    add('ev_2', 'se_3', '4.00');
     assert.equal(slip.accaPossible(slipStore.get().items), false);
-    slip.setMode('acca');
-    assert.equal(slipStore.get().mode, 'singles');
-    // removing the second one makes it possible again, the mode stays singles
-    slip.removeSelection('se_4');
-    assert.deepEqual(ids(), ['se_1', 'se_2', 'se_3']);
-    assert.equal(slipStore.get().mode, 'singles');
+    assert.deepEqual(
+      slip.slipBets(slipStore.get()).map((bet) => bet.key),
+      ['se_1', 'se_2', 'se_3'],
+    );
+    slip.removeSelection('se_3');
+    assert.equal(slip.accaPossible(slipStore.get().items), true);
     // a tap on a selection in the slip takes it out
     add('ev_2', 'se_2', '3.60');
-    assert.deepEqual(ids(), ['se_1', 'se_3']);
-    assert.equal(slip.inSlip('se_2'), false);
-    assert.equal(slip.inSlip('se_3'), true);
+    assert.deepEqual(ids(), ['se_1']);
   });
 
-  it('copies the first stake to a new single, and keeps stakes per selection', () => {
+  it('totals the staked bets: their stake and what they pay, each at its own odds', () => {
     add('ev_1', 'se_1', '2.10');
-    slip.setStakeText('se_1', '10');
     add('ev_2', 'se_2', '3.60');
-    assert.equal(slipStore.get().items[1]!.stakeText, '10');
-    slip.setStakeText('se_2', '2,5');
-    assert.deepEqual(
-      slipStore.get().items.map((item) => item.stakeText),
-      ['10', '2,5'],
-    );
+    add('ev_3', 'se_3', '1.333');
+    assert.deepEqual(slip.slipTotals(slipStore.get()), { count: 0, stake: 0, payout: 0 });
+    slip.setStakeText('se_1', '10');
+    slip.setStakeText('se_3', '1');
+    slip.setAccaStakeText('2,50');
+    // 10.00 × 2.10 = 21.00; 1.00 × 1.333 = 1.33; 2.50 × 2.10 × 3.60 × 1.333 = 25.19 (25.19377, floored once)
+    assert.deepEqual(slip.slipTotals(slipStore.get()), { count: 3, stake: 13_50, payout: 21_00 + 1_33 + 25_19 });
+    // a single without a stake is no bet; a new selection starts without one
+    add('ev_4', 'se_4', '2.00');
+    assert.equal(item('se_4').stakeText, '');
+    assert.equal(slip.slipTotals(slipStore.get()).count, 3);
   });
 
   it('holds 20 selections at most', () => {
@@ -238,76 +291,148 @@ describe('the slip', () => {
     assert.equal(slipStore.get().items.length, 20);
     assert.deepEqual(slipStore.get().error, { code: 'max_selections', details: {} });
   });
+});
 
-  it('is kept in sessionStorage for a reload: selections, mode and accumulator stake only', () => {
+describe('odds changes', () => {
+  it('accepts a move the choice accepts at once (higher: a better price), and holds one it does not', () => {
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
-    slip.setAccaStakeText('5');
-    const saved = JSON.parse(browser.storage.get('bookmaker.slip.tn_1') ?? 'null') as Record<string, unknown>;
-    assert.deepEqual(Object.keys(saved).sort(), ['accaStakeText', 'items', 'mode']);
-    assert.equal(saved.mode, 'acca');
-    assert.equal(saved.accaStakeText, '5');
+    reprice('ev_1', 'se_1', '2.40');
+    assert.deepEqual([item('se_1').odds, item('se_1').accepted, item('se_1').previous], ['2.40', '2.40', '2.10']);
+    assert.equal(slip.hasOddsChanges(slipStore.get().items), false);
+    reprice('ev_2', 'se_2', '3.40');
+    assert.deepEqual([item('se_2').odds, item('se_2').accepted], ['3.40', '3.60']);
+    assert.equal(slip.hasOddsChanges(slipStore.get().items), true);
+    // what the slip shows it pays: the current odds, the ones the bet is placed at
+    slip.setStakeText('se_2', '10');
+    assert.equal(slip.slipTotals(slipStore.get()).payout, 34_00);
+    slip.acceptOddsChanges();
+    assert.equal(slip.hasOddsChanges(slipStore.get().items), false);
+  });
+
+  it('none holds every move, any holds none; choosing a wider one accepts what it now accepts', () => {
+    add('ev_1', 'se_1', '2.10');
+    slip.setAcceptance('none');
+    reprice('ev_1', 'se_1', '2.40');
+    assert.deepEqual([item('se_1').odds, item('se_1').accepted], ['2.40', '2.10']);
+    slip.setAcceptance('higher');
+    assert.deepEqual([item('se_1').odds, item('se_1').accepted], ['2.40', '2.40']);
+    reprice('ev_1', 'se_1', '1.90');
+    assert.equal(item('se_1').accepted, '2.40');
+    slip.setAcceptance('any');
+    assert.equal(item('se_1').accepted, '1.90');
+    reprice('ev_1', 'se_1', '1.50');
+    assert.equal(item('se_1').accepted, '1.50');
+  });
+
+  it('follows market states: suspended, gone from a complete read, the event over', () => {
+    add('ev_1', 'se_1', '2.10');
+    slip.applyMarkets(header('ev_1'), [market('mk_se_1', [selection('se_1', '2.10')], 'suspended')], true);
+    assert.equal(item('se_1').status, 'suspended');
+    slip.applyMarkets(header('ev_1'), [], false);
+    assert.equal(item('se_1').status, 'suspended');
+    slip.applyMarkets(header('ev_1'), [], true);
+    assert.equal(item('se_1').status, 'unavailable');
+    slip.applyMarkets(header('ev_1', 'finished'), [market('mk_se_1', [selection('se_1', '2.10')])], true);
+    assert.equal(item('se_1').status, 'unavailable');
+  });
+});
+
+describe('quick stakes', () => {
+  it('adds 5, 10, 25 and 50 in major units of the currency, or the player’s own', () => {
+    assert.deepEqual(slip.quickStakes(), [5_00, 10_00, 25_00, 50_00]);
+    currencyStore.set('CLP');
+    assert.deepEqual(slip.quickStakes(), [5, 10, 25, 50]);
+    currencyStore.set('BRL');
+    quickStakesStore.set([2_00, 20_00]);
+    assert.deepEqual(slip.quickStakes(), [2_00, 20_00]);
+  });
+
+  it('keeps the stake within the stake range when it knows it', () => {
+    assert.equal(slip.addQuickStake(null, 5_00), 5_00);
+    assert.equal(slip.addQuickStake(7_50, 10_00), 17_50);
+    stakeLimits.set({ minStake: 10_00, maxStake: 60_00 });
+    assert.equal(slip.addQuickStake(null, 5_00), 10_00);
+    assert.equal(slip.addQuickStake(20_00, 25_00), 45_00);
+    assert.equal(slip.addQuickStake(45_00, 25_00), 60_00);
+  });
+});
+
+describe('what survives a reload', () => {
+  it('came back from localStorage: 20 valid selections at most, their stakes and the choice; no receipt', () => {
     assert.deepEqual(
-      (saved.items as Array<{ selectionId: string }>).map((item) => item.selectionId),
-      ['se_1', 'se_2'],
+      restored.items.map((i) => i.selectionId),
+      SAVED.items.slice(0, 20).map((i) => i.selectionId),
+    );
+    assert.deepEqual(restored.items[0], storedItem(0));
+    assert.deepEqual(
+      { ...restored, items: [] },
+      { items: [], accaStakeText: '5', acceptance: 'any', placing: false, error: null, failed: {}, receipt: null },
     );
   });
 
-  it('follows new prices and market states; a moved price must be accepted', () => {
+  it('keeps selections, stakes and the choice per tenant, and nothing when there is nothing to keep', () => {
+    assert.equal(local.has(KEY), false, 'an empty slip with the default choice leaves nothing behind');
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
-    const before = slipStore.get();
-    // a poll of another event changes nothing
-    slip.applyMarkets(header('ev_9'), [], true);
-    assert.equal(slipStore.get(), before);
-    slip.applyMarkets(header('ev_1', 'live'), [market('mk_se_1', [selection('se_1', '2.40')])], true);
-    const [first, second] = slipStore.get().items;
-    assert.deepEqual([first!.odds, first!.accepted, first!.live, first!.status], ['2.40', '2.10', true, 'open']);
-    assert.equal(second!.odds, '3.60');
-    assert.equal(slip.hasOddsChanges(slipStore.get().items), true);
-    slip.acceptOddsChanges();
-    assert.equal(slipStore.get().items[0]!.accepted, '2.40');
-    assert.equal(slip.hasOddsChanges(slipStore.get().items), false);
-
-    slip.applyMarkets(header('ev_2'), [market('mk_se_2', [selection('se_2', '3.60')], 'suspended')], true);
-    assert.equal(slipStore.get().items[1]!.status, 'suspended');
-    // a partial read without the market leaves it; a complete one without it means it is gone
-    slip.applyMarkets(header('ev_2'), [], false);
-    assert.equal(slipStore.get().items[1]!.status, 'suspended');
-    slip.applyMarkets(header('ev_2'), [], true);
-    assert.equal(slipStore.get().items[1]!.status, 'unavailable');
-    slip.applyMarkets(header('ev_1', 'finished'), [market('mk_se_1', [selection('se_1', '2.40')])], true);
-    assert.equal(slipStore.get().items[0]!.status, 'unavailable');
+    slip.setStakeText('se_1', '10');
+    slip.setAccaStakeText('5');
+    slip.setAcceptance('none');
+    const saved = JSON.parse(local.get(KEY)!) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(saved).sort(), ['accaStakeText', 'acceptance', 'items', 'v']);
+    assert.deepEqual(slip.readStored(local.get(KEY)!), { ...slipStore.get(), receipt: null });
+    slip.clearSlip();
+    assert.equal(local.has(KEY), true, 'the choice is remembered');
+    slip.setAcceptance('higher');
+    assert.equal(local.has(KEY), false);
   });
 
-  it('brings the placed selections back on request after a receipt', () => {
-    add('ev_1', 'se_1', '2.10');
-    const items = slipStore.get().items;
-    slipStore.set((state) => ({ ...state, items: [], receipt: { bets: [], items } }));
-    add('ev_2', 'se_2', '3.60');
-    slipStore.set((state) => ({ ...state, receipt: { bets: [], items } }));
-    slip.closeReceipt(true);
-    assert.deepEqual(ids(), ['se_2', 'se_1']);
-    assert.equal(slipStore.get().receipt, null);
-    slipStore.set((state) => ({ ...state, receipt: { bets: [], items } }));
-    slip.closeReceipt(false);
-    assert.deepEqual(ids(), ['se_2', 'se_1']);
+  it('drops a corrupt, oversized or older value whole, and a selection that is not one alone', () => {
+    const empty = slip.readStored(null);
+    assert.deepEqual(empty.items, []);
+    assert.equal(empty.acceptance, 'higher');
+    for (const raw of [
+      '{',
+      'null',
+      '[]',
+      '"slip"',
+      JSON.stringify({ ...SAVED, v: 1 }),
+      JSON.stringify({ items: SAVED.items }),
+      JSON.stringify({ ...SAVED, items: 'se_1' }),
+      JSON.stringify({ ...SAVED, accaStakeText: 'x'.repeat(70_000) }),
+    ]) {
+      assert.deepEqual(slip.readStored(raw), empty, raw.slice(0, 40));
+    }
+    const bad = [
+      null,
+      'se_1',
+      { ...storedItem(1), odds: '2,10' },
+      { ...storedItem(2), odds: 2.1 },
+      { ...storedItem(3), status: 'open!' },
+      { ...storedItem(4), selectionId: '' },
+      { ...storedItem(5), home: 'x'.repeat(201) },
+      { ...storedItem(6), stakeText: 5 },
+      { ...storedItem(7), live: 'no' },
+      { ...storedItem(9), marketType: '<script>' },
+    ];
+    const read = slip.readStored(
+      JSON.stringify({
+        ...SAVED,
+        items: [storedItem(0), ...bad, storedItem(0), storedItem(8)],
+        accaStakeText: 7,
+        acceptance: 'always',
+      }),
+    );
+    assert.deepEqual(
+      read.items.map((i) => i.selectionId),
+      ['se_saved_0', 'se_saved_8'],
+    );
+    assert.deepEqual([read.accaStakeText, read.acceptance], ['', 'higher']);
   });
 });
 
 describe('placing', () => {
-  const player = {
-    id: 'pl_1',
-    tenantId: 'tn_1',
-    externalId: 'ana',
-    status: 'active' as const,
-    displayName: 'Ana',
-    currency: 'BRL',
-    kycStatus: 'verified',
-    createdAt: '2026-03-01T00:00:00Z',
-  };
-
-  it('asks an anonymous player to log in', async () => {
+  it('asks an anonymous player to log in, and the prompt goes when the player logs in', async () => {
     add('ev_1', 'se_1', '2.10');
     slip.setStakeText('se_1', '10');
     await slip.placeBets();
@@ -317,126 +442,196 @@ describe('placing', () => {
       [event('login_required', { reason: 'place_bet' })],
     );
     assert.equal(calls.length, 0);
-  });
-
-  it('refuses before calling the API: a moved price, a suspended market, no stake', async () => {
     sessionStore.set({ token: 'st_1', player });
-    add('ev_1', 'se_1', '2.10');
-    await slip.placeBets();
-    assert.deepEqual(slipStore.get().error, { code: 'enter_stake', details: {} });
-    slip.setStakeText('se_1', '10');
-    slip.applyMarkets(header('ev_1'), [market('mk_se_1', [selection('se_1', '2.20')])], true);
-    await slip.placeBets();
-    assert.deepEqual(slipStore.get().error, { code: 'odds_changed', details: {} });
-    slip.acceptOddsChanges();
-    slip.applyMarkets(header('ev_1'), [market('mk_se_1', [selection('se_1', '2.20')], 'suspended')], true);
-    await slip.placeBets();
-    assert.deepEqual(slipStore.get().error, { code: 'market_unavailable', details: {}, selectionId: 'se_1' });
-    slip.applyMarkets(header('ev_1'), [], true);
-    await slip.placeBets();
-    assert.deepEqual(slipStore.get().error, { code: 'selection_unavailable', details: {}, selectionId: 'se_1' });
-    assert.equal(calls.length, 0);
+    assert.equal(slipStore.get().error, null);
   });
 
-  it('places an accumulator at the accepted prices, then shows the receipt and the balance, and tells the host', async () => {
+  it('refuses before calling the API: a moved price, no stake, a suspended market, a stake out of range', async () => {
     sessionStore.set({ token: 'st_1', player });
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
+    await slip.placeBets();
+    assert.deepEqual(slipStore.get().error, { code: 'enter_stake', details: {} });
+    slip.setStakeText('se_1', '10');
+    reprice('ev_1', 'se_1', '2.00');
+    await slip.placeBets();
+    assert.deepEqual(slipStore.get().error, { code: 'odds_changed', details: {} });
+    slip.acceptOddsChanges();
+    slip.applyMarkets(header('ev_1'), [market('mk_se_1', [selection('se_1', '2.00')], 'suspended')], true);
+    await slip.placeBets();
+    assert.deepEqual(slipStore.get().error, { code: 'market_unavailable', details: {}, selectionId: 'se_1' });
+    reprice('ev_1', 'se_1', '2.00');
+    stakeLimits.set({ minStake: 1_00, maxStake: 5_00 });
+    slip.setAccaStakeText('4');
+    await slip.placeBets();
+    assert.deepEqual(slipStore.get().failed, {
+      se_1: { code: 'stake_out_of_range', details: { minStake: 1_00, maxStake: 5_00 } },
+    });
+    assert.equal(calls.length, 0);
+  });
+
+  it('places the singles and the accumulator in one go, one request each, with the choice of odds changes', async () => {
+    sessionStore.set({ token: 'st_1', player });
+    add('ev_1', 'se_1', '2.10');
+    add('ev_2', 'se_2', '3.60');
+    slip.setAcceptance('any');
+    slip.setStakeText('se_1', '10');
+    slip.setStakeText('se_2', '2');
     slip.setAccaStakeText('5');
-    const bet = placed(
-      'bt_1',
-      500,
-      [
-        ['se_1', '2.10'],
-        ['se_2', '3.60'],
-      ],
-      3780,
-    );
-    answers = [{ status: 201, body: { bet, balance: { balance: 98_500, currency: 'BRL' } } }];
+    const bets = [
+      placed('bt_1', 10_00, [['se_1', '2.10']], 21_00),
+      placed('bt_2', 2_00, [['se_2', '3.60']], 7_20),
+      placed(
+        'bt_3',
+        5_00,
+        [
+          ['se_1', '2.10'],
+          ['se_2', '3.60'],
+        ],
+        37_80,
+      ),
+    ];
+    answers = [
+      { status: 201, body: { bet: bets[0], balance: { balance: 90_00, currency: 'BRL' } } },
+      // an earlier request's bet (200): no balance with it
+      { status: 200, body: { bet: bets[1] } },
+      { status: 201, body: { bet: bets[2], balance: { balance: 83_00, currency: 'BRL' } } },
+    ];
     const version = betsVersion.get();
     await slip.placeBets();
 
-    assert.equal(calls.length, 1);
-    const [call] = calls;
-    assert.equal(call!.method, 'POST');
-    assert.equal(call!.url, '/api/v1/bets');
-    assert.equal(call!.headers.authorization, 'Bearer st_1');
-    const body = call!.body as { requestId: string; stake: number; legs: unknown };
-    assert.match(body.requestId, /^slip-[0-9a-f]{24}$/);
     assert.deepEqual(
-      { stake: body.stake, legs: body.legs },
-      {
-        stake: 500,
-        legs: [
-          { selectionId: 'se_1', odds: '2.10' },
-          { selectionId: 'se_2', odds: '3.60' },
-        ],
-      },
+      calls.map((call) => [call.method, call.url, call.headers.authorization]),
+      Array(3).fill(['POST', '/api/v1/bets', 'Bearer st_1']),
     );
-    const state = slipStore.get();
-    assert.deepEqual(state.items, []);
-    assert.equal(state.placing, false);
-    assert.equal(state.error, null);
-    assert.deepEqual(state.receipt?.bets, [bet]);
     assert.deepEqual(
-      state.receipt?.items.map((item) => item.selectionId),
+      sent().map(({ stake, legs, acceptOddsChanges }) => ({ stake, legs, acceptOddsChanges })),
+      [
+        { stake: 10_00, legs: [{ selectionId: 'se_1', odds: '2.10' }], acceptOddsChanges: 'any' },
+        { stake: 2_00, legs: [{ selectionId: 'se_2', odds: '3.60' }], acceptOddsChanges: 'any' },
+        {
+          stake: 5_00,
+          legs: [
+            { selectionId: 'se_1', odds: '2.10' },
+            { selectionId: 'se_2', odds: '3.60' },
+          ],
+          acceptOddsChanges: 'any',
+        },
+      ],
+    );
+    const requestIds = calls.map((call) => (call.body as { requestId: string }).requestId);
+    assert.equal(new Set(requestIds).size, 3);
+    for (const requestId of requestIds) assert.match(requestId, /^slip-[0-9a-f]{24}$/);
+    const state = slipStore.get();
+    assert.deepEqual(
+      { items: state.items, accaStakeText: state.accaStakeText, error: state.error, failed: state.failed },
+      { items: [], accaStakeText: '', error: null, failed: {} },
+    );
+    assert.deepEqual(state.receipt?.bets, bets);
+    assert.deepEqual(
+      state.receipt?.items.map((i) => i.selectionId),
       ['se_1', 'se_2'],
     );
-    assert.equal(balanceStore.get(), 98_500);
+    assert.equal(balanceStore.get(), 83_00);
     assert.equal(betsVersion.get(), version + 1);
     assert.deepEqual(
       browser.take().map(({ message }) => message),
       [
-        event('balance_changed', { balance: 98_500, currency: 'BRL' }),
-        event('bet_placed', { betId: 'bt_1', stake: 500, currency: 'BRL', potentialPayout: 3780, legs: 2 }),
+        event('balance_changed', { balance: 90_00, currency: 'BRL' }),
+        event('bet_placed', { betId: 'bt_1', stake: 10_00, currency: 'BRL', potentialPayout: 21_00, legs: 1 }),
+        event('bet_placed', { betId: 'bt_2', stake: 2_00, currency: 'BRL', potentialPayout: 7_20, legs: 1 }),
+        event('balance_changed', { balance: 83_00, currency: 'BRL' }),
+        event('bet_placed', { betId: 'bt_3', stake: 5_00, currency: 'BRL', potentialPayout: 37_80, legs: 2 }),
       ],
     );
   });
 
-  it('places singles one by one and stops at the first refusal, showing the new price the service gave', async () => {
+  it('reports each bet on its own: a refused one stays with its reason, the placed ones leave the slip', async () => {
     sessionStore.set({ token: 'st_1', player });
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
     add('ev_3', 'se_3', '1.50');
-    slip.setMode('singles');
     slip.setStakeText('se_1', '10');
-    slip.setStakeText('se_2', '0');
-    slip.setStakeText('se_3', '1,5');
+    slip.setStakeText('se_2', '2');
+    slip.setAccaStakeText('5');
     answers = [
-      // an earlier request's bet (200): no balance with it
-      { status: 200, body: { bet: placed('bt_1', 1000, [['se_1', '2.10']], 2100) } },
       {
-        status: 409,
-        body: {
-          error: {
-            code: 'odds_changed',
-            message: 'The odds changed.',
-            details: { legs: [{ selectionId: 'se_3', odds: '1.45' }] },
-          },
-        },
+        status: 201,
+        body: { bet: placed('bt_1', 10_00, [['se_1', '2.10']], 21_00), balance: { balance: 90_00, currency: 'BRL' } },
       },
+      refusal(409, 'odds_changed', { legs: [{ selectionId: 'se_2', odds: '3.40', oddsVersion: 2 }] }),
+      refusal(402, 'insufficient_funds'),
     ];
     await slip.placeBets();
     assert.deepEqual(
-      calls.map((call) => (call.body as { stake: number }).stake),
-      [1000, 150],
+      sent().map(({ stake }) => stake),
+      [10_00, 2_00, 5_00],
     );
     const state = slipStore.get();
     assert.deepEqual(
-      state.receipt?.bets.map((b) => b.id),
+      state.receipt?.bets.map((bet) => bet.id),
       ['bt_1'],
     );
+    // se_1 stays for the accumulator that was not placed, without its placed single's stake
     assert.deepEqual(
-      state.items.map((item) => [item.selectionId, item.odds, item.accepted]),
+      state.items.map((i) => [i.selectionId, i.stakeText, i.odds, i.accepted]),
       [
-        ['se_2', '3.60', '3.60'],
-        ['se_3', '1.45', '1.50'],
+        ['se_1', '', '2.10', '2.10'],
+        ['se_2', '2', '3.40', '3.60'],
+        ['se_3', '', '1.50', '1.50'],
       ],
     );
-    assert.equal(state.error?.code, 'odds_changed');
-    assert.deepEqual(
-      browser.take().map(({ message }) => (message as { type: string }).type),
-      ['bet_placed'],
-    );
+    assert.equal(state.accaStakeText, '5');
+    assert.equal(state.error, null);
+    assert.deepEqual(state.failed, {
+      se_2: {
+        code: 'odds_changed',
+        details: { legs: [{ selectionId: 'se_2', odds: '3.40', oddsVersion: 2 }] },
+      },
+      [slip.ACCA]: { code: 'insufficient_funds', details: {} },
+    });
+    // accepting the new price clears its refusal, and the next tap sends it
+    slip.acceptOddsChanges();
+    assert.deepEqual(Object.keys(slipStore.get().failed), [slip.ACCA]);
+  });
+
+  it('stops at a refusal every bet would meet (the session ended), keeping what was not placed', async () => {
+    sessionStore.set({ token: 'st_1', player });
+    add('ev_1', 'se_1', '2.10');
+    add('ev_2', 'se_2', '3.60');
+    slip.setStakeText('se_1', '10');
+    slip.setStakeText('se_2', '2');
+    answers = [refusal(401, 'unauthorized')];
+    await slip.placeBets();
+    assert.equal(calls.length, 1);
+    assert.deepEqual(slipStore.get().error, { code: 'session', details: {} });
+    assert.deepEqual(ids(), ['se_1', 'se_2']);
+    assert.equal(sessionStore.get(), null, 'the 401 ended the session');
+    // logging in again clears "your session ended"
+    sessionStore.set({ token: 'st_2', player });
+    assert.equal(slipStore.get().error, null);
+  });
+
+  it('learns the stake range from a stake_out_of_range refusal', async () => {
+    sessionStore.set({ token: 'st_1', player });
+    add('ev_1', 'se_1', '2.10');
+    slip.setStakeText('se_1', '0,50');
+    answers = [refusal(400, 'stake_out_of_range', { minStake: 1_00, maxStake: 1_000_00 })];
+    await slip.placeBets();
+    assert.deepEqual(stakeLimits.get(), { minStake: 1_00, maxStake: 1_000_00 });
+    assert.equal(slipStore.get().failed.se_1?.code, 'stake_out_of_range');
+  });
+
+  it('brings the placed selections back on request after a receipt, without their stakes', () => {
+    add('ev_1', 'se_1', '2.10');
+    slip.setStakeText('se_1', '10');
+    const items = slipStore.get().items;
+    slipStore.set((state) => ({ ...state, items: [], receipt: { bets: [], items } }));
+    add('ev_2', 'se_2', '3.60');
+    slipStore.set((state) => ({ ...state, receipt: { bets: [], items } }));
+    slip.closeReceipt(true);
+    assert.deepEqual(ids(), ['se_2', 'se_1']);
+    assert.equal(item('se_1').stakeText, '');
+    assert.equal(slipStore.get().receipt, null);
   });
 });

@@ -81,6 +81,38 @@ describe('design tokens', () => {
   });
 });
 
+describe('dark mode', () => {
+  /** Drawn on the header, dark in both modes, or the highlight colour and its text: the same in both modes. */
+  const SHARED = new Set([
+    '--bm-color-header-text',
+    '--bm-color-header-text-muted',
+    '--bm-color-header-outline',
+    '--bm-color-header-hover',
+    '--bm-color-header-divider',
+    '--bm-color-highlight',
+    '--bm-color-highlight-hover',
+    '--bm-color-highlight-text',
+  ]);
+  const inBlock = (selector: string) =>
+    declarations(TOKENS)
+      .filter((d) => d.selector === selector)
+      .map((d) => d.property);
+
+  it('gives every colour token a value of its own, but those the header and the highlight share', () => {
+    const light = inBlock(':root');
+    const dark = inBlock(":root[data-mode='dark']");
+    assert.deepEqual(
+      dark.filter((token) => !light.includes(token)),
+      [],
+      'only tokens of the light palette',
+    );
+    assert.deepEqual(
+      light.filter((token) => token.startsWith('--bm-color-') && !SHARED.has(token) && !dark.includes(token)),
+      [],
+    );
+  });
+});
+
 describe('component stylesheets', () => {
   it('are imported by the component beside them; the theme and the shared pieces first, by main.tsx', () => {
     const main = readFileSync(join(SRC, 'main.tsx'), 'utf8');

@@ -1,40 +1,60 @@
 import { useId } from 'preact/hooks';
 import { Icon } from '../components/icons.tsx';
-import { currencySymbol, formatOdds, majorInput, minorDigits, money, t, type MessageKey } from '../i18n/index.ts';
+import { ODDS_FORMATS, type OddsFormat } from '../../../sdk/protocol.ts';
+import {
+  currencySymbol,
+  formatOdds,
+  localeStore,
+  majorInput,
+  money,
+  oddsFormat,
+  oddsFormatStore,
+  t,
+  type MessageKey,
+} from '../i18n/index.ts';
 import { eventName, marketLabel, selectionLabel, teamsOf } from '../labels.ts';
 import { go } from '../router.ts';
 import { requestDeposit, requireLogin, sessionStore } from '../session.ts';
+import { chooseAcceptance, chooseOddsFormat } from '../settings.ts';
 import { useStore } from '../store.ts';
 import type { Bet } from '../types.ts';
 import {
+  ACCA,
   acceptOddsChanges,
   accaPossible,
+  addQuickStake,
+  betPayout,
   clearSlip,
   closeReceipt,
   combinedOdds,
   hasOddsChanges,
-  payout,
+  ODDS_ACCEPTANCES,
+  oddsMilli,
   placeBets,
+  quickStakes,
+  quickStakesStore,
   removeSelection,
   setAccaStakeText,
-  setMode,
   setStakeText,
+  slipBets,
   slipStore,
+  slipTotals,
+  stakeLimits,
   stakeOf,
+  type OddsAcceptance,
+  type SlipBet,
   type SlipError,
   type SlipItem,
 } from './slip.ts';
 import './BetSlip.css';
 
-/** Quick stakes in major units of the tenant currency. */
-const QUICK_STAKES = [10, 20, 50];
-
+/** A stake field with its quick stakes: each adds its amount to the stake, within the tenant's stake range. */
 function StakeInput({ value, label, onInput }: { value: string; label: string; onInput: (text: string) => void }) {
   const id = useId();
-  const add = (amount: number) => {
-    const current = stakeOf(value) ?? 0;
-    onInput(majorInput(current + amount * 10 ** minorDigits()));
-  };
+  useStore(quickStakesStore);
+  const limits = useStore(stakeLimits);
+  const current = stakeOf(value);
+  const atMaximum = limits !== null && current !== null && current >= limits.maxStake;
   return (
     <div class="stake">
       <label for={id} class="stake-label">
@@ -55,16 +75,16 @@ function StakeInput({ value, label, onInput }: { value: string; label: string; o
           onInput={(event) => onInput(event.currentTarget.value)}
         />
       </div>
-      <div class="quick-stakes">
-        {QUICK_STAKES.map((amount) => (
+      <div class="quick-stakes" role="group" aria-label={t('quickStakes')}>
+        {quickStakes().map((amount) => (
           <button
             key={amount}
             type="button"
             class="chip small"
-            aria-label={t('quickStake', { amount: money(amount * 10 ** minorDigits()) })}
-            onClick={() => add(amount)}
+            disabled={atMaximum}
+            onClick={() => onInput(majorInput(addQuickStake(current, amount)))}
           >
-            +{amount}
+            +{money(amount)}
           </button>
         ))}
       </div>
@@ -72,15 +92,47 @@ function StakeInput({ value, label, onInput }: { value: string; label: string; o
   );
 }
 
-function SlipRow({ item, singles, error }: { item: SlipItem; singles: boolean; error: SlipError | null }) {
-  const name = selectionLabel(item.selectionName, item.home, item.away, item.line);
-  const moved = item.odds !== item.accepted;
-  const up = Number(item.odds) > Number(item.accepted);
-  const stake = stakeOf(item.stakeText);
+/** The price of a selection: as it is, moved (with its direction), or moved and waiting for the player. */
+function Price({ item }: { item: SlipItem }) {
+  if (item.status !== 'open') {
+    return <span class="badge muted">{item.status === 'suspended' ? t('suspended') : t('slipUnavailable')}</span>;
+  }
+  if (item.odds !== item.accepted) {
+    const up = oddsMilli(item.odds) > oddsMilli(item.accepted);
+    return (
+      <span class={`odds-change ${up ? 'up' : 'down'}`}>
+        <s>{formatOdds(item.accepted)}</s>
+        <Icon name={up ? 'up' : 'down'} size={12} />
+        <span class="visually-hidden">{t(up ? 'oddsUp' : 'oddsDown')}</span>
+        <strong>{formatOdds(item.odds)}</strong>
+      </span>
+    );
+  }
+  const move = item.previous === undefined ? null : oddsMilli(item.odds) > oddsMilli(item.previous) ? 'up' : 'down';
   return (
-    <li
-      class={`slip-item${item.status !== 'open' ? ' blocked' : ''}${error?.selectionId === item.selectionId ? ' has-error' : ''}`}
-    >
+    <strong class={`slip-price${move ? ` ${move}` : ''}`}>
+      {move && <Icon name={move} size={12} />}
+      {formatOdds(item.odds)}
+      {move && <span class="visually-hidden">, {t(move === 'up' ? 'oddsUp' : 'oddsDown')}</span>}
+    </strong>
+  );
+}
+
+function Return({ bet }: { bet: SlipBet }) {
+  if (!bet.stake) return null;
+  return (
+    <p class="slip-return">
+      {t('potentialPayout')} <strong>{money(betPayout(bet))}</strong>
+    </p>
+  );
+}
+
+function SlipRow({ bet, error, failure }: { bet: SlipBet; error: SlipError | null; failure?: SlipError }) {
+  const item = bet.items[0]!;
+  const name = selectionLabel(item.selectionName, item.home, item.away, item.line);
+  const flagged = error?.selectionId === item.selectionId || failure !== undefined;
+  return (
+    <li class={`slip-item${item.status !== 'open' ? ' blocked' : ''}${flagged ? ' has-error' : ''}`}>
       <div class="slip-item-head">
         <div class="slip-item-text">
           <p class="slip-selection">{name}</p>
@@ -93,17 +145,7 @@ function SlipRow({ item, singles, error }: { item: SlipItem; singles: boolean; e
           </p>
         </div>
         <div class="slip-odds">
-          {item.status !== 'open' ? (
-            <span class="badge muted">{item.status === 'suspended' ? t('suspended') : t('cancelled')}</span>
-          ) : moved ? (
-            <span class={`odds-change ${up ? 'up' : 'down'}`}>
-              <s aria-label={`${t('odds')} ${formatOdds(item.accepted)}`}>{formatOdds(item.accepted)}</s>
-              <Icon name={up ? 'up' : 'down'} size={12} />
-              <strong>{formatOdds(item.odds)}</strong>
-            </span>
-          ) : (
-            <strong class="slip-price">{formatOdds(item.odds)}</strong>
-          )}
+          <Price item={item} />
           <button
             type="button"
             class="icon-btn small"
@@ -114,25 +156,82 @@ function SlipRow({ item, singles, error }: { item: SlipItem; singles: boolean; e
           </button>
         </div>
       </div>
-      {singles && (
-        <div class="slip-item-stake">
-          <StakeInput
-            value={item.stakeText}
-            label={t('stakeFor', { name })}
-            onInput={(text) => setStakeText(item.selectionId, text)}
-          />
-          {stake && (
-            <p class="slip-return">
-              {t('potentialPayout')} <strong>{money(payout(stake, [item.accepted]))}</strong>
-            </p>
-          )}
-        </div>
-      )}
+      <div class="slip-item-stake">
+        <StakeInput
+          value={item.stakeText}
+          label={t('stakeFor', { name })}
+          onInput={(text) => setStakeText(item.selectionId, text)}
+        />
+        <Return bet={bet} />
+        {failure && <SlipMessage error={failure} />}
+      </div>
     </li>
   );
 }
 
-function money2(value: unknown): string {
+function Accumulator({ bet, stakeText, failure }: { bet: SlipBet; stakeText: string; failure?: SlipError }) {
+  const titleId = useId();
+  return (
+    <section class="slip-acca" aria-labelledby={titleId}>
+      <p class="acca-odds">
+        <span id={titleId}>{t('accaLegs', { n: bet.items.length })}</span>
+        <strong>{formatOdds(combinedOdds(bet.items.map((item) => item.odds)))}</strong>
+      </p>
+      <StakeInput value={stakeText} label={t('stake')} onInput={setAccaStakeText} />
+      <Return bet={bet} />
+      {failure && <SlipMessage error={failure} />}
+    </section>
+  );
+}
+
+/** The player's choice of odds changes, kept with the slip. */
+function OddsChoice({ acceptance }: { acceptance: OddsAcceptance }) {
+  const name = useId();
+  return (
+    <fieldset class="odds-choice">
+      <legend>{t('oddsChangesLegend')}</legend>
+      <div class="odds-choice-options">
+        {ODDS_ACCEPTANCES.map((option) => (
+          <label key={option}>
+            <input
+              type="radio"
+              name={name}
+              value={option}
+              checked={acceptance === option}
+              onChange={() => chooseAcceptance(option)}
+            />
+            <span>{t(`oddsAccept_${option}`)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The odds format, the player's own setting: the locale's (or the casino's) until the player chooses. */
+function OddsFormatChoice() {
+  const chosen = useStore(oddsFormatStore);
+  useStore(localeStore);
+  const id = useId();
+  return (
+    <div class="odds-format">
+      <label for={id}>{t('oddsFormatLabel')}</label>
+      <select
+        id={id}
+        value={chosen ?? oddsFormat()}
+        onChange={(event) => chooseOddsFormat(event.currentTarget.value as OddsFormat)}
+      >
+        {ODDS_FORMATS.map((format) => (
+          <option key={format} value={format}>
+            {t(`oddsFormat_${format}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function amountOf(value: unknown): string {
   const amount = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(amount) ? money(amount) : '';
 }
@@ -169,10 +268,13 @@ function SlipMessage({ error }: { error: SlipError }) {
       );
       break;
     case 'stake_out_of_range':
-      text = t('err_stake_out_of_range', { min: money2(error.details.minStake), max: money2(error.details.maxStake) });
+      text = t('err_stake_out_of_range', {
+        min: amountOf(error.details.minStake),
+        max: amountOf(error.details.maxStake),
+      });
       break;
     case 'payout_above_maximum':
-      text = t('err_payout_above_maximum', { max: money2(error.details.maxPayout) });
+      text = t('err_payout_above_maximum', { max: amountOf(error.details.maxPayout) });
       break;
     case 'odds_changed':
     case 'market_unavailable':
@@ -256,22 +358,12 @@ function Receipt({ bets }: { bets: Bet[] }) {
 export function BetSlip({ onClose }: { onClose?: () => void }) {
   const state = useStore(slipStore);
   const session = useStore(sessionStore);
-  const { items, mode, receipt, error, placing } = state;
-  const acca = mode === 'acca' && accaPossible(items);
+  const { items, receipt, error, failed, placing } = state;
   const changes = hasOddsChanges(items);
-
-  const singles = items.map((item) => ({ item, stake: stakeOf(item.stakeText) }));
-  const accaStake = stakeOf(state.accaStakeText);
-  const totalStake = acca ? (accaStake ?? 0) : singles.reduce((sum, single) => sum + (single.stake ?? 0), 0);
-  const totalPayout = acca
-    ? accaStake
-      ? payout(
-          accaStake,
-          items.map((item) => item.accepted),
-        )
-      : 0
-    : singles.reduce((sum, single) => sum + (single.stake ? payout(single.stake, [single.item.accepted]) : 0), 0);
-  const betCount = acca ? 1 : singles.filter((single) => single.stake).length;
+  const bets = slipBets(state);
+  const singles = bets.filter((bet) => bet.key !== ACCA);
+  const acca = bets.find((bet) => bet.key === ACCA);
+  const totals = slipTotals(state);
   const sameEvent = items.length >= 2 && !accaPossible(items);
 
   return (
@@ -304,45 +396,24 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
         )}
         {items.length > 0 && (
           <>
-            {items.length >= 2 && (
-              <div class="segmented" role="radiogroup" aria-label={t('betSlip')}>
-                <button type="button" role="radio" aria-checked={!acca} onClick={() => setMode('singles')}>
-                  {t('singles')}
-                </button>
-                <button
-                  type="button"
-                  role="radio"
-                  aria-checked={acca}
-                  disabled={sameEvent}
-                  onClick={() => setMode('acca')}
-                >
-                  {t('accumulator')}
-                </button>
-              </div>
-            )}
-            {sameEvent && <p class="hint">{t('accaSameEvent')}</p>}
+            {items.length >= 2 && <h3 class="slip-section">{t('singles')}</h3>}
             <ul class="slip-items">
-              {items.map((item) => (
-                <SlipRow key={item.selectionId} item={item} singles={!acca} error={error} />
+              {singles.map((bet) => (
+                <SlipRow key={bet.key} bet={bet} error={error} failure={failed[bet.key]} />
               ))}
             </ul>
-            {acca && (
-              <div class="slip-acca">
-                <p class="acca-odds">
-                  <span>{t('accaLegs', { n: items.length })}</span>
-                  <strong>{formatOdds(combinedOdds(items.map((item) => item.accepted)))}</strong>
-                </p>
-                <StakeInput value={state.accaStakeText} label={t('stake')} onInput={setAccaStakeText} />
-              </div>
-            )}
+            {acca && <Accumulator bet={acca} stakeText={state.accaStakeText} failure={failed[ACCA]} />}
+            {sameEvent && <p class="hint">{t('accaSameEvent')}</p>}
+            <OddsChoice acceptance={state.acceptance} />
+            <OddsFormatChoice />
             <dl class="figures slip-totals">
               <div>
                 <dt>{t('totalStake')}</dt>
-                <dd>{money(totalStake)}</dd>
+                <dd>{money(totals.stake)}</dd>
               </div>
               <div>
-                <dt>{t('potentialPayout')}</dt>
-                <dd class="strong payout">{money(totalPayout)}</dd>
+                <dt>{t('totalPayout')}</dt>
+                <dd class="strong payout">{money(totals.payout)}</dd>
               </div>
             </dl>
             {changes && (
@@ -350,8 +421,7 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
                 {t('oddsChangedNote')}
               </p>
             )}
-            {error && error.code !== 'odds_changed' && <SlipMessage error={error} />}
-            {error?.code === 'odds_changed' && !changes && <SlipMessage error={error} />}
+            {error && (error.code !== 'odds_changed' || !changes) && <SlipMessage error={error} />}
             {changes ? (
               <button type="button" class="btn accept block" onClick={acceptOddsChanges}>
                 {t('acceptChanges')}
@@ -368,10 +438,15 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
                   ? t('placing')
                   : !session
                     ? t('logInToBet')
-                    : betCount > 1
-                      ? t('placeBets', { n: betCount })
+                    : totals.count > 1
+                      ? t('placeBets', { n: totals.count })
                       : t('placeBet')}
-                {!placing && session && totalStake > 0 && <span class="place-amount">{money(totalStake)}</span>}
+                {!placing && session && totals.stake > 0 && (
+                  <>
+                    {' '}
+                    <span class="place-amount">{money(totals.stake)}</span>
+                  </>
+                )}
               </button>
             )}
           </>

@@ -28,7 +28,7 @@ function useNow(running: boolean): number {
 }
 
 /** "2nd half · 63'", "Q3 · 07:12", "Set 2": a live event's period and clock, as the feed last set them. */
-export function useLiveState(event: EventHeader): { period: string | null; clock: string | null } {
+function useLiveState(event: EventHeader): { period: string | null; clock: string | null } {
   const locale = useStore(localeStore);
   const running = event.status === 'live' && event.clock?.running === true;
   const nowMs = useNow(running);

@@ -4,6 +4,7 @@ import { BetSlip } from '../betslip/BetSlip.tsx';
 import { slipOpen, slipStore } from '../betslip/slip.ts';
 import { sportsStore } from '../catalog.ts';
 import { money, t } from '../i18n/index.ts';
+import { sportName } from '../labels.ts';
 import { go, routeStore } from '../router.ts';
 import { balanceStore, requestDeposit, requireLogin, sessionStore } from '../session.ts';
 import { useStore } from '../store.ts';
@@ -36,20 +37,25 @@ const NAV: Array<{ id: 'home' | 'live' | 'my-bets'; icon: IconName; label: 'home
     { id: 'my-bets', icon: 'bets', label: 'myBets', route: { page: 'my-bets' } },
   ];
 
-/** Dark header: the sportsbook's name, the main sections (desktop), the wallet balance, Deposit or Log in. */
-export function Header({ desktop, siteName }: { desktop: boolean; siteName: string }) {
+/**
+ * Dark header: the sportsbook's name, the main sections (desktop), the wallet balance, Deposit or Log in. `bare` (the
+ * host shows the balance itself, `header: false`): the main sections and, for a visitor, Log in only.
+ */
+export function Header({ desktop, siteName, bare = false }: { desktop: boolean; siteName: string; bare?: boolean }) {
   const session = useStore(sessionStore);
   const balance = useStore(balanceStore);
   const route = useStore(routeStore);
   const current = section(route);
   return (
-    <header class="topbar">
-      <button type="button" class="brand" onClick={() => go({ page: 'home' })}>
-        <span class="brand-mark" aria-hidden="true">
-          <Icon name="ball" size={18} />
-        </span>
-        <span class="brand-name">{siteName}</span>
-      </button>
+    <header class={`topbar${bare ? ' bare' : ''}`}>
+      {!bare && (
+        <button type="button" class="brand" onClick={() => go({ page: 'home' })}>
+          <span class="brand-mark" aria-hidden="true">
+            <Icon name="ball" size={18} />
+          </span>
+          <span class="brand-name">{siteName}</span>
+        </button>
+      )}
       {desktop && (
         <nav class="top-nav" aria-label={t('mainNav')}>
           {NAV.map((item) => (
@@ -67,19 +73,21 @@ export function Header({ desktop, siteName }: { desktop: boolean; siteName: stri
       )}
       <div class="account">
         {session ? (
-          <>
-            {balance !== null && (
-              <p class="balance" aria-live="polite">
-                <span class="balance-label">{t('balance')}</span>
-                <strong class="balance-amount" data-balance={balance}>
-                  {money(balance)}
-                </strong>
-              </p>
-            )}
-            <button type="button" class="btn deposit" onClick={requestDeposit}>
-              {t('deposit')}
-            </button>
-          </>
+          !bare && (
+            <>
+              {balance !== null && (
+                <p class="balance" aria-live="polite">
+                  <span class="balance-label">{t('balance')}</span>
+                  <strong class="balance-amount" data-balance={balance}>
+                    {money(balance)}
+                  </strong>
+                </p>
+              )}
+              <button type="button" class="btn deposit" onClick={requestDeposit}>
+                {t('deposit')}
+              </button>
+            </>
+          )
         ) : (
           <button type="button" class="btn login" onClick={() => requireLogin('login_button')}>
             {t('logIn')}
@@ -90,8 +98,12 @@ export function Header({ desktop, siteName }: { desktop: boolean; siteName: stri
   );
 }
 
-/** Phones: Home, Live, My bets and the bet slip with its count. */
-export function BottomNav({ placement }: { placement: 'bottom' | 'top' }) {
+/**
+ * Phones: Home, Live, My bets and the bet slip with its count; with `login` (the header is hidden), Log in for a
+ * visitor too.
+ */
+export function BottomNav({ placement, login = false }: { placement: 'bottom' | 'top'; login?: boolean }) {
+  const session = useStore(sessionStore);
   const route = useStore(routeStore);
   const slip = useStore(slipStore);
   const open = useStore(slipOpen);
@@ -135,12 +147,18 @@ export function BottomNav({ placement }: { placement: 'bottom' | 'top' }) {
         aria-current={current === 'slip' ? 'true' : undefined}
         onClick={() => slipOpen.set(!open)}
       >
-        <span class="nav-icon">
-          <Icon name="slip" size={22} />
-          {count > 0 && <span class={`nav-count${bump ? ' bump' : ''}`}>{count}</span>}
-        </span>
+        <Icon name="slip" size={22} />
         <span>{t('betSlip')}</span>
+        {/* after the label, though drawn on the icon: the name reads "Bet slip, 2 ..." as shown (WCAG 2.5.3) */}
+        {count > 0 && ' '}
+        {count > 0 && <span class={`nav-count${bump ? ' bump' : ''}`}>{count}</span>}
       </button>
+      {login && !session && (
+        <button type="button" class="nav-item" onClick={() => requireLogin('login_button')}>
+          <Icon name="lock" size={22} />
+          <span>{t('logIn')}</span>
+        </button>
+      )}
     </nav>
   );
 }
@@ -228,7 +246,7 @@ export function SportsMenu() {
                 aria-current={path === `/sport/${sport.id}` ? 'page' : undefined}
                 onClick={() => go({ page: 'sport', sportId: sport.id })}
               >
-                <span class="menu-name">{sport.name}</span>
+                <span class="menu-name">{sportName(sport)}</span>
                 <span class="menu-count">{sport.eventCount}</span>
               </button>
             </li>

@@ -38,8 +38,16 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
 
-/** A page's heading, with the sportsbook's own Back control. */
-export function PageHeader({ title, subtitle }: { title: ComponentChildren; subtitle?: ComponentChildren }) {
+/** A page's heading, with the sportsbook's own Back control and an optional control at its end (a star). */
+export function PageHeader({
+  title,
+  subtitle,
+  action,
+}: {
+  title: ComponentChildren;
+  subtitle?: ComponentChildren;
+  action?: ComponentChildren;
+}) {
   const backable = useStore(canGoBack);
   return (
     <div class="page-head">
@@ -52,6 +60,7 @@ export function PageHeader({ title, subtitle }: { title: ComponentChildren; subt
         {subtitle && <p class="page-subtitle">{subtitle}</p>}
         <h1 class="page-title">{title}</h1>
       </div>
+      {action}
     </div>
   );
 }

@@ -791,6 +791,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/catalog/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Competitions, and upcoming or live events, whose names match the words searched
+     * @description Competitions whose name or country holds every word (by name), and scheduled or live events whose teams hold every word (live first, then by start time), each list limited.
+     */
+    get: operations['searchCatalog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/catalog/events/{eventId}': {
     parameters: {
       query?: never;
@@ -1318,6 +1338,98 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/api/v1/favourites': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The player's favourite events and competitions, each newest first
+     * @description At most 200 favourites per player, events and competitions together. They belong to the player of the session, in the session's tenant environment (a sandbox player's are apart from production's). An event stays a favourite after it is over (its status says so) until the player removes it.
+     */
+    get: operations['listFavourites'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/favourites/events/{eventId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Mark an event as a favourite (idempotent)
+     * @description At most 200 favourites per player, events and competitions together. They belong to the player of the session, in the session's tenant environment (a sandbox player's are apart from production's). Adding one already kept changes nothing and answers 200 with it as it was (addedAt included); an event the catalog does not have is 404 not_found.
+     */
+    put: operations['addFavouriteEvent'];
+    post?: never;
+    /**
+     * Remove an event from the favourites (idempotent)
+     * @description Answers 204 whether or not it was a favourite: afterwards it is not.
+     */
+    delete: operations['removeFavouriteEvent'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/favourites/competitions/{competitionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Mark a competition as a favourite (idempotent)
+     * @description At most 200 favourites per player, events and competitions together. They belong to the player of the session, in the session's tenant environment (a sandbox player's are apart from production's). Adding one already kept changes nothing and answers 200 with it as it was (addedAt included); a competition the catalog does not have is 404 not_found.
+     */
+    put: operations['addFavouriteCompetition'];
+    post?: never;
+    /**
+     * Remove a competition from the favourites (idempotent)
+     * @description Answers 204 whether or not it was a favourite: afterwards it is not.
+     */
+    delete: operations['removeFavouriteCompetition'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The player's settings, kept on the server across devices and launches
+     * @description A player who never changed a setting gets the defaults: null, higher, null.
+     */
+    get: operations['getPlayerSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change some of the settings; the others keep their value
+     * @description Each field given is set, each field left out is kept (null sets oddsFormat or quickStakes back to the app's default; acceptOddsChanges has no null, its default is higher). Answers with every setting.
+     */
+    patch: operations['updatePlayerSettings'];
     trace?: never;
   };
   '/api/v1/admin/reports/ggr': {
@@ -9893,6 +10005,15 @@ export interface operations {
               idleTimeoutMinutes: number;
               absoluteTimeoutHours: number;
             };
+            /** @description the tenant's stake range and payout cap, so the bet slip can say them before a refusal */
+            betting: {
+              /** @description minor units */
+              minStake: number;
+              /** @description minor units */
+              maxStake: number;
+              /** @description minor units; the most one bet may pay */
+              maxPayout: number;
+            };
             locales: string[];
             embed: {
               sdkUrl: string;
@@ -11997,6 +12118,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             };
           };
@@ -12184,7 +12310,9 @@ export interface operations {
             sports: {
               id: string;
               name: string;
+              /** @description events scheduled or live */
               eventCount: number;
+              /** @description events in play now */
               liveCount: number;
             }[];
           };
@@ -12341,7 +12469,19 @@ export interface operations {
               mainMarket: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -12520,7 +12660,19 @@ export interface operations {
                 mainMarket: {
                   id: string;
                   /** @enum {unknown} */
-                  type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                  type:
+                    | 'match_result'
+                    | 'moneyline'
+                    | 'totals'
+                    | 'handicap'
+                    | 'both_teams_to_score'
+                    | 'correct_score'
+                    | 'double_chance'
+                    | 'draw_no_bet'
+                    | 'half_time_result'
+                    | 'first_half_moneyline'
+                    | 'set_betting'
+                    | 'first_set_winner';
                   name: string;
                   line: string | null;
                   /** @enum {unknown} */
@@ -12724,7 +12876,19 @@ export interface operations {
               mainMarket: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -12780,6 +12944,199 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  searchCatalog: {
+    parameters: {
+      query: {
+        /** @description words to find, 2-64 characters (at least 2 besides surrounding spaces), no control characters; every word is matched anywhere in a name, ignoring case and accents ("sao paulo" finds "São Paulo") */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            competitions: {
+              id: string;
+              name: string;
+              country: string;
+              sport: {
+                id: string;
+                name: string;
+              };
+            }[];
+            events: {
+              id: string;
+              sport: {
+                id: string;
+                name: string;
+              };
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+              };
+              home: string;
+              away: string;
+              /** Format: date-time */
+              startsAt: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                /** @description the reading when it was set */
+                seconds: number;
+                running: boolean;
+                /**
+                 * @description up: time played; down: time left in the period
+                 * @enum {unknown}
+                 */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
+              marketCount: number;
+              mainMarket: {
+                id: string;
+                /** @enum {unknown} */
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
+                name: string;
+                line: string | null;
+                /** @enum {unknown} */
+                status: 'open' | 'suspended' | 'closed' | 'settled';
+                /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                settlementVersion: number;
+                selections: {
+                  id: string;
+                  name: string;
+                  outcome: string;
+                  odds: string;
+                  oddsVersion: number;
+                  result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                }[];
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -12917,7 +13274,19 @@ export interface operations {
               markets: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -14083,7 +14452,19 @@ export interface operations {
               markets: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -14368,7 +14749,19 @@ export interface operations {
               markets: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -14655,7 +15048,19 @@ export interface operations {
               markets: {
                 id: string;
                 /** @enum {unknown} */
-                type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+                type:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
                 name: string;
                 line: string | null;
                 /** @enum {unknown} */
@@ -14873,11 +15278,25 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @enum {unknown} */
-          type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
-          /** @description line of totals or handicap markets, e.g. "2.5" or "-1.5" */
+          /**
+           * @description the market's kind; its name, whether it takes a line and its outcomes follow from it (totals: a line above 0, over/under; handicap: the home side's line, home/away; double_chance: home_draw/home_away/draw_away; correct_score and set_betting: "2-1" scores; the rest no line; see docs/catalog-and-trading.md)
+           * @enum {unknown}
+           */
+          type:
+            | 'match_result'
+            | 'moneyline'
+            | 'totals'
+            | 'handicap'
+            | 'both_teams_to_score'
+            | 'correct_score'
+            | 'double_chance'
+            | 'draw_no_bet'
+            | 'half_time_result'
+            | 'first_half_moneyline'
+            | 'set_betting'
+            | 'first_set_winner';
+          /** @description the line of a totals (above 0) or handicap (the home side's, either sign) market, e.g. "2.5" or "-1.5" */
           line?: string;
-          name?: string;
           /** @enum {unknown} */
           status?: 'open' | 'suspended';
           selections: {
@@ -14900,7 +15319,19 @@ export interface operations {
             market: {
               id: string;
               /** @enum {unknown} */
-              type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+              type:
+                | 'match_result'
+                | 'moneyline'
+                | 'totals'
+                | 'handicap'
+                | 'both_teams_to_score'
+                | 'correct_score'
+                | 'double_chance'
+                | 'draw_no_bet'
+                | 'half_time_result'
+                | 'first_half_moneyline'
+                | 'set_betting'
+                | 'first_set_winner';
               name: string;
               line: string | null;
               /** @enum {unknown} */
@@ -15133,7 +15564,19 @@ export interface operations {
             market: {
               id: string;
               /** @enum {unknown} */
-              type: 'match_result' | 'moneyline' | 'totals' | 'handicap' | 'both_teams_to_score' | 'correct_score';
+              type:
+                | 'match_result'
+                | 'moneyline'
+                | 'totals'
+                | 'handicap'
+                | 'both_teams_to_score'
+                | 'correct_score'
+                | 'double_chance'
+                | 'draw_no_bet'
+                | 'half_time_result'
+                | 'first_half_moneyline'
+                | 'set_betting'
+                | 'first_set_winner';
               name: string;
               line: string | null;
               /** @enum {unknown} */
@@ -19485,6 +19928,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             }[];
             nextCursor: string;
@@ -19628,6 +20076,12 @@ export interface operations {
             /** @description decimal odds, at most 3 decimals, e.g. "2.15" */
             odds: string;
           }[];
+          /**
+           * @description odds changed since the player saw them: none refuses any change, higher accepts better odds only, any accepts worse odds too; a refusal is 409 odds_changed with the current odds. The bet always takes the current odds
+           * @default higher
+           * @enum {unknown}
+           */
+          acceptOddsChanges?: 'none' | 'higher' | 'any';
         };
       };
     };
@@ -19702,6 +20156,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             };
           };
@@ -19777,6 +20236,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             };
             balance: {
@@ -20086,6 +20550,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             };
           };
@@ -20517,6 +20986,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
             };
           };
@@ -21955,6 +22429,11 @@ export interface operations {
                  * @enum {unknown}
                  */
                 status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                /**
+                 * Format: date-time
+                 * @description when the service owed it (the order of delivery)
+                 */
+                at: string;
               }[];
               /** @description wallet postings of the bet, in delivery order */
               money: {
@@ -22114,6 +22593,1687 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listFavourites: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description each event as the catalog lists show it */
+            events: {
+              /** @enum {string} */
+              kind: 'event';
+              /** @description the event id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              event: {
+                id: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+                competition: {
+                  id: string;
+                  name: string;
+                  country: string;
+                };
+                home: string;
+                away: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** @enum {unknown} */
+                status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+                score: {
+                  home: number;
+                  away: number;
+                } | null;
+                period:
+                  | (
+                      | 'first_half'
+                      | 'half_time'
+                      | 'second_half'
+                      | 'extra_time_first_half'
+                      | 'extra_time_half_time'
+                      | 'extra_time_second_half'
+                      | 'penalties'
+                      | 'quarter_1'
+                      | 'quarter_2'
+                      | 'quarter_3'
+                      | 'quarter_4'
+                      | 'overtime'
+                      | 'period_1'
+                      | 'period_2'
+                      | 'period_3'
+                      | 'set_1'
+                      | 'set_2'
+                      | 'set_3'
+                      | 'set_4'
+                      | 'set_5'
+                      | 'break'
+                    )
+                  | null;
+                clock: {
+                  /** @description the reading when it was set */
+                  seconds: number;
+                  running: boolean;
+                  /**
+                   * @description up: time played; down: time left in the period
+                   * @enum {unknown}
+                   */
+                  direction: 'up' | 'down';
+                  /** Format: date-time */
+                  setAt: string;
+                } | null;
+                marketCount: number;
+                mainMarket: {
+                  id: string;
+                  /** @enum {unknown} */
+                  type:
+                    | 'match_result'
+                    | 'moneyline'
+                    | 'totals'
+                    | 'handicap'
+                    | 'both_teams_to_score'
+                    | 'correct_score'
+                    | 'double_chance'
+                    | 'draw_no_bet'
+                    | 'half_time_result'
+                    | 'first_half_moneyline'
+                    | 'set_betting'
+                    | 'first_set_winner';
+                  name: string;
+                  line: string | null;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                  settlementVersion: number;
+                  selections: {
+                    id: string;
+                    name: string;
+                    outcome: string;
+                    odds: string;
+                    oddsVersion: number;
+                    result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  }[];
+                } | null;
+              };
+            }[];
+            competitions: {
+              /** @enum {string} */
+              kind: 'competition';
+              /** @description the competition id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+              };
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  addFavouriteEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description it was a favourite already */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            favourite: {
+              /** @enum {string} */
+              kind: 'event';
+              /** @description the event id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              event: {
+                id: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+                competition: {
+                  id: string;
+                  name: string;
+                  country: string;
+                };
+                home: string;
+                away: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** @enum {unknown} */
+                status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+                score: {
+                  home: number;
+                  away: number;
+                } | null;
+                period:
+                  | (
+                      | 'first_half'
+                      | 'half_time'
+                      | 'second_half'
+                      | 'extra_time_first_half'
+                      | 'extra_time_half_time'
+                      | 'extra_time_second_half'
+                      | 'penalties'
+                      | 'quarter_1'
+                      | 'quarter_2'
+                      | 'quarter_3'
+                      | 'quarter_4'
+                      | 'overtime'
+                      | 'period_1'
+                      | 'period_2'
+                      | 'period_3'
+                      | 'set_1'
+                      | 'set_2'
+                      | 'set_3'
+                      | 'set_4'
+                      | 'set_5'
+                      | 'break'
+                    )
+                  | null;
+                clock: {
+                  /** @description the reading when it was set */
+                  seconds: number;
+                  running: boolean;
+                  /**
+                   * @description up: time played; down: time left in the period
+                   * @enum {unknown}
+                   */
+                  direction: 'up' | 'down';
+                  /** Format: date-time */
+                  setAt: string;
+                } | null;
+                marketCount: number;
+                mainMarket: {
+                  id: string;
+                  /** @enum {unknown} */
+                  type:
+                    | 'match_result'
+                    | 'moneyline'
+                    | 'totals'
+                    | 'handicap'
+                    | 'both_teams_to_score'
+                    | 'correct_score'
+                    | 'double_chance'
+                    | 'draw_no_bet'
+                    | 'half_time_result'
+                    | 'first_half_moneyline'
+                    | 'set_betting'
+                    | 'first_set_winner';
+                  name: string;
+                  line: string | null;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                  settlementVersion: number;
+                  selections: {
+                    id: string;
+                    name: string;
+                    outcome: string;
+                    odds: string;
+                    oddsVersion: number;
+                    result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  }[];
+                } | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description it is a favourite now */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            favourite: {
+              /** @enum {string} */
+              kind: 'event';
+              /** @description the event id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              event: {
+                id: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+                competition: {
+                  id: string;
+                  name: string;
+                  country: string;
+                };
+                home: string;
+                away: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** @enum {unknown} */
+                status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+                score: {
+                  home: number;
+                  away: number;
+                } | null;
+                period:
+                  | (
+                      | 'first_half'
+                      | 'half_time'
+                      | 'second_half'
+                      | 'extra_time_first_half'
+                      | 'extra_time_half_time'
+                      | 'extra_time_second_half'
+                      | 'penalties'
+                      | 'quarter_1'
+                      | 'quarter_2'
+                      | 'quarter_3'
+                      | 'quarter_4'
+                      | 'overtime'
+                      | 'period_1'
+                      | 'period_2'
+                      | 'period_3'
+                      | 'set_1'
+                      | 'set_2'
+                      | 'set_3'
+                      | 'set_4'
+                      | 'set_5'
+                      | 'break'
+                    )
+                  | null;
+                clock: {
+                  /** @description the reading when it was set */
+                  seconds: number;
+                  running: boolean;
+                  /**
+                   * @description up: time played; down: time left in the period
+                   * @enum {unknown}
+                   */
+                  direction: 'up' | 'down';
+                  /** Format: date-time */
+                  setAt: string;
+                } | null;
+                marketCount: number;
+                mainMarket: {
+                  id: string;
+                  /** @enum {unknown} */
+                  type:
+                    | 'match_result'
+                    | 'moneyline'
+                    | 'totals'
+                    | 'handicap'
+                    | 'both_teams_to_score'
+                    | 'correct_score'
+                    | 'double_chance'
+                    | 'draw_no_bet'
+                    | 'half_time_result'
+                    | 'first_half_moneyline'
+                    | 'set_betting'
+                    | 'first_set_winner';
+                  name: string;
+                  line: string | null;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                  settlementVersion: number;
+                  selections: {
+                    id: string;
+                    name: string;
+                    outcome: string;
+                    odds: string;
+                    oddsVersion: number;
+                    result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  }[];
+                } | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description favourites_full: The player keeps as many favourites as allowed (details.limit); remove one before adding another. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'favourites_full';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  removeFavouriteEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description it is not a favourite */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  addFavouriteCompetition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        competitionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description it was a favourite already */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            favourite: {
+              /** @enum {string} */
+              kind: 'competition';
+              /** @description the competition id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description it is a favourite now */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            favourite: {
+              /** @enum {string} */
+              kind: 'competition';
+              /** @description the competition id */
+              id: string;
+              /** Format: date-time */
+              addedAt: string;
+              competition: {
+                id: string;
+                name: string;
+                country: string;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+              };
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description favourites_full: The player keeps as many favourites as allowed (details.limit); remove one before adding another. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'favourites_full';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  removeFavouriteCompetition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        competitionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description it is not a favourite */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getPlayerSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            settings: {
+              /** @description null: not chosen, the app follows the casino's oddsFormat mount option or the locale's default */
+              oddsFormat: ('decimal' | 'fractional' | 'american') | null;
+              /**
+               * @description the acceptOddsChanges of the slips the app sends (POST /api/v1/bets): none, higher (better odds only; until the player chooses) or any
+               * @enum {unknown}
+               */
+              acceptOddsChanges: 'none' | 'higher' | 'any';
+              /** @description null: not chosen, the app's own amounts */
+              quickStakes: number[] | null;
+            };
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  updatePlayerSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description null: not chosen, the app follows the casino's oddsFormat mount option or the locale's default */
+          oddsFormat?: ('decimal' | 'fractional' | 'american') | null;
+          /**
+           * @description the acceptOddsChanges of the slips the app sends (POST /api/v1/bets): none, higher (better odds only; until the player chooses) or any
+           * @enum {unknown}
+           */
+          acceptOddsChanges?: 'none' | 'higher' | 'any';
+          /** @description null: not chosen, the app's own amounts */
+          quickStakes?: number[] | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            settings: {
+              /** @description null: not chosen, the app follows the casino's oddsFormat mount option or the locale's default */
+              oddsFormat: ('decimal' | 'fractional' | 'american') | null;
+              /**
+               * @description the acceptOddsChanges of the slips the app sends (POST /api/v1/bets): none, higher (better odds only; until the player chooses) or any
+               * @enum {unknown}
+               */
+              acceptOddsChanges: 'none' | 'higher' | 'any';
+              /** @description null: not chosen, the app's own amounts */
+              quickStakes: number[] | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
               /** @description for people; may change */
               message: string;
               /** @description structured context */

@@ -1,4 +1,4 @@
-import type { Locale } from '../../../sdk/protocol.ts';
+import type { Locale, OddsFormat } from '../../../sdk/protocol.ts';
 import { createStore } from '../store.ts';
 import { en, type Catalogue, type MessageKey } from './en.ts';
 import { es } from './es.ts';
@@ -52,6 +52,16 @@ export function money(minor: number): string {
   return moneyFormat().format(minor / 10 ** minorDigits());
 }
 
+/** An amount taken (negative) or added, signed as the locale writes it: "-R$ 10,00", "+R$ 25,00". */
+export function signedMoney(minor: number): string {
+  const locale = localeStore.get();
+  const currency = currencyStore.get();
+  return cached(
+    `signed:${locale}:${currency}`,
+    () => new Intl.NumberFormat(locale, { style: 'currency', currency, signDisplay: 'exceptZero' }),
+  ).format(minor / 10 ** minorDigits());
+}
+
 /** The tenant currency's symbol as the locale writes it (R$, US$, €). */
 export function currencySymbol(): string {
   return (
@@ -97,10 +107,6 @@ export function parseMajor(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** How odds are written: decimal (2.15), fractional (23/20) or American (+115). */
-export const ODDS_FORMATS = ['decimal', 'fractional', 'american'] as const;
-export type OddsFormat = (typeof ODDS_FORMATS)[number];
-
 /**
  * Each locale's usual format when neither the player nor the host chose one. Our three locales are read where
  * decimal odds are the norm (Brazil, Spain and Latin America, international English); a host in the US or the UK
@@ -108,11 +114,14 @@ export type OddsFormat = (typeof ODDS_FORMATS)[number];
  */
 const DEFAULT_ODDS_FORMAT: Record<Locale, OddsFormat> = { en: 'decimal', 'pt-BR': 'decimal', es: 'decimal' };
 
-/** The format chosen by the player or the host; null follows the locale. */
+/** The format the player chose (kept with their settings); null: not chosen. */
 export const oddsFormatStore = createStore<OddsFormat | null>(null);
+/** The format the casino mounted the sportsbook with (`oddsFormat`); null: none. */
+export const hostOddsFormatStore = createStore<OddsFormat | null>(null);
 
+/** The player's choice wins over the casino's, which wins over the locale's usual format. */
 export function oddsFormat(): OddsFormat {
-  return oddsFormatStore.get() ?? DEFAULT_ODDS_FORMAT[localeStore.get()];
+  return oddsFormatStore.get() ?? hostOddsFormatStore.get() ?? DEFAULT_ODDS_FORMAT[localeStore.get()];
 }
 
 /** Odds in thousandths from the API's decimal string ("2.125" → 2125), without binary floats. */

@@ -3,6 +3,7 @@ import { api } from '../api.ts';
 import { feedSlip, isNotFound } from '../catalog.ts';
 import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
+import { FavouriteButton } from '../components/FavouriteButton.tsx';
 import { t } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
 import { usePoll } from '../poll.ts';
@@ -23,6 +24,7 @@ export function CompetitionPage({ competitionId }: { competitionId: string }) {
     <div class="page">
       <PageHeader
         title={data?.competition.name ?? '\u00a0'}
+        action={data && <FavouriteButton kind="competitions" id={data.competition.id} name={data.competition.name} />}
         subtitle={data && `${sportName(data.competition.sport)} · ${data.competition.country}`}
       />
       {data === undefined && error !== undefined && (

@@ -4,6 +4,7 @@ import { applyMarkets } from '../betslip/slip.ts';
 import { isNotFound } from '../catalog.ts';
 import { ErrorState, PageHeader, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
 import { EventTime } from '../components/Events.tsx';
+import { FavouriteButton } from '../components/FavouriteButton.tsx';
 import { Icon } from '../components/icons.tsx';
 import { OddsButton } from '../components/OddsButton.tsx';
 import { t } from '../i18n/index.ts';
@@ -130,6 +131,7 @@ export function EventPage({ eventId }: { eventId: string }) {
     <div class="page">
       <PageHeader
         title={name || '\u00a0'}
+        action={data && <FavouriteButton kind="events" id={data.id} name={name} />}
         subtitle={
           data && (
             <button

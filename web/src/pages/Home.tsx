@@ -3,15 +3,32 @@ import { api } from '../api.ts';
 import { byStart, early, feedSlip, sportsStore } from '../catalog.ts';
 import { ErrorState, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
+import { SearchArea } from '../components/Search.tsx';
+import { favouritesStore, loadFavourites } from '../favourites.ts';
+import { sessionStore } from '../session.ts';
 import { SportChips } from '../components/SportChips.tsx';
 import { t } from '../i18n/index.ts';
 import { usePoll } from '../poll.ts';
 import { go, setPageTitle } from '../router.ts';
+import { useStore } from '../store.ts';
 
 const LIVE_ON_HOME = 8;
 const SOON_ON_HOME = 10;
 /** Sports read for "starting soon" (the catalog has no cross-sport upcoming list). */
 const SOON_SPORTS = 4;
+
+/** The player's favourite events still to come or live, when there are any; a tap on a star keeps one here. */
+function FavouriteEvents() {
+  const session = useStore(sessionStore);
+  usePoll(async (signal) => (session ? loadFavourites(signal) : null), `home:favourites:${session?.player.id ?? ''}`);
+  const favourites = useStore(favouritesStore);
+  const events = (favourites?.events ?? [])
+    .map((favourite) => favourite.event)
+    .filter((event) => event.status === 'scheduled' || event.status === 'live')
+    .sort(byStart);
+  if (events.length === 0) return null;
+  return <EventGroup title={t('favourites')} events={events} showCompetition />;
+}
 
 /** Home: what is live now and what starts soon, across sports. Both parts poll every PAGE_POLL_MS. */
 export function HomePage() {
@@ -40,32 +57,37 @@ export function HomePage() {
   return (
     <div class="page">
       <h1 class="visually-hidden">{t('titleHome')}</h1>
-      <SportChips />
-      {live.data === undefined && live.error !== undefined && <ErrorState onRetry={live.reload} />}
-      {live.data === undefined && live.error === undefined && <Skeleton rows={4} />}
-      {live.data && (
-        <EventGroup
-          title={
-            <>
-              <span class="live-dot" aria-hidden="true" />
-              {t('liveNow')}
-            </>
-          }
-          action={
-            live.data.length > 0 && (
-              <button type="button" class="link" onClick={() => go({ page: 'live' })}>
-                {t('seeAll')}
-              </button>
-            )
-          }
-          events={live.data.slice(0, LIVE_ON_HOME)}
-          showCompetition
-          empty={t('noLive')}
-        />
-      )}
-      {soon.data === undefined && soon.error !== undefined && <ErrorState onRetry={soon.reload} />}
-      {soon.data === undefined && soon.error === undefined && live.data && <Skeleton rows={4} />}
-      {soon.data && <EventGroup title={t('startingSoon')} events={soon.data} showCompetition empty={t('noUpcoming')} />}
+      <SearchArea>
+        <SportChips />
+        {live.data === undefined && live.error !== undefined && <ErrorState onRetry={live.reload} />}
+        {live.data === undefined && live.error === undefined && <Skeleton rows={4} />}
+        {live.data && (
+          <EventGroup
+            title={
+              <>
+                <span class="live-dot" aria-hidden="true" />
+                {t('liveNow')}
+              </>
+            }
+            action={
+              live.data.length > 0 && (
+                <button type="button" class="link" onClick={() => go({ page: 'live' })}>
+                  {t('seeAll')}
+                </button>
+              )
+            }
+            events={live.data.slice(0, LIVE_ON_HOME)}
+            showCompetition
+            empty={t('noLive')}
+          />
+        )}
+        <FavouriteEvents />
+        {soon.data === undefined && soon.error !== undefined && <ErrorState onRetry={soon.reload} />}
+        {soon.data === undefined && soon.error === undefined && live.data && <Skeleton rows={4} />}
+        {soon.data && (
+          <EventGroup title={t('startingSoon')} events={soon.data} showCompetition empty={t('noUpcoming')} />
+        )}
+      </SearchArea>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, ApiError, newRequestId } from '../api.ts';
-import { Empty, ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
+import { Empty, ErrorState, PageHeader, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { showToast } from '../components/Toast.tsx';
 import {
@@ -10,6 +10,7 @@ import {
   majorInput,
   money,
   parseMajor,
+  signedMoney,
   t,
   type MessageKey,
 } from '../i18n/index.ts';
@@ -193,6 +194,41 @@ function CashOut({ bet }: { bet: Bet }) {
   );
 }
 
+/** Movement kinds the player is shown by name; any other (a new kind) is shown as a plain movement. */
+const MOVEMENT_KINDS = new Set(['bet', 'payout', 'refund', 'cashout', 'resettle', 'rollback']);
+
+/** Each money movement of the bet, in delivery order: what it is, when, whether it is done, and its amount. */
+function Movements({ bet }: { bet: Bet }) {
+  const titleId = useId();
+  if (bet.movements.length === 0) return null;
+  return (
+    <section class="bet-movements" aria-labelledby={titleId}>
+      <h3 id={titleId} class="bet-movements-title">
+        {t('movements')}
+      </h3>
+      <ul>
+        {bet.movements.map((movement) => {
+          const kind = MOVEMENT_KINDS.has(movement.kind) ? movement.kind : 'other';
+          return (
+            <li key={movement.txId} class="bet-movement">
+              <div>
+                <p>{t(`movement_${kind}` as MessageKey)}</p>
+                <p class="muted small">
+                  <span>{dateTime(movement.at)} · </span>
+                  <span class={`movement-status ${movement.status}`}>{t(`movementStatus_${movement.status}`)}</span>
+                </p>
+              </div>
+              <strong class={`movement-amount ${movement.direction}`}>
+                {signedMoney(movement.direction === 'debit' ? -movement.amount : movement.amount)}
+              </strong>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 function statusClass(bet: Bet): string {
   if (bet.status === 'won' || bet.status === 'half_won') return 'won';
   if (bet.status === 'lost' || bet.status === 'half_lost') return 'lost';
@@ -203,6 +239,7 @@ function statusClass(bet: Bet): string {
 function BetCard({ bet }: { bet: Bet }) {
   const open = isOpenBet(bet);
   const pending = owed(bet);
+  const acca = bet.legs.length > 1;
   return (
     <article
       class="card bet-card"
@@ -233,7 +270,11 @@ function BetCard({ bet }: { bet: Bet }) {
               </div>
               <div class="bet-leg-side">
                 <strong>{formatOdds(leg.odds)}</strong>
-                {leg.result && <span class={`badge leg ${leg.result}`}>{t(`legResult_${leg.result}`)}</span>}
+                {leg.result ? (
+                  <span class={`badge leg ${leg.result}`}>{t(`legResult_${leg.result}`)}</span>
+                ) : (
+                  acca && <span class="badge leg open">{t('legResult_open')}</span>
+                )}
               </div>
             </li>
           );
@@ -258,6 +299,7 @@ function BetCard({ bet }: { bet: Bet }) {
           {t('cashedOutPart', { amount: money(cashOut.amount), stake: money(cashOut.stake) })}
         </p>
       ))}
+      <Movements bet={bet} />
       {pending > 0 && <p class="notice info small">{t('owed', { amount: money(pending) })}</p>}
       {open && <CashOut key={`${bet.id}:${bet.remainingStake}`} bet={bet} />}
     </article>
@@ -352,36 +394,22 @@ export function MyBetsPage() {
       </div>
     );
   }
-  const tabs = ['open', 'settled'] as const;
   return (
     <div class="page">
       <PageHeader title={t('myBets')} />
-      <div class="tabs" role="tablist" aria-label={t('myBets')}>
-        {tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`tab-${name}`}
-            aria-selected={tab === name}
-            aria-controls="bets-panel"
-            tabIndex={tab === name ? 0 : -1}
-            onClick={() => setTab(name)}
-            onKeyDown={(event) => {
-              if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
-                const next = name === 'open' ? 'settled' : 'open';
-                setTab(next);
-                document.getElementById(`tab-${next}`)?.focus();
-              }
-            }}
-          >
-            {t(name)}
-          </button>
-        ))}
-      </div>
-      <div id="bets-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+      <Tabs
+        label={t('myBets')}
+        idPrefix="bets"
+        tabs={[
+          { id: 'open', label: t('open') },
+          { id: 'settled', label: t('settled') },
+        ]}
+        current={tab}
+        onChange={setTab}
+      />
+      <TabPanel idPrefix="bets" current={tab}>
         <BetList key={`${tab}:${session.player.id}`} status={tab} />
-      </div>
+      </TabPanel>
     </div>
   );
 }
