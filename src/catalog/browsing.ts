@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
-import { eventDetail, eventRecord, marketRecords } from './records.ts';
+import { eventDetail, eventSummaries } from './records.ts';
 import { SEARCH_COMPETITIONS, SEARCH_EVENTS, type EventDetail, type EventSummary } from './schemas.ts';
 import { searchPatterns } from './search-text.ts';
 import * as store from './store.ts';
@@ -74,15 +74,7 @@ export class CatalogBrowsing {
     return eventDetail(this.#db, eventId);
   }
 
-  /** Each event with its number of markets and its first (main) market. */
-  async #summaries(headers: EventHeaderRow[]): Promise<EventSummary[]> {
-    const markets = await marketRecords(
-      this.#db,
-      headers.map((header) => header.id),
-    );
-    return headers.map((header) => {
-      const eventMarkets = markets.get(header.id) ?? [];
-      return { ...eventRecord(header), marketCount: eventMarkets.length, mainMarket: eventMarkets[0] ?? null };
-    });
+  #summaries(headers: EventHeaderRow[]): Promise<EventSummary[]> {
+    return eventSummaries(this.#db, headers);
   }
 }

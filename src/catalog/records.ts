@@ -5,7 +5,7 @@
 import type { Queryable } from '../platform/db/database.ts';
 import { notFound } from '../platform/errors.ts';
 import { formatLine, formatMilli } from './odds.ts';
-import type { EventDetail } from './schemas.ts';
+import type { EventDetail, EventSummary } from './schemas.ts';
 import * as store from './store.ts';
 import type { EventHeaderRow } from './store.ts';
 import type { SelectionResult } from './tables.ts';
@@ -84,4 +84,16 @@ export function selectionRecord(row: {
     oddsVersion: row.odds_version,
     result: row.result,
   };
+}
+
+/** Events as the lists show them: each with its number of markets and its first (main) market. */
+export async function eventSummaries(q: Queryable, headers: EventHeaderRow[]): Promise<EventSummary[]> {
+  const markets = await marketRecords(
+    q,
+    headers.map((header) => header.id),
+  );
+  return headers.map((header) => {
+    const eventMarkets = markets.get(header.id) ?? [];
+    return { ...eventRecord(header), marketCount: eventMarkets.length, mainMarket: eventMarkets[0] ?? null };
+  });
 }

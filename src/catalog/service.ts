@@ -2,7 +2,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Db, Queryable, Tx } from '../platform/db/database.ts';
 import { CatalogBrowsing } from './browsing.ts';
-import { eventRecord, marketRecords } from './records.ts';
+import { eventSummaries } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
 import * as store from './store.ts';
 import type { SelectionResult } from './tables.ts';
@@ -72,15 +72,10 @@ export class CatalogService {
    */
   async eventSummaries(eventIds: string[]) {
     const found = await Promise.all(eventIds.map((id) => store.eventHeader(this.#db, id)));
-    const headers = found.filter((header) => header !== undefined);
-    const markets = await marketRecords(
+    return eventSummaries(
       this.#db,
-      headers.map((header) => header.id),
+      found.filter((header) => header !== undefined),
     );
-    return headers.map((header) => {
-      const eventMarkets = markets.get(header.id) ?? [];
-      return { ...eventRecord(header), marketCount: eventMarkets.length, mainMarket: eventMarkets[0] ?? null };
-    });
   }
 
   /** Favourites: the competitions among these ids with their sport, in the order given; unknown ids left out. */

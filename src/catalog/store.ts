@@ -77,9 +77,9 @@ export function searchEventHeaders(q: Queryable, patterns: string[], limit: numb
     .execute();
 }
 
-/** Competitions whose name and country hold every pattern, with their sport, by name. */
-export function searchCompetitions(q: Queryable, patterns: string[], limit: number) {
-  let query = q
+/** Competitions with their sport's id and name: the start of the search and of the traders' list. */
+function competitionsWithSport(q: Queryable) {
+  return q
     .selectFrom('competitions')
     .innerJoin('sports', 'sports.id', 'competitions.sport_id')
     .select([
@@ -89,6 +89,11 @@ export function searchCompetitions(q: Queryable, patterns: string[], limit: numb
       'sports.id as sport_id',
       'sports.name as sport_name',
     ]);
+}
+
+/** Competitions whose name and country hold every pattern, with their sport, by name. */
+export function searchCompetitions(q: Queryable, patterns: string[], limit: number) {
+  let query = competitionsWithSport(q);
   for (const pattern of patterns)
     query = query.where(
       sql<boolean>`${folded(sql`competitions.name || ' ' || competitions.country`)} ilike ${pattern}`,
@@ -204,16 +209,7 @@ export function listCompetitions(
     limit: number;
   },
 ) {
-  let query = q
-    .selectFrom('competitions')
-    .innerJoin('sports', 'sports.id', 'competitions.sport_id')
-    .select([
-      'competitions.id',
-      'competitions.name',
-      'competitions.country',
-      'sports.id as sport_id',
-      'sports.name as sport_name',
-    ]);
+  let query = competitionsWithSport(q);
   if (filter.sportId) query = query.where('competitions.sport_id', '=', filter.sportId);
   if (filter.search !== undefined) query = query.where('competitions.name', 'ilike', filter.search);
   if (filter.after) {
