@@ -38,10 +38,8 @@ describe('finding things', { skip: skip ?? false }, () => {
     const results = page.locator('.search-results');
     await results.locator('.event-row', { hasText: 'Grêmio' }).first().waitFor();
     await search.fill('brasileirao');
-    await results
-      .getByRole('button', { name: /Brasileirão Série A/ })
-      .first()
-      .click();
+    // the competition, not an event row of an earlier search still shown while this one runs
+    await results.locator('.search-competition', { hasText: 'Brasileirão Série A' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Brasileirão Série A' }).waitFor();
     await page.getByRole('button', { name: 'Voltar' }).click();
     await page.getByRole('searchbox').fill('zzzz');

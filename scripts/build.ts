@@ -7,11 +7,11 @@
 //   - console (console/dist, served at /admin): at most 100 KB gzip on first load; its areas load later.
 // The sizes are those of the files written, as sent. `npm start` and `npm test` run it first; the output is never
 // committed.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { buildSdk } from '../sdk/build.ts';
+import { precompress, type Sent } from './precompress.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 export const APP_MAX_GZIP = 60 * 1024;
@@ -21,43 +21,6 @@ const CONSOLE_MAX_GZIP = 100 * 1024;
 const TEXT_FILE = /\.(?:js|css|html|svg|json|map)$/;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
-/** The bytes a browser downloads for one file: as it is, and with each content coding it may accept. */
-interface Sent {
-  identity: number;
-  gzip: number;
-  br: number;
-}
-
-/**
- * Writes `file.gz` (gzip level 9) and `file.br` (brotli at its best quality) beside a text file. Each is written
- * only when it is smaller than what would be sent without it (gzip than the file, brotli than the gzip form), so
- * a browser never downloads more for accepting a coding, and the forms of a file all differ in size (and so in
- * ETag). Returns what is sent to a browser accepting neither, gzip, and brotli.
- */
-function precompress(file: string): Sent {
-  const bytes = readFileSync(file);
-  const gzip = gzipSync(bytes, { level: 9 });
-  const br = brotliCompressSync(bytes, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
-  const sent: Sent = { identity: bytes.length, gzip: bytes.length, br: bytes.length };
-  if (gzip.length < sent.gzip) {
-    writeFileSync(`${file}.gz`, gzip);
-    sent.gzip = gzip.length;
-  }
-  if (br.length < sent.gzip) {
-    writeFileSync(`${file}.br`, br);
-    sent.br = br.length;
-  } else {
-    sent.br = sent.gzip;
-  }
-  return sent;
-}
 
 /** Compresses every text file under a folder; what is sent for each, by its path inside the folder. */
 function precompressFolder(folder: string): Map<string, Sent> {

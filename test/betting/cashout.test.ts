@@ -117,6 +117,7 @@ describe('cashing out', () => {
       direction: 'credit',
       amount,
       status: 'owed',
+      at: bet.cashOuts[0].at,
     });
     await drainDeliveries(t);
     assert.deepEqual(await credits(betId), [{ tx_id: `cashout:${betId}`, amount, status: 'applied' }]);
