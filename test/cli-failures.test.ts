@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +221,28 @@ describe('CLI failures: files this user may not use', { skip: permissionsSkip },
       );
     },
   );
+});
+
+/** The machine's own Node (Debian's is 20), older than the pinned 24: the `node` a person types by habit. */
+const OLDER_NODE = '/usr/bin/node';
+
+function olderNodeSkip(): string | false {
+  if (!existsSync(OLDER_NODE)) return `${OLDER_NODE} does not exist`;
+  const version = execFileSync(OLDER_NODE, ['--version'], { encoding: 'utf8' }).trim();
+  return Number(version.slice(1).split('.')[0]) >= 24 && `${OLDER_NODE} is ${version}, not older than Node 24`;
+}
+
+describe('started on an older Node', { skip: olderNodeSkip() }, () => {
+  it('bookmaker --help runs again on the pinned Node and prints the same usage', () => {
+    const run = (node: string) =>
+      spawnSync(node, [BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    const older = run(OLDER_NODE);
+    const pinned = run(process.execPath);
+    assert.equal(older.stderr, '');
+    assert.equal(older.status, 0);
+    assert.match(pinned.stdout, /^Usage: bookmaker <command> \[flags\]\n/);
+    assert.equal(older.stdout, pinned.stdout);
+  });
 });
 
 describe('explainFailure', () => {
