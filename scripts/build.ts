@@ -5,8 +5,10 @@
 //   - SDK: at most 5,120 bytes minified (the contract's "about 5 KB"); the aim, 2 KB gzip, is reported;
 //   - app: at most 60 KB gzip on first load (index.html and every script and style it loads);
 //   - console (console/dist, served at /admin): at most 100 KB gzip on first load; its areas load later.
-// The sizes are those of the files written, as sent. `npm start` and `npm test` run it first; the output is never
-// committed.
+// The sizes are those of the files written, as sent. With `--vitals` (`npm run build`, and the test command's build
+// step) it then measures the app's Core Web Vitals on a throttled phone in headless Chromium (e2e/vitals.ts) and
+// fails over their budgets; without Chromium it says so and goes on, unless REQUIRE_BROWSER is set. `npm start`
+// builds without them. The output is never committed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'vite';
@@ -75,3 +77,33 @@ async function buildApp(name: string, folder: string, budget: number): Promise<v
 
 await buildApp('app', 'web', APP_MAX_GZIP);
 await buildApp('console', 'console', CONSOLE_MAX_GZIP);
+
+if (process.argv.includes('--vitals')) await reportVitals();
+
+/** The app's Core Web Vitals on the phone profile, printed beside its bundle budget; over budget fails the build. */
+async function reportVitals(): Promise<void> {
+  // loaded only here: `npm start` builds without a browser or a test stack
+  const { browserUnavailable, launchBrowser } = await import('../e2e/helpers/browser.ts');
+  const unavailable = browserUnavailable();
+  if (unavailable) {
+    process.stdout.write(`app: Core Web Vitals not measured: ${unavailable}\n`);
+    return;
+  }
+  const { startStack } = await import('../e2e/helpers/stack.ts');
+  const { describeVitals, measureVitals, PHONE_PROFILE } = await import('../e2e/vitals.ts');
+  process.stderr.write('build: measuring the app on a throttled phone (headless Chromium, the demo catalog) ...\n');
+  const stack = await startStack();
+  const browser = await launchBrowser();
+  try {
+    const { line, over } = describeVitals(await measureVitals(browser, stack));
+    const profile = `${PHONE_PROFILE.cpuSlowdown}x slower CPU, Slow 4G`;
+    process.stdout.write(`app: Core Web Vitals on a ${PHONE_PROFILE.viewport.width} px phone (${profile}): ${line}\n`);
+    if (over.length > 0) {
+      process.stderr.write(`build: the app's ${over.join(', ')} over budget: see e2e/vitals.ts to measure it alone\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    await stack.close();
+  }
+}

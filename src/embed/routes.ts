@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { IntegrationService } from '../integration/service.ts';
 import { AppError } from '../platform/errors.ts';
-import { contentSecurityPolicy, pageHeaders } from '../platform/http/headers.ts';
+import { contentSecurityPolicy, inlineScriptHashes, pageHeaders } from '../platform/http/headers.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { DOCS_PATH, type DocumentSpec } from '../platform/http/openapi.ts';
 import { VERSION } from '../platform/version.ts';
@@ -40,7 +40,9 @@ export function embedRoutes(app: TypedApp, deps: { documents: DocumentSpec[]; in
     reply.header('referrer-policy', 'no-referrer');
     const tenant = request.query.tenant;
     if (tenant !== undefined) {
-      const policy = sportsbookPolicy(await embedOrigins(deps.integration, tenant));
+      const text = await page.text();
+      if (text === null) throw embedErrors.not_built();
+      const policy = sportsbookPolicy(await embedOrigins(deps.integration, tenant), inlineScriptHashes(text));
       const html = await page.bodyFor(request, reply);
       if (html === null) throw embedErrors.not_built();
       reply.headers(pageHeaders(policy));
@@ -85,12 +87,12 @@ async function embedOrigins(integration: IntegrationService, tenantId: string): 
 
 /**
  * Contract: `frame-ancestors 'self'` followed by the tenant's embed origins. The rest keeps the page to its own
- * scripts and its own API: no inline script, no third-party origin, no form posting anywhere.
+ * scripts and its own API: no inline script but the page's own (by hash), no third-party origin, no form posting.
  */
-function sportsbookPolicy(origins: string[]): string {
+function sportsbookPolicy(origins: string[], scriptHashes: string[]): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",

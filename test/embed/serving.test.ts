@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { APP_DIR, BUILD_HINT, SDK_FILE } from '../../src/embed/builds.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -54,10 +56,20 @@ describe('the sportsbook page (GET /?tenant=)', () => {
     assert.ok(!html.includes('lt_secret'), 'the token is never written into the page');
   });
 
-  it('runs only its own scripts and talks only to its own API', async () => {
+  it('runs only its own scripts, the inline one by its hash, and talks only to its own API', async () => {
     const policy = (await get(`/?tenant=${framed.tenantId}`)).headers.get('content-security-policy') ?? '';
-    for (const directive of ["script-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'"]) {
-      assert.ok(policy.includes(directive), `${directive} in ${policy}`);
+    const page = readFileSync(join(APP_DIR, 'index.html'), 'utf8');
+    const inline = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    assert.equal(inline.length, 1, 'the page has one inline script: its early reads');
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`;
+    const directives = policy.split('; ');
+    for (const directive of [
+      `script-src 'self' ${hash}`,
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ]) {
+      assert.ok(directives.includes(directive), `${directive} in ${policy}`);
     }
   });
 

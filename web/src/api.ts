@@ -36,6 +36,21 @@ interface CallOptions {
   background?: boolean;
 }
 
+declare global {
+  interface Window {
+    /** Reads web/index.html started before this script loaded, by URL; each is taken once. */
+    earlyReads?: Map<string, Promise<Response>>;
+  }
+}
+
+/** The answer index.html already asked for, for an anonymous GET of the same URL; taken once. */
+function earlyRead(method: string, path: string, token: string | null | undefined): Promise<Response> | undefined {
+  if (method !== 'GET' || token) return undefined;
+  const read = window.earlyReads?.get(path);
+  window.earlyReads?.delete(path);
+  return read;
+}
+
 async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.background) headers['x-player-activity'] = 'background';
@@ -49,7 +64,8 @@ async function call<T>(method: string, path: string, options: CallOptions = {}):
   }
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body, cache: 'no-store', signal: options.signal });
+    response = await (earlyRead(method, path, token) ??
+      fetch(path, { method, headers, body, cache: 'no-store', signal: options.signal }));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiError(0, 'network', 'The sportsbook could not be reached.');

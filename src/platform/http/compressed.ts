@@ -85,6 +85,11 @@ export class PrecompressedFile {
     return file.bytes;
   }
 
+  /** The file as built (not compressed), as text; null while it is not built. */
+  async text(): Promise<string | null> {
+    return (await this.#read(this.#path))?.bytes.toString('utf8') ?? null;
+  }
+
   async #read(path: string): Promise<{ mtimeMs: number; bytes: Buffer } | null> {
     const info = await stat(path).catch(() => null);
     if (!info) return null;

@@ -5,6 +5,7 @@
  * caching, `X-Content-Type-Options: nosniff`, and a Content-Security-Policy that allows nothing and no framing
  * unless the route sets its own. A page sets its own policy (what it loads, who may frame it) with `pageHeaders`.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 /** For answers that are not pages: nothing may load from them, nobody may frame them. */
@@ -54,4 +55,11 @@ export function pageHeaders(policy: string): Record<string, string> {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
   };
+}
+
+/** The CSP source of each inline script element of an HTML page (those without a src): `'sha256-…'`. */
+export function inlineScriptHashes(page: string): string[] {
+  return [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`,
+  );
 }

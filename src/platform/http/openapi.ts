@@ -6,14 +6,13 @@
  * response per status listing the codes it can return: input errors from its schemas, the errors of its
  * guards, and the catalogued errors it declares in `schema.errors`.
  */
-import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { platformErrors, type ErrorFactory } from '../errors.ts';
 import { guardInfo, type GuardInfo } from './auth.ts';
-import { contentSecurityPolicy, pageHeaders } from './headers.ts';
+import { contentSecurityPolicy, inlineScriptHashes, pageHeaders } from './headers.ts';
 import type { TypedApp } from './types.ts';
 
 declare module 'fastify' {
@@ -143,20 +142,13 @@ async function registerReference(docs: FastifyInstance, documents: Array<Documen
  */
 function docsPolicy(page: string): string {
   return contentSecurityPolicy({
-    'script-src': ["'self'", ...inlineScripts(page).map(scriptHash)],
+    'script-src': ["'self'", ...inlineScriptHashes(page)],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'"],
   });
 }
-
-/** The text of each inline script element of an HTML page (those without a src): what a script hash covers. */
-function inlineScripts(page: string): string[] {
-  return [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
-}
-
-const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 
 /** The document of one audience: the same generated operations, only those under its prefix. */
 export function subDocument(http: TypedApp, document: DocumentSpec) {

@@ -1,0 +1,82 @@
+// The first screen's speed, in headless Chromium against the real service: the page starts its first reads before
+// the app's script arrives (allowed by its policy, each read made once), and the Core Web Vitals measurement the
+// build prints (e2e/vitals.ts) sees a layout shift and a slow interaction when there is one.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, launchBrowser } from './helpers/browser.ts';
+import { startStack, type Stack } from './helpers/stack.ts';
+import { observeVitals, PHONE_PROFILE, readVitals } from './vitals.ts';
+
+const skip = browserUnavailable();
+
+let stack: Stack;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function openHome(): Promise<{ page: Page; reads: string[]; violations: string[] }> {
+  const page = await browser.newPage({ viewport: PHONE_PROFILE.viewport });
+  const reads: string[] = [];
+  const violations: string[] = [];
+  page.on('request', (request) => reads.push(new URL(request.url()).pathname));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await observeVitals(page);
+  await page.goto(stack.appUrl({ locale: 'en' }));
+  await page.getByRole('heading', { name: 'Live now' }).waitFor();
+  await page.locator('.event-row .odds').first().waitFor();
+  return { page, reads, violations };
+}
+
+describe('the first screen', { skip: skip ?? false }, () => {
+  it("starts home's reads from the page itself, allowed by the page's policy, and makes each read once", async () => {
+    const { page, reads, violations } = await openHome();
+    assert.deepEqual(violations, []);
+    assert.equal(
+      await page.evaluate(() => (window as { earlyReads?: Map<string, unknown> }).earlyReads?.size),
+      0,
+      'every early read was taken by the app',
+    );
+    for (const path of ['/api/v1/config', '/api/v1/catalog/live']) {
+      assert.equal(reads.filter((read) => read === path).length, 1, `${path} read once`);
+    }
+    // the policy allows the page's own inline script by its hash, and no other
+    const response = await stack.t.request('GET', `/?tenant=${stack.tenantId}`);
+    assert.match(response.headers.get('content-security-policy') ?? '', /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+    await page.close();
+  });
+
+  it('the measurement sees a layout shift and a slow interaction when the page has them', async () => {
+    const { page } = await openHome();
+    assert.ok((await readVitals(page)).lcpMs > 0, 'the largest paint is reported');
+    // content pushed down by something inserted above it, with no input: a layout shift
+    await page.evaluate(() => {
+      const banner = document.createElement('div');
+      banner.style.height = '400px';
+      document.querySelector('main')!.prepend(banner);
+    });
+    // a click whose handler keeps the main thread for 300 ms: a slow interaction
+    await page.evaluate(() => {
+      document.querySelector('.event-row .odds')!.addEventListener('click', () => {
+        const until = performance.now() + 300;
+        while (performance.now() < until);
+      });
+    });
+    await page.locator('.event-row .odds').first().click();
+    await page.waitForFunction(() => window.vitals.inpMs !== undefined);
+    const vitals = await readVitals(page);
+    assert.ok(vitals.cls > 0.1, `CLS ${vitals.cls}`);
+    assert.ok(vitals.inpMs >= 300, `INP ${vitals.inpMs} ms`);
+    await page.close();
+  });
+});

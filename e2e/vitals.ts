@@ -1,0 +1,148 @@
+// Core Web Vitals of the sportsbook app as a player on a mid-range phone meets them: headless Chromium with the
+// CPU slowed 4x and Chrome DevTools' "Slow 4G" network, measured by Google's web-vitals library in the page
+// (its attribution build, which also names the element of the largest paint).
+//   - LCP: the largest content of the first screen (home, launched with a token, pt-BR), from navigation;
+//   - CLS: every layout shift from the load through a live update (new odds and a new score shown by the poll);
+//   - INP: the slowest interaction, here adding a selection to the slip.
+// `node scripts/build.ts --vitals` prints them beside the bundle budget and fails over budget; the test suite's
+// build step runs it (on an otherwise idle machine, before the tests start).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type * as WebVitals from 'web-vitals/attribution';
+import { applyFeedUpdate } from '../src/catalog/feed.ts';
+import type { Stack } from './helpers/stack.ts';
+
+/** The "good" thresholds of Core Web Vitals (web.dev), the issue's quality bar. */
+const VITALS_BUDGET = { lcpMs: 2_500, cls: 0.1, inpMs: 200 } as const;
+
+/** Chrome DevTools' "Slow 4G" preset (Lighthouse's mobile profile as DevTools applies it) and a 4x slower CPU. */
+export const PHONE_PROFILE = {
+  viewport: { width: 390, height: 844 },
+  cpuSlowdown: 4,
+  latencyMs: 562.5,
+  downloadBytesPerSecond: (1.6 * 1_000_000 * 0.9) / 8,
+  uploadBytesPerSecond: (750 * 1_000 * 0.9) / 8,
+} as const;
+
+export interface Vitals {
+  lcpMs: number;
+  /** what the largest contentful paint was (web-vitals' selector), to know what to make faster */
+  lcpElement: string;
+  cls: number;
+  inpMs: number;
+}
+
+const WEB_VITALS = join(
+  import.meta.dirname,
+  '..',
+  'node_modules',
+  'web-vitals',
+  'dist',
+  'web-vitals.attribution.iife.js',
+);
+
+declare global {
+  interface Window {
+    webVitals: typeof WebVitals;
+    vitals: { lcpMs?: number; lcpElement?: string; cls?: number; inpMs?: number };
+  }
+}
+
+/**
+ * Loads web-vitals into every document of the page before the app's own scripts, reporting every change (not only
+ * when the page is hidden) into `window.vitals`.
+ */
+export async function observeVitals(page: Page): Promise<void> {
+  // an init script runs in a function of its own: the library's `var webVitals` is made global by hand
+  await page.addInitScript({ content: `${readFileSync(WEB_VITALS, 'utf8')};window.webVitals = webVitals;` });
+  await page.addInitScript(() => {
+    window.vitals = {};
+    const all = { reportAllChanges: true };
+    window.webVitals.onLCP((metric) => {
+      window.vitals.lcpMs = metric.value;
+      window.vitals.lcpElement = metric.attribution.target ?? '';
+    }, all);
+    window.webVitals.onCLS((metric) => (window.vitals.cls = metric.value), all);
+    window.webVitals.onINP((metric) => (window.vitals.inpMs = metric.value), { ...all, durationThreshold: 0 });
+  });
+}
+
+/** What web-vitals has reported so far; a metric not reported yet is 0 (no shift, no interaction). */
+export async function readVitals(page: Page): Promise<Vitals> {
+  const seen = await page.evaluate(() => window.vitals);
+  return { lcpMs: seen.lcpMs ?? 0, lcpElement: seen.lcpElement ?? '', cls: seen.cls ?? 0, inpMs: seen.inpMs ?? 0 };
+}
+
+/** Slows the page's CPU and network to the phone profile (Chromium's DevTools protocol). */
+async function throttle(page: Page): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Emulation.setCPUThrottlingRate', { rate: PHONE_PROFILE.cpuSlowdown });
+  await session.send('Network.enable');
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: PHONE_PROFILE.latencyMs,
+    downloadThroughput: PHONE_PROFILE.downloadBytesPerSecond,
+    uploadThroughput: PHONE_PROFILE.uploadBytesPerSecond,
+  });
+}
+
+/**
+ * The player's first minute on the phone profile: launch into home (LCP), the live event's new odds and score
+ * arriving through the page's poll (CLS), then adding one of its selections to the slip (INP).
+ */
+export async function measureVitals(browser: Browser, stack: Stack): Promise<Vitals> {
+  // the first live event: the top row of home's "Live now", the rows a player is looking at
+  const live = await stack.t.request('GET', '/api/v1/catalog/live');
+  const event = (live.body as { events: LiveEvent[] }).events[0];
+  if (!event) throw new Error('vitals: the catalog has no live event to update');
+  const selection = event.mainMarket.selections[0]!;
+  const context = await browser.newContext({ viewport: PHONE_PROFILE.viewport, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    await observeVitals(page);
+    await throttle(page);
+    const launch = await stack.launchToken(`vitals-${Date.now()}`, { balance: 100_000 });
+    await page.goto(stack.appUrl({ launch, locale: 'pt-BR' }));
+    const odds = page.locator(`.odds[data-selection="${selection.id}"]`);
+    await odds.waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+
+    await stack.setOdds(selection.id, (Number(selection.odds) + 0.25).toFixed(2));
+    await applyFeedUpdate(stack.t.app.services.catalog, {
+      type: 'event_state',
+      eventId: event.id,
+      score: { home: event.score.home + 1, away: event.score.away },
+    });
+    await page.locator(`.odds.up[data-selection="${selection.id}"]`).waitFor({ timeout: 30_000 });
+
+    await odds.click();
+    await page.locator(`.odds.selected[data-selection="${selection.id}"]`).waitFor();
+    // web-vitals reports an interaction once the frame after it is painted
+    await page.waitForFunction(() => window.vitals.inpMs !== undefined, undefined, { timeout: 10_000 });
+    return await readVitals(page);
+  } finally {
+    await context.close();
+  }
+}
+
+interface LiveEvent {
+  id: string;
+  score: { home: number; away: number };
+  mainMarket: { selections: Array<{ id: string; odds: string }> };
+}
+
+/** The figures and their budgets, on one line; `over` names every metric above its budget. */
+export function describeVitals(vitals: Vitals): { line: string; over: string[] } {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const over = [
+    vitals.lcpMs > VITALS_BUDGET.lcpMs ? 'LCP' : '',
+    vitals.cls > VITALS_BUDGET.cls ? 'CLS' : '',
+    vitals.inpMs > VITALS_BUDGET.inpMs ? 'INP' : '',
+  ].filter(Boolean);
+  const line =
+    `LCP ${seconds(vitals.lcpMs)} (${vitals.lcpElement || 'element not named'}; budget ${seconds(VITALS_BUDGET.lcpMs)}), ` +
+    `CLS ${vitals.cls.toFixed(3)} (budget ${VITALS_BUDGET.cls}), ` +
+    `INP ${Math.round(vitals.inpMs)} ms (budget ${VITALS_BUDGET.inpMs} ms)`;
+  return { line, over };
+}
