@@ -4,7 +4,8 @@ import { BetSlip } from './betslip/BetSlip.tsx';
 import { slipOpen } from './betslip/slip.ts';
 import { BottomNav, Header, SlipSheet, SportsMenu, useMedia } from './components/Shell.tsx';
 import { Toast } from './components/Toast.tsx';
-import { localeStore, t } from './i18n/index.ts';
+import { pageHeading, refocus } from './focus.ts';
+import { hostOddsFormatStore, localeStore, oddsFormatStore, t } from './i18n/index.ts';
 import { CompetitionPage } from './pages/Competition.tsx';
 import { EventPage } from './pages/Event.tsx';
 import { HomePage } from './pages/Home.tsx';
@@ -51,7 +52,10 @@ export function App({
   notice?: string;
 }) {
   const route = useStore(routeStore);
+  // every price on screen is written in the locale and the odds format: a change of either renders them all again
   useStore(localeStore);
+  useStore(oddsFormatStore);
+  useStore(hostOddsFormatStore);
   const desktop = useMedia('(min-width: 900px)');
   const wide = useMedia('(min-width: 1200px)');
   const open = useStore(slipOpen);
@@ -61,6 +65,13 @@ export function App({
   useEffect(() => {
     if (height === 'fill') main.current?.scrollTo({ top: 0 });
   }, [path, height]);
+  // a new page replaces the control that opened it (a row, Back): the keyboard carries on from its heading; not on the
+  // first page, and not when the focus is elsewhere (a navigation button still on screen, the host's page)
+  const firstPage = useRef(true);
+  useEffect(() => {
+    if (!firstPage.current) refocus(pageHeading);
+    firstPage.current = false;
+  }, [path]);
   useEffect(() => {
     if (desktop) slipOpen.set(false);
   }, [desktop]);

@@ -1,4 +1,5 @@
 import { useId } from 'preact/hooks';
+import { refocus } from '../focus.ts';
 import { Icon } from '../components/icons.tsx';
 import { ODDS_FORMATS, type OddsFormat } from '../../../sdk/protocol.ts';
 import {
@@ -47,6 +48,29 @@ import {
   type SlipItem,
 } from './slip.ts';
 import './BetSlip.css';
+
+/**
+ * The slip's heading, focusable by script only: where the keyboard stays when the control it pressed leaves the slip
+ * (a removed selection, the receipt closed), rather than falling to the body and, on a phone, out of the sheet.
+ */
+const slipTitle = () => document.getElementById('slip-title');
+
+/** Done or Reuse selections: the receipt goes, the keyboard stays in the slip. */
+function leaveReceipt(keepSelections: boolean): void {
+  closeReceipt(keepSelections);
+  refocus(slipTitle);
+}
+
+/**
+ * Place bet: the button is disabled while the bets go, which drops the focus; then it goes to the receipt's Done, or
+ * back to Place bet (or Accept odds changes) when nothing was placed. The receipt and the slip's last button are found
+ * by their place in the slip (BetSlip below).
+ */
+function placeAndRefocus(): void {
+  void placeBets().then(() =>
+    refocus(() => document.querySelector<HTMLElement>('.slip .receipt-actions .primary, .slip-body > .btn.block')),
+  );
+}
 
 /** A stake field with its quick stakes: each adds its amount to the stake, within the tenant's stake range. */
 function StakeInput({ value, label, onInput }: { value: string; label: string; onInput: (text: string) => void }) {
@@ -150,7 +174,10 @@ function SlipRow({ bet, error, failure }: { bet: SlipBet; error: SlipError | nul
             type="button"
             class="icon-btn small"
             aria-label={t('removeSelection', { name })}
-            onClick={() => removeSelection(item.selectionId)}
+            onClick={() => {
+              removeSelection(item.selectionId);
+              refocus(slipTitle);
+            }}
           >
             <Icon name="close" size={18} />
           </button>
@@ -343,10 +370,10 @@ function Receipt({ bets }: { bets: Bet[] }) {
         </div>
       ))}
       <div class="receipt-actions">
-        <button type="button" class="btn secondary" onClick={() => closeReceipt(true)}>
+        <button type="button" class="btn secondary" onClick={() => leaveReceipt(true)}>
           {t('reuseSelections')}
         </button>
-        <button type="button" class="btn primary" onClick={() => closeReceipt(false)}>
+        <button type="button" class="btn primary" onClick={() => leaveReceipt(false)}>
           {t('done')}
         </button>
       </div>
@@ -369,12 +396,19 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
   return (
     <section class="slip" aria-labelledby="slip-title">
       <header class="slip-head">
-        <h2 id="slip-title" class="slip-title">
+        <h2 id="slip-title" class="slip-title" tabIndex={-1}>
           {t('betSlip')}
           {items.length > 0 && <span class="count">{items.length}</span>}
         </h2>
         {items.length > 0 && (
-          <button type="button" class="link" onClick={clearSlip}>
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              clearSlip();
+              refocus(slipTitle);
+            }}
+          >
             {t('clearSlip')}
           </button>
         )}
@@ -432,7 +466,7 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
                 class="btn primary block place"
                 disabled={placing}
                 aria-busy={placing}
-                onClick={() => void placeBets()}
+                onClick={placeAndRefocus}
               >
                 {placing
                   ? t('placing')

@@ -58,7 +58,10 @@ export function PageHeader({
       )}
       <div class="page-head-text">
         {subtitle && <p class="page-subtitle">{subtitle}</p>}
-        <h1 class="page-title">{title}</h1>
+        {/* focusable by script only: where a new page leaves the keyboard (focus.ts) */}
+        <h1 class="page-title" tabIndex={-1}>
+          {title}
+        </h1>
       </div>
       {action}
     </div>

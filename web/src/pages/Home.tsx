@@ -56,7 +56,9 @@ export function HomePage() {
 
   return (
     <div class="page">
-      <h1 class="visually-hidden">{t('titleHome')}</h1>
+      <h1 class="visually-hidden" tabIndex={-1}>
+        {t('titleHome')}
+      </h1>
       <SearchArea>
         <SportChips />
         {live.data === undefined && live.error !== undefined && <ErrorState onRetry={live.reload} />}

@@ -3,6 +3,7 @@ import { api, ApiError, newRequestId } from '../api.ts';
 import { Empty, ErrorState, PageHeader, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { showToast } from '../components/Toast.tsx';
+import { pageHeading, refocus } from '../focus.ts';
 import {
   currencySymbol,
   dateTime,
@@ -47,6 +48,10 @@ function CashOut({ bet }: { bet: Bet }) {
   const [stakeText, setStakeText] = useState('');
   const [state, setState] = useState<CashOutState>({ step: 'offer' });
   const inputId = useId();
+  // each step replaces the buttons of the one before: the keyboard goes on from the button of the new step
+  const cashOutButton = useRef<HTMLButtonElement>(null);
+  // the confirmation opens on Cancel, not Confirm: a held Enter must not cash out on its own
+  const cancelButton = useRef<HTMLButtonElement>(null);
   const partialStake = partial ? parseMajor(stakeText) : null;
   const validPartial = partialStake !== null && partialStake > 0 && partialStake < bet.remainingStake;
   const stake = partial ? (validPartial ? partialStake : null) : undefined;
@@ -73,6 +78,8 @@ function CashOut({ bet }: { bet: Bet }) {
         ...(accepted.stake < bet.remainingStake ? { stake: accepted.stake } : {}),
       });
       setState({ step: 'done', amount: accepted.amount });
+      // the card is read again (a full cash-out leaves the list): the keyboard waits on the page's heading
+      refocus(pageHeading);
       showToast(t('cashOutDone', { amount: money(accepted.amount) }));
       // a full cash-out closes the bet (bet_settled, and the list reads again); a partial one shows its new stake
       noteBet(updated);
@@ -83,6 +90,7 @@ function CashOut({ bet }: { bet: Bet }) {
         const next = error.details.offer as CashOutOffer | undefined;
         if (next && typeof next.amount === 'number') {
           setState({ step: 'confirm', offer: next, changed: true });
+          refocus(() => cancelButton.current);
           return;
         }
       }
@@ -95,6 +103,7 @@ function CashOut({ bet }: { bet: Bet }) {
               ? 'err_network'
               : 'err_generic';
       setState({ step: 'failed', message: t(key) });
+      refocus(() => cashOutButton.current);
     }
   };
 
@@ -111,7 +120,16 @@ function CashOut({ bet }: { bet: Bet }) {
           </p>
         )}
         <div class="cashout-actions">
-          <button type="button" class="btn secondary" disabled={working} onClick={() => setState({ step: 'offer' })}>
+          <button
+            type="button"
+            class="btn secondary"
+            ref={cancelButton}
+            disabled={working}
+            onClick={() => {
+              setState({ step: 'offer' });
+              refocus(() => cashOutButton.current);
+            }}
+          >
             {t('cancel')}
           </button>
           <button
@@ -176,8 +194,13 @@ function CashOut({ bet }: { bet: Bet }) {
             <button
               type="button"
               class="btn cashout-btn"
+              ref={cashOutButton}
               disabled={!current}
-              onClick={() => current && setState({ step: 'confirm', offer: current })}
+              onClick={() => {
+                if (!current) return;
+                setState({ step: 'confirm', offer: current });
+                refocus(() => cancelButton.current);
+              }}
             >
               {current
                 ? partial
