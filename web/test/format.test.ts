@@ -17,6 +17,7 @@ import {
   money,
   parseMajor,
   t,
+  tCount,
 } from '../src/i18n/index.ts';
 import { en } from '../src/i18n/en.ts';
 import { es } from '../src/i18n/es.ts';
@@ -172,6 +173,20 @@ describe('odds', () => {
   });
 });
 
+describe('counts', () => {
+  it('take the plural form of the locale, with the count written in the locale', () => {
+    assert.equal(tCount('betSlipCount', 1), 'Bet slip, 1 selection');
+    assert.equal(tCount('betSlipCount', 0), 'Bet slip, 0 selections');
+    assert.equal(tCount('betSlipCount', 2), 'Bet slip, 2 selections');
+    use('pt-BR');
+    assert.equal(tCount('betSlipCount', 1), 'Cupom, 1 seleção');
+    assert.equal(tCount('betSlipCount', 20), 'Cupom, 20 seleções');
+    use('es');
+    assert.equal(tCount('betSlipCount', 1), 'Boleto, 1 selección');
+    assert.equal(tCount('betSlipCount', 2), 'Boleto, 2 selecciones');
+  });
+});
+
 describe('dates', () => {
   it('says today and tomorrow, else the day, in the player time zone', () => {
     mock.timers.enable({ apis: ['Date'], now: new Date('2026-03-10T15:00:00Z') });
@@ -213,7 +228,7 @@ describe('messages', () => {
   it('has the same keys in every catalogue, and fills placeholders', () => {
     assert.deepEqual(Object.keys(ptBR).sort(), Object.keys(en).sort());
     assert.deepEqual(Object.keys(es).sort(), Object.keys(en).sort());
-    assert.equal(t('betSlipCount', { n: 3 }), 'Bet slip, 3 selections');
+    assert.equal(t('betSlipCount_other', { n: 3 }), 'Bet slip, 3 selections');
     use('pt-BR');
     assert.equal(t('versus', { home: 'Flamengo', away: 'Palmeiras' }), 'Flamengo x Palmeiras');
     // a placeholder without a value stays as it is

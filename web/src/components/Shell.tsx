@@ -3,7 +3,7 @@ import { pathOf, type Route } from '../../../sdk/protocol.ts';
 import { BetSlip } from '../betslip/BetSlip.tsx';
 import { slipOpen, slipStore } from '../betslip/slip.ts';
 import { sportsStore } from '../catalog.ts';
-import { money, t } from '../i18n/index.ts';
+import { money, t, tCount } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
 import { go, routeStore } from '../router.ts';
 import { balanceStore, requestDeposit, requireLogin, sessionStore } from '../session.ts';
@@ -143,7 +143,7 @@ export function BottomNav({ placement, login = false }: { placement: 'bottom' | 
         class="nav-item slip-toggle"
         id="slip-toggle"
         aria-expanded={open}
-        aria-label={t('betSlipCount', { n: count })}
+        aria-label={tCount('betSlipCount', count)}
         aria-current={current === 'slip' ? 'true' : undefined}
         onClick={() => slipOpen.set(!open)}
       >

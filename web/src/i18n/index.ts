@@ -26,8 +26,23 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+/** The messages written once per plural form: `<key>_one` and `<key>_other`. */
+type CountKey = {
+  [K in MessageKey]: K extends `${infer Base}_one` ? (`${Base}_other` extends MessageKey ? Base : never) : never;
+}[MessageKey];
+
+/**
+ * A message about a count, in the locale's plural form (CLDR, by Intl.PluralRules): "1 selection", "2 selections";
+ * the three locales need only `one` and `other`. `{n}` is the count, written in the locale.
+ */
+export function tCount(key: CountKey, n: number): string {
+  const locale = localeStore.get();
+  const form = cached(`plural:${locale}`, () => new Intl.PluralRules(locale)).select(n) === 'one' ? 'one' : 'other';
+  return t(`${key}_${form}`, { n: cached(`integer:${locale}`, () => new Intl.NumberFormat(locale)).format(n) });
+}
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>(key: string, make: () => F): F {
   let formatter = formatters.get(key);
   if (!formatter) {
     formatter = make();
