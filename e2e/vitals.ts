@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Core Web Vitals of the sportsbook app as a player on a mid-range phone meets them: headless Chromium with the
 // CPU slowed 4x and Chrome DevTools' "Slow 4G" network, measured by Google's web-vitals library in the page
 // (its attribution build, which also names the element of the largest paint).
