@@ -12,13 +12,15 @@
 // a placement, a session opening and a launch exchange cost, counted at the PostgreSQL client.
 import { sql } from 'kysely';
 import pg from 'pg';
+import { logDestination } from '../src/platform/http/logging.ts';
 import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import { createTenant, exchange, openSession, type TestTenant } from '../test/helpers/tenant.ts';
 import {
   baselineUrl,
   databaseName,
-  pgbenchTps,
+  isPostmaster,
+  pgbench,
   processCpu,
   runClient,
   startWallet,
@@ -44,11 +46,14 @@ const CPU_GROUPS = [
   'PostgreSQL, other',
 ] as const;
 
-const tps = baselineUrl() ? await pgbenchTps(baselineUrl()!) : null;
+const baseline = baselineUrl() ? await pgbench(baselineUrl()!) : null;
+const tps = baseline?.tps ?? null;
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
 const wallet = await startWallet(walletDatabase);
-// No delivery loop: nothing here is owed after the stake, and its polls would count as statements below.
-const t = await startTestApp({ LOG_LEVEL: 'silent' });
+// No delivery loop: nothing here is owed after the stake, and its polls would count as statements below. Logging at
+// the production level (BENCH_LOG_LEVEL to compare another), written as production writes it, to nowhere.
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const t = await startTestApp({ LOG_LEVEL }, { logStream: logDestination('/dev/null') });
 // The service's clock follows real time (the reference wallet checks signatures against its own clock).
 const ticking = setInterval(() => t.clock.set(new Date()), 50);
 const rows: Array<[string, LoadResult]> = [];
@@ -104,7 +109,12 @@ try {
     MEMORY_PLACEMENTS > 0 ? await memoryOver({ ...placing, clients: PLAYERS, tokens: players.slice(0, PLAYERS) }) : '';
 
   console.log(`\nload, ${DURATION_MS / 1000} s per workload, database: ${databaseName()}`);
-  if (tps) console.log(`${'pgbench TPC-B, 8 clients, scale 10 (baseline)'.padEnd(46)} ${tps.toFixed(0).padStart(7)}/s`);
+  if (tps) {
+    const cpu = baseline?.postgresCpuMs
+      ? `   PostgreSQL's CPU ${baseline.postgresCpuMs.toFixed(3)} ms a transaction`
+      : '';
+    console.log(`${'pgbench TPC-B, 8 clients, scale 10 (baseline)'.padEnd(46)} ${tps.toFixed(0).padStart(7)}/s${cpu}`);
+  }
   for (const [name, result] of rows.filter(([, row]) => row.operations > 0)) {
     console.log(
       `${name.padEnd(46)} ${result.perSecond.toFixed(0).padStart(7)}/s   p50 ${result.p50.toFixed(1).padStart(6)} ms` +
@@ -112,6 +122,7 @@ try {
     );
   }
   printCpu();
+  printServiceCpu();
   console.log(singleWalletTime);
   if (memory) console.log(memory);
   if (process.env.DATABASE_URL) await countCosts(tenant, players[0]!);
@@ -154,6 +165,7 @@ function cpuPerOperation(
   const groupOf = (pid: number, command: string): (typeof CPU_GROUPS)[number] | undefined => {
     if (pid === process.pid) return 'API';
     if (pid === wallet.pid) return 'reference wallet';
+    if (isPostmaster(command)) return 'PostgreSQL, other';
     if (!command.startsWith('postgres')) return undefined;
     if (service && command.includes(` ${service} `)) return 'PostgreSQL, service';
     if (walletData && command.includes(` ${walletData} `)) return 'PostgreSQL, wallet';
@@ -162,7 +174,11 @@ function cpuPerOperation(
   for (const [pid, now] of after) {
     const group = groupOf(pid, now.command);
     if (!group) continue;
-    const used = now.ms - (before.get(pid)?.ms ?? 0);
+    // the postmaster's reaped children: backends that ended during the run (the API's children are the load
+    // client and the wallet, counted on their own)
+    const total = (cpu: { ms: number; childrenMs: number } | undefined) =>
+      (cpu?.ms ?? 0) + (isPostmaster(now.command) ? (cpu?.childrenMs ?? 0) : 0);
+    const used = total(now) - total(before.get(pid));
     shares.set(group, (shares.get(group) ?? 0) + used / result.operations);
   }
   shares.set('load client', result.clientCpuMs / result.operations);
@@ -180,6 +196,30 @@ function printCpu(): void {
     const figures = CPU_GROUPS.map((group) => (shares.get(group) ?? 0).toFixed(2));
     console.log(
       `${name.padEnd(46)} ${figures.join(' | ')} | ${all.toFixed(2)} | ${((all * perSecond) / 1000).toFixed(2)}`,
+    );
+  }
+}
+
+/**
+ * The service's own CPU per operation (the API process and its PostgreSQL backends) against PostgreSQL's CPU per
+ * TPC-B transaction in the same run: how many TPC-B transactions of CPU one operation costs, and the inverse ratio.
+ */
+function printServiceCpu(): void {
+  const perTransaction = baseline?.postgresCpuMs;
+  const measured = cpuRows.filter(([name, shares]) => shares.size > 0 && !name.startsWith('HTTP floor'));
+  if (!perTransaction || measured.length === 0) return;
+  console.log(
+    `\nthe service's CPU per operation (ms) against PostgreSQL's per TPC-B transaction (${perTransaction.toFixed(3)} ms):` +
+      `\n${''.padEnd(46)}     API | PostgreSQL | service | TPC-B transactions | ratio`,
+  );
+  for (const [name, shares] of measured) {
+    const api = shares.get('API') ?? 0;
+    const postgres = shares.get('PostgreSQL, service') ?? 0;
+    const service = api + postgres;
+    console.log(
+      `${name.padEnd(46)} ${api.toFixed(2).padStart(7)} | ${postgres.toFixed(2).padStart(10)} | ` +
+        `${service.toFixed(2).padStart(7)} | ${(service / perTransaction).toFixed(2).padStart(18)} | ` +
+        `${(perTransaction / service).toFixed(3)}`,
     );
   }
 }

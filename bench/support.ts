@@ -57,8 +57,15 @@ export async function startWallet(databaseUrl: string | undefined): Promise<Refe
  */
 export const baselineUrl = (): string | undefined => process.env.DATABASE_URL ?? process.env.BENCH_BASELINE_URL;
 
-/** TPC-B transactions per second on the same server: the yardstick for database-bound work. */
-export async function pgbenchTps(baseUrl: string): Promise<number | null> {
+/** pgbench TPC-B on the same server: its rate, and PostgreSQL's own CPU per transaction (pgbench's client excluded). */
+export interface Baseline {
+  tps: number;
+  /** CPU time of every PostgreSQL process per transaction (ms), backends that exited included; null off Linux */
+  postgresCpuMs: number | null;
+}
+
+/** TPC-B on the same server: the yardstick for database-bound work. */
+export async function pgbench(baseUrl: string): Promise<Baseline | null> {
   const versions = (() => {
     try {
       return readdirSync('/usr/lib/postgresql');
@@ -72,12 +79,24 @@ export async function pgbenchTps(baseUrl: string): Promise<number | null> {
     process.stdout.write('baseline: pgbench TPC-B, scale 10, 8 clients, 10 s ...\n');
     const init = spawnSync(binary, ['-i', '-q', '-s', '10', url], { encoding: 'utf8' });
     if (init.status !== 0) return null;
+    const before = postgresCpuMs();
     const run = spawnSync(binary, ['-c', '8', '-j', '2', '-T', '10', '-n', url], { encoding: 'utf8' });
-    const match = /tps = ([0-9.]+)/.exec(run.stdout);
-    return match ? Number(match[1]) : null;
+    // pgbench's backends end with it: the postmaster reaps them (their CPU moves to its children's time) at once
+    await sleep(200);
+    const after = postgresCpuMs();
+    const tps = /tps = ([0-9.]+)/.exec(run.stdout);
+    const transactions = /number of transactions actually processed: (\d+)/.exec(run.stdout);
+    if (!tps || !transactions) return null;
+    const perTransaction = before === null || after === null ? null : (after - before) / Number(transactions[1]);
+    return { tps: Number(tps[1]), postgresCpuMs: perTransaction };
   } finally {
     await dropPostgresDatabase(url);
   }
+}
+
+/** TPC-B transactions per second on the same server. */
+export async function pgbenchTps(baseUrl: string): Promise<number | null> {
+  return (await pgbench(baseUrl))?.tps ?? null;
 }
 
 /** What a workload achieved: operations per second and latency percentiles (ms). */
@@ -154,9 +173,16 @@ export async function drive(
   };
 }
 
-/** CPU time so far (ms) of every process on this machine, with its command line: from /proc, so Linux only. */
-export function processCpu(): Map<number, { command: string; ms: number }> {
-  const found = new Map<number, { command: string; ms: number }>();
+/** One process's CPU time so far (ms): its own, and that of its children it has reaped. */
+export interface ProcessCpu {
+  command: string;
+  ms: number;
+  childrenMs: number;
+}
+
+/** CPU time so far of every process on this machine, with its command line: from /proc, so Linux only. */
+export function processCpu(): Map<number, ProcessCpu> {
+  const found = new Map<number, ProcessCpu>();
   let pids: string[] = [];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -167,14 +193,37 @@ export function processCpu(): Map<number, { command: string; ms: number }> {
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), counted from after the command's ')'
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      found.set(Number(pid), { command, ms: (Number(fields[11]) + Number(fields[12])) * tick });
+      found.set(Number(pid), {
+        command,
+        ms: (Number(fields[11]) + Number(fields[12])) * tick,
+        childrenMs: (Number(fields[13]) + Number(fields[14])) * tick,
+      });
     } catch {
       // The process ended while being read.
     }
   }
   return found;
+}
+
+/** A PostgreSQL server's main process (the postmaster), which reaps every backend that ends. */
+export const isPostmaster = (command: string) => /(?:^|\/)postgres -D /.test(command);
+/** A PostgreSQL backend or background process ("postgres: 15/main: …"). */
+export const isPostgresChild = (command: string) => command.startsWith('postgres:');
+
+/**
+ * The CPU time so far of every PostgreSQL process (ms): the server's processes, and the backends that have ended
+ * (in the postmaster's reaped children's time). Null off Linux.
+ */
+export function postgresCpuMs(): number | null {
+  const processes = [...processCpu().values()];
+  if (processes.length === 0) return null;
+  return processes.reduce((sum, { command, ms, childrenMs }) => {
+    if (isPostmaster(command)) return sum + ms + childrenMs;
+    return isPostgresChild(command) ? sum + ms : sum;
+  }, 0);
 }
 
 export const databaseName = () => (process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite');

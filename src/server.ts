@@ -8,6 +8,7 @@ import { DEFAULT_DATA_DIR, type Config } from './platform/config.ts';
 import { ensurePrivateDir, makePrivate } from './platform/data-dir.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './platform/db/instance-lock.ts';
+import { logDestination } from './platform/http/logging.ts';
 import { DOCS_PATH } from './platform/http/openapi.ts';
 
 export interface RunningServer {
@@ -106,7 +107,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       config,
       db: database.db,
       clock: options.clock ?? systemClock,
-      ...(options.logStream ? { logStream: options.logStream } : {}),
+      logStream: options.logStream ?? logDestination(1),
       ...(options.demoLive ? { demoLive: true } : {}),
     });
     // Before any request: bets left pending by a crash are unknown outcomes, refused and rolled back.

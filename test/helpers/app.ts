@@ -75,7 +75,7 @@ const TEST_AUTH_LIMITS: AuthLimits = { ...DEFAULT_AUTH_LIMITS, failedAttemptsPer
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver'>> & {
+  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver' | 'logStream'>> & {
     /**
      * Run the delivery engine's loop as the server does. Off by default: tests drive delivery themselves
      * (delivery.idle(), drainDeliveries()), so what they assert cannot change under them.

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 
 /** Query parameters that may carry credentials (the deprecated ?token= launch among them). */
 const SECRET_QUERY_PARAMS = /([?&](?:token|launch|launchToken|key|apiKey|secret)=)[^&#]*/gi;
@@ -45,4 +45,12 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
       }),
     },
   };
+}
+
+/**
+ * Where the log lines go: a file descriptor (1, standard output) or a path. Synchronous, as pino's default: a line
+ * is written when it is logged, so the last lines before a crash are never lost.
+ */
+export function logDestination(to: number | string): DestinationStream {
+  return pino.destination({ dest: to, sync: true });
 }
