@@ -19,7 +19,8 @@ import { createTenant, exchange, openSession, type TestTenant } from '../test/he
 import {
   baselineUrl,
   databaseName,
-  isPostmaster,
+  CPU_GROUPS,
+  cpuUsedByGroup,
   pgbench,
   processCpu,
   runClient,
@@ -36,16 +37,6 @@ const EVENTS = 8;
 const PLAYERS = 16;
 /** More players than the goal's 16: whether more placements at once raise the rate (latency-bound) or not (saturated). */
 const MANY_PLAYERS = 64;
-/** Where the CPU goes, by process: the service, its database, the wallet and its database, the load client. */
-const CPU_GROUPS = [
-  'API',
-  'PostgreSQL, service',
-  'reference wallet',
-  'PostgreSQL, wallet',
-  'load client',
-  'PostgreSQL, other',
-] as const;
-
 const baseline = baselineUrl() ? await pgbench(baselineUrl()!) : null;
 const tps = baseline?.tps ?? null;
 const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
@@ -159,28 +150,13 @@ function cpuPerOperation(
 ): Map<string, number> {
   const shares = new Map<string, number>();
   if (after.size === 0 || result.operations === 0) return shares;
-  const databaseOf = (url: string | undefined) => (url ? new URL(url).pathname.slice(1) : undefined);
-  const service = databaseOf(t.database.databaseUrl);
-  const walletData = databaseOf(walletDatabase);
-  const groupOf = (pid: number, command: string): (typeof CPU_GROUPS)[number] | undefined => {
-    if (pid === process.pid) return 'API';
-    if (pid === wallet.pid) return 'reference wallet';
-    if (isPostmaster(command)) return 'PostgreSQL, other';
-    if (!command.startsWith('postgres')) return undefined;
-    if (service && command.includes(` ${service} `)) return 'PostgreSQL, service';
-    if (walletData && command.includes(` ${walletData} `)) return 'PostgreSQL, wallet';
-    return 'PostgreSQL, other';
+  const owners = {
+    apiPid: process.pid,
+    walletPid: wallet.pid,
+    serviceDatabaseUrl: t.database.databaseUrl,
+    walletDatabaseUrl: walletDatabase,
   };
-  for (const [pid, now] of after) {
-    const group = groupOf(pid, now.command);
-    if (!group) continue;
-    // the postmaster's reaped children: backends that ended during the run (the API's children are the load
-    // client and the wallet, counted on their own)
-    const total = (cpu: { ms: number; childrenMs: number } | undefined) =>
-      (cpu?.ms ?? 0) + (isPostmaster(now.command) ? (cpu?.childrenMs ?? 0) : 0);
-    const used = total(now) - total(before.get(pid));
-    shares.set(group, (shares.get(group) ?? 0) + used / result.operations);
-  }
+  for (const [group, ms] of cpuUsedByGroup(before, after, owners)) shares.set(group, ms / result.operations);
   shares.set('load client', result.clientCpuMs / result.operations);
   return shares;
 }
@@ -206,7 +182,7 @@ function printCpu(): void {
  */
 function printServiceCpu(): void {
   const perTransaction = baseline?.postgresCpuMs;
-  const measured = cpuRows.filter(([name, shares]) => shares.size > 0 && !name.startsWith('HTTP floor'));
+  const measured = cpuRows.filter(([, shares]) => shares.size > 0);
   if (!perTransaction || measured.length === 0) return;
   console.log(
     `\nthe service's CPU per operation (ms) against PostgreSQL's per TPC-B transaction (${perTransaction.toFixed(3)} ms):` +
@@ -347,9 +323,10 @@ async function countStatements(name: string, call: (i: number) => Promise<{ stat
   );
 }
 
-/** The statements of a placement, a session opening and a launch exchange. */
+/** The statements of a placement, a session opening and a launch exchange, and the rows a placement writes. */
 async function countCosts(tenant: TestTenant, token: string) {
   const [selection] = await t.db.selectFrom('selections').select(['id', 'odds_milli']).limit(1).execute();
+  const writesBefore = await settledTableWrites();
   await countStatements('placement', (i) =>
     t.request('POST', '/api/v1/bets', {
       token,
@@ -360,6 +337,7 @@ async function countCosts(tenant: TestTenant, token: string) {
       },
     }),
   );
+  await printPlacementWrites(writesBefore, 100);
   await countStatements('session opening', (i) => openSession(t, tenant, { externalPlayerId: `count-${i}` }));
   const launchTokens = await Promise.all(
     Array.from(
@@ -369,4 +347,74 @@ async function countCosts(tenant: TestTenant, token: string) {
     ),
   );
   await countStatements('launch exchange', (i) => exchange(t, tenant.tenantId, launchTokens[i]!));
+}
+
+interface TableWrites {
+  inserted: number;
+  updated: number;
+  hot: number;
+  indexes: number;
+}
+
+/** Rows written per table, from PostgreSQL's statistics, with the number of indexes each table keeps. */
+async function tableWrites(): Promise<Map<string, TableWrites>> {
+  await sql`select pg_stat_clear_snapshot()`.execute(t.db);
+  const { rows: found } = await sql<{ table: string; inserted: string; updated: string; hot: string; indexes: string }>`
+    select relname as table, n_tup_ins as inserted, n_tup_upd as updated, n_tup_hot_upd as hot,
+           (select count(*) from pg_index where indrelid = relid) as indexes
+    from pg_stat_user_tables`.execute(t.db);
+  return new Map(
+    found.map((row) => [
+      row.table,
+      { inserted: +row.inserted, updated: +row.updated, hot: +row.hot, indexes: +row.indexes },
+    ]),
+  );
+}
+
+/** PostgreSQL's statistics once every backend has reported what the workloads before wrote. */
+async function settledTableWrites(): Promise<Map<string, TableWrites>> {
+  process.stdout.write(
+    `load: waiting ${STATISTICS_IDLE_FLUSH_MS / 1000} s for PostgreSQL's statistics to settle ...\n`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, STATISTICS_IDLE_FLUSH_MS));
+  return tableWrites();
+}
+
+/** An idle backend reports its statistics within ten seconds (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
+const STATISTICS_IDLE_FLUSH_MS = 11_000;
+
+/**
+ * What `placements` one-by-one placements wrote, per placement: rows inserted and updated by table, the updates
+ * that were HOT (no index touched), and the index entries that meant at most (a partial index skips some rows).
+ * A TPC-B transaction updates three rows and inserts one into a table without an index. PostgreSQL's statistics
+ * reach the shared view when a backend goes idle, up to ten seconds later: read until the placements are all in.
+ */
+async function printPlacementWrites(before: Map<string, TableWrites>, placements: number): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  let after = await tableWrites();
+  while ((after.get('bets')?.inserted ?? 0) - (before.get('bets')?.inserted ?? 0) < placements) {
+    if (performance.now() > deadline) return console.log('rows a placement writes: statistics not flushed in 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    after = await tableWrites();
+  }
+  const lines: string[] = [];
+  let entries = 0;
+  for (const [table, now] of after) {
+    const was = before.get(table) ?? { inserted: 0, updated: 0, hot: 0, indexes: now.indexes };
+    const inserted = (now.inserted - was.inserted) / placements;
+    const updated = (now.updated - was.updated) / placements;
+    const hot = (now.hot - was.hot) / placements;
+    if (inserted + updated === 0) continue;
+    const tableEntries = (inserted + updated - hot) * now.indexes;
+    entries += tableEntries;
+    lines.push(
+      `${table.padEnd(26)} ${inserted.toFixed(2).padStart(5)} inserted  ${updated.toFixed(2).padStart(5)} updated ` +
+        `(${hot.toFixed(2)} HOT)  ${now.indexes} indexes: at most ${tableEntries.toFixed(1)} index entries`,
+    );
+  }
+  console.log(
+    `rows a placement writes (PostgreSQL's statistics over ${placements} placements): at most ${entries.toFixed(1)} ` +
+      `index entries in all; a TPC-B transaction updates 3 rows and inserts 1, without touching an index on a HOT ` +
+      `update\n  ${lines.join('\n  ')}`,
+  );
 }

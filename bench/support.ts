@@ -94,11 +94,6 @@ export async function pgbench(baseUrl: string): Promise<Baseline | null> {
   }
 }
 
-/** TPC-B transactions per second on the same server. */
-export async function pgbenchTps(baseUrl: string): Promise<number | null> {
-  return (await pgbench(baseUrl))?.tps ?? null;
-}
-
 /** What a workload achieved: operations per second and latency percentiles (ms). */
 export interface LoadResult {
   operations: number;
@@ -224,6 +219,58 @@ export function postgresCpuMs(): number | null {
     if (isPostmaster(command)) return sum + ms + childrenMs;
     return isPostgresChild(command) ? sum + ms : sum;
   }, 0);
+}
+
+/** Where the CPU goes, by process: the service, its database, the wallet and its database (and the load client). */
+export const CPU_GROUPS = [
+  'API',
+  'PostgreSQL, service',
+  'reference wallet',
+  'PostgreSQL, wallet',
+  'load client',
+  'PostgreSQL, other',
+] as const;
+export type CpuGroup = (typeof CPU_GROUPS)[number];
+
+/** Which processes are whose: the API's pid, the wallet's, and the databases of each on the PostgreSQL server. */
+export interface CpuOwners {
+  apiPid: number;
+  walletPid: number;
+  serviceDatabaseUrl: string | undefined;
+  walletDatabaseUrl: string | undefined;
+}
+
+/**
+ * The CPU time (ms) each group of processes used between two readings. Backends that ended in between are counted
+ * through the postmaster's reaped children (the API's own reaped children are the load client and the wallet,
+ * counted on their own). The load client is not a process here: it reports its own time.
+ */
+export function cpuUsedByGroup(
+  before: Map<number, ProcessCpu>,
+  after: Map<number, ProcessCpu>,
+  owners: CpuOwners,
+): Map<CpuGroup, number> {
+  const databaseOf = (url: string | undefined) => (url ? new URL(url).pathname.slice(1) : undefined);
+  const service = databaseOf(owners.serviceDatabaseUrl);
+  const walletData = databaseOf(owners.walletDatabaseUrl);
+  const groupOf = (pid: number, command: string): CpuGroup | undefined => {
+    if (pid === owners.apiPid) return 'API';
+    if (pid === owners.walletPid) return 'reference wallet';
+    if (isPostmaster(command)) return 'PostgreSQL, other';
+    if (!command.startsWith('postgres')) return undefined;
+    if (service && command.includes(` ${service} `)) return 'PostgreSQL, service';
+    if (walletData && command.includes(` ${walletData} `)) return 'PostgreSQL, wallet';
+    return 'PostgreSQL, other';
+  };
+  const used = new Map<CpuGroup, number>();
+  for (const [pid, now] of after) {
+    const group = groupOf(pid, now.command);
+    if (!group) continue;
+    const total = (cpu: ProcessCpu | undefined) =>
+      (cpu?.ms ?? 0) + (isPostmaster(now.command) ? (cpu?.childrenMs ?? 0) : 0);
+    used.set(group, (used.get(group) ?? 0) + total(now) - total(before.get(pid)));
+  }
+  return used;
 }
 
 export const databaseName = () => (process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite');

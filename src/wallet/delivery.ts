@@ -13,7 +13,7 @@ export const RETRY_DELAYS_MS = [200, 400, 800, 1_600];
 /** Contract: settlements that could not be paid are retried every 30 s. */
 const RESEND_AFTER_MS = 30_000;
 /** Calls in flight to one wallet at most: a casino's wallet is not ours to flood. */
-const WALLET_CONCURRENCY = 64;
+export const WALLET_CONCURRENCY = 64;
 /** How long a claim keeps others off an obligation: past the 5 s timeout with a wide margin. */
 const CLAIM_MS = 60_000;
 /** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
