@@ -17,8 +17,13 @@ if (major >= 24) {
     process.stderr.write(`bookmaker needs Node 24 (found ${process.version}); run npm install first.\n`);
     process.exit(1);
   }
-  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  // In a process group of its own, so that a Ctrl-C reaches it once, from here: serve takes a second signal as
+  // "exit at once", and a terminal signals its whole foreground group.
+  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    detached: true,
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

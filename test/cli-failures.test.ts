@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { debugDetails, explainFailure } from '../src/cli/failures.ts';
-import { BIN } from './helpers/process.ts';
+import { BIN, until } from './helpers/process.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const WALLET = join(ROOT, 'reference-wallet', 'main.js');
 
 const embedded = !process.env.DATABASE_URL;
 const KEY = Buffer.alloc(32, 5).toString('base64');
@@ -23,7 +26,14 @@ function bookmaker(env: Record<string, string>, args: string[], as?: { uid: numb
     ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups', process.execPath, BIN, ...args]
     : [process.execPath, BIN, ...args];
   const child = spawn(command[0]!, command.slice(1), {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', APP_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      APP_ENV: 'development',
+      PORT: '0',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -242,6 +252,49 @@ describe('started on an older Node', { skip: olderNodeSkip() }, () => {
     assert.equal(older.status, 0);
     assert.match(pinned.stdout, /^Usage: bookmaker <command> \[flags\]\n/);
     assert.equal(older.stdout, pinned.stdout);
+  });
+
+  it('reference-wallet/main.js runs the wallet again on the pinned Node; it answers, and stops on SIGTERM', async () => {
+    const wallet = spawn(OLDER_NODE, [WALLET], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WALLET_PORT: '0' },
+    });
+    let stdout = '';
+    let stderr = '';
+    wallet.stdout.on('data', (chunk) => (stdout += chunk));
+    wallet.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => wallet.on('close', resolve));
+    try {
+      const started = await until('the wallet to listen', async () => (stdout.includes('\n') ? stdout : undefined));
+      const { wallet: url, controlToken } = JSON.parse(started) as { wallet: string; controlToken: string };
+      const stats = await fetch(`${url}/_control/stats`, { headers: { 'x-control-token': controlToken } });
+      assert.equal(stats.status, 200);
+    } finally {
+      wallet.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, stderr);
+    assert.equal(stderr, '');
+  });
+
+  it('without the pinned Node, both launchers say which Node they need and what to run', () => {
+    const copy = tempDir();
+    for (const [launcher, words] of [
+      ['bin/bookmaker.js', 'bookmaker needs Node 24 (found VERSION); run npm install first.\n'],
+      [
+        'reference-wallet/main.js',
+        'the reference wallet needs Node 24 (found VERSION): run npm install, then npm run wallet\n',
+      ],
+    ] as const) {
+      const file = join(copy, launcher);
+      mkdirSync(dirname(file), { recursive: true });
+      copyFileSync(join(ROOT, launcher), file);
+      writeFileSync(join(copy, 'package.json'), '{ "type": "module" }');
+      const run = spawnSync(OLDER_NODE, [file], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+      const version = execFileSync(OLDER_NODE, ['--version'], { encoding: 'utf8' }).trim();
+      assert.deepEqual([run.status, run.stdout, run.stderr], [1, '', words.replace('VERSION', version)], launcher);
+    }
   });
 });
 
