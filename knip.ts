@@ -32,8 +32,9 @@ const config: KnipConfig = {
   ignore: ['src/platform/db/migrations/0*.ts', 'web/src/generated/**'],
   // Run by scripts/test.ts as commands, not imported; axe-core's script is read from its file and run in the browser.
   ignoreDependencies: ['@redocly/cli', 'axe-core'],
-  // A system tool the permission tests run a command through, when it is there.
-  ignoreBinaries: ['setpriv'],
+  // System tools some tests run when they are there: setpriv (the permission tests), promtool (Prometheus's own
+  // checks of the metrics and alert rules, from Debian's `prometheus` package).
+  ignoreBinaries: ['setpriv', 'promtool'],
 };
 
 export default config;

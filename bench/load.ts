@@ -4,6 +4,8 @@
 // reference wallet in its own process (its ledger in a database of its own on the PostgreSQL run), each workload
 // for BENCH_SECONDS (8) with concurrent clients:
 //   - bet placement, 1 player back to back, and 16 players over 8 events and 24 selections;
+//   - the same 16 players against an app over the same database that records no metrics (what recording costs;
+//     the measured app records them as production does, and is scraped every 5 s);
 //   - the same 16 players at half the rate they reached, for the latency at a steady load, and 64 players;
 //   - the HTTP floor (GET /healthz: the same client and server, no database), 8 clients;
 //   - session creation (POST /api/v1/integration/sessions) and launch exchange, 8 clients;
@@ -13,7 +15,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { logDestination } from '../src/platform/http/logging.ts';
-import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
+import { buildApp } from '../src/app.ts';
+import { loginAsStaff, startTestApp, testConfig } from '../test/helpers/app.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import { createTenant, exchange, openSession, type TestTenant } from '../test/helpers/tenant.ts';
 import {
@@ -33,6 +36,8 @@ const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 8) * 1000;
 const MEMORY_PLACEMENTS = Number(process.env.BENCH_MEMORY_PLACEMENTS ?? 100_000);
 /** Only the workloads whose names match (a regular expression), to profile one of them. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+/** An idle backend reports its statistics within ten seconds (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
+const STATISTICS_IDLE_FLUSH_MS = 11_000;
 const EVENTS = 8;
 const PLAYERS = 16;
 /** More players than the goal's 16: whether more placements at once raise the rate (latency-bound) or not (saturated). */
@@ -44,7 +49,17 @@ const wallet = await startWallet(walletDatabase);
 // No delivery loop: nothing here is owed after the stake, and its polls would count as statements below. Logging at
 // the production level (BENCH_LOG_LEVEL to compare another), written as production writes it, to nowhere.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const t = await startTestApp({ LOG_LEVEL }, { logStream: logDestination('/dev/null') });
+// Metrics recorded as production records them, and scraped every 5 s (three times Prometheus's usual rate); the
+// same placements are measured once more on an app over the same database that records none.
+const t = await startTestApp({ LOG_LEVEL, METRICS_PORT: '0' }, { logStream: logDestination('/dev/null') });
+const scraping = setInterval(() => void fetch(`${t.metricsUrl}/metrics`).then((answer) => answer.text()), 5_000);
+const unmetered = await buildApp({
+  config: testConfig({ LOG_LEVEL, METRICS_PORT: 'off' }),
+  db: t.db,
+  clock: t.clock,
+  logStream: logDestination('/dev/null'),
+});
+const unmeteredUrl = await unmetered.http.listen({ port: 0, host: '127.0.0.1' });
 // The service's clock follows real time (the reference wallet checks signatures against its own clock).
 const ticking = setInterval(() => t.clock.set(new Date()), 50);
 const rows: Array<[string, LoadResult]> = [];
@@ -74,6 +89,12 @@ try {
     clients: PLAYERS,
     tokens: players.slice(0, PLAYERS),
   });
+  await measure(
+    'placement, 16 players, no metrics',
+    { ...placing, clients: PLAYERS, tokens: players.slice(0, PLAYERS) },
+    undefined,
+    unmeteredUrl,
+  );
   const half = Math.round(full.perSecond / 2);
   await measure(`placement, 16 players at ${half}/s (half)`, {
     ...placing,
@@ -119,6 +140,8 @@ try {
   if (process.env.DATABASE_URL) await countCosts(tenant, players[0]!);
 } finally {
   clearInterval(ticking);
+  clearInterval(scraping);
+  await unmetered.http.close();
   await t.close();
   await wallet.stop();
   if (walletDatabase) await dropPostgresDatabase(walletDatabase);
@@ -127,16 +150,21 @@ try {
 type Workload = LoadJob extends infer J ? (J extends LoadJob ? Omit<J, 'url' | 'until'> : never) : never;
 
 /** A warm-up second, then the timed run, each from a load client of its own. */
-async function measure(name: string, workload: Workload, warmUp: Workload = workload): Promise<LoadResult> {
+async function measure(
+  name: string,
+  workload: Workload,
+  warmUp: Workload = workload,
+  url: string = t.url,
+): Promise<LoadResult> {
   if (ONLY && !ONLY.test(name)) return { operations: 0, perSecond: 0, p50: 0, p99: 0, clientCpuMs: 0 };
   process.stdout.write(`load: ${name} ...\n`);
-  await runClient({ ...warmUp, url: t.url, until: { ms: 1_000 } });
+  await runClient({ ...warmUp, url, until: { ms: 1_000 } });
   // Statistics as autovacuum keeps them within a minute: plans kept for prepared statements (and for the foreign
   // key checks) must not be the ones made when the tables were empty, so after the warm-up has written rows
   // (docs/benchmarks.md, "Prepared statements").
   await sql`analyze`.execute(t.db);
   const before = processCpu();
-  const result = await runClient({ ...workload, url: t.url, until: { ms: DURATION_MS } });
+  const result = await runClient({ ...workload, url, until: { ms: DURATION_MS } });
   rows.push([name, result]);
   cpuRows.push([name, cpuPerOperation(before, processCpu(), result)]);
   return result;
@@ -379,9 +407,6 @@ async function settledTableWrites(): Promise<Map<string, TableWrites>> {
   await new Promise((resolve) => setTimeout(resolve, STATISTICS_IDLE_FLUSH_MS));
   return tableWrites();
 }
-
-/** An idle backend reports its statistics within ten seconds (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
-const STATISTICS_IDLE_FLUSH_MS = 11_000;
 
 /**
  * What `placements` one-by-one placements wrote, per placement: rows inserted and updated by table, the updates

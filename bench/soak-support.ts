@@ -145,7 +145,7 @@ function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /bookmaker: API reference: (http:\/\/[0-9.:]+)\/docs/.exec(output);
+      const match = /API reference: (http:\/\/[0-9.:]+)\/docs/.exec(output);
       if (match) {
         clearInterval(timer);
         resolve({ child, url: match[1]!, output: () => output, exited });

@@ -968,7 +968,9 @@ async function main(): Promise<number> {
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    // The start-up narration (the URL the server listens on) is logged at info.
+    LOG_LEVEL: 'info',
+    METRICS_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   say(

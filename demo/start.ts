@@ -150,6 +150,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       INTEGRATION_SANDBOXES: 'true',
+      // The demo's ports are its four programs' (DEMO_*_PORT): no metrics listener beside them.
+      METRICS_PORT: 'off',
     });
     let server: RunningServer;
     try {

@@ -10,6 +10,7 @@ import { ClientProvisioning } from './aggregator/provisioning.ts';
 import { aggregatorAdminRoutes, aggregatorRoutes, AGGREGATOR_PREFIX } from './aggregator/routes.ts';
 import { bettingRoutes } from './betting/routes.ts';
 import { CashOut } from './betting/cashout.ts';
+import { BettingMetrics } from './betting/metrics.ts';
 import { Placement } from './betting/placement.ts';
 import { Recovery } from './betting/recovery.ts';
 import { Settlement } from './betting/settlement.ts';
@@ -39,6 +40,8 @@ import type { TypedApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { IdempotencyService } from './platform/idempotency/service.ts';
 import { PeriodicJob } from './platform/jobs.ts';
+import { Metrics } from './platform/metrics/metrics.ts';
+import { recordPlatform, type PlatformMetrics } from './platform/metrics/platform.ts';
 import { VERSION } from './platform/version.ts';
 import { preferencesRoutes } from './preferences/routes.ts';
 import { PlayerPreferences } from './preferences/service.ts';
@@ -60,6 +63,7 @@ import { Adjustments } from './wallet/adjustments.ts';
 import { WalletClient } from './wallet/client.ts';
 import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
 import { Ledger } from './wallet/ledger.ts';
+import { WalletMetrics } from './wallet/metrics.ts';
 import { PartnerObligations } from './wallet/partner-obligations.ts';
 import { ObligationReview } from './wallet/review.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -116,6 +120,8 @@ export interface App {
     wallets: WalletClient;
   };
   jobs: PeriodicJob[];
+  /** Recorded unless METRICS_PORT=off (then every instrument is a no-op); served by the server's metrics listener. */
+  metrics: PlatformMetrics;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -139,8 +145,9 @@ export const DOCUMENTS: DocumentSpec[] = [
       'Every endpoint of the service: the aggregator API, the integration API of casino servers, the player API of',
       'the iframe, the catalog, and the admin API of staff.',
       '',
-      '- Errors always have the shape `{ "error": { "code", "message", "details"? } }` and `Cache-Control: no-store`;',
-      '  each operation lists the codes it can answer with, per status.',
+      '- Errors always have the shape `{ "error": { "code", "message", "details"?, "requestId" } }` and',
+      '  `Cache-Control: no-store`; each operation lists the codes it can answer with, per status. `requestId` is the',
+      "  answer's `X-Request-Id`: quote it when you report a problem.",
       '- Bodies are JSON (`Content-Type: application/json`, at most 64 KiB); unknown fields and query parameters',
       '  are refused with 400 `validation`, which names the field in `details.field`.',
     ].join('\n'),
@@ -157,8 +164,8 @@ export const DOCUMENTS: DocumentSpec[] = [
       '  refused.',
       '- Every POST needs `Idempotency-Key` (`^[A-Za-z0-9_.:-]{8,128}$`); the original response is replayed for',
       '  24 h with `Idempotency-Replayed: true`.',
-      '- Errors: `{ "error": { "code", "message", "details"? } }` with `Cache-Control: no-store`; each operation',
-      '  lists its codes per status.',
+      '- Errors: `{ "error": { "code", "message", "details"?, "requestId" } }` with `Cache-Control: no-store`; each',
+      "  operation lists its codes per status. `requestId` is the answer's `X-Request-Id`: quote it in a report.",
       '- At most 120 requests a minute per aggregator (429 `rate_limited`, `Retry-After: 60`); repeated failed',
       '  attempts from one address are limited too.',
     ].join('\n'),
@@ -186,6 +193,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   http.removeContentTypeParser('text/plain');
   installErrorHandling(http);
   installResponseDefaults(http);
+  const metrics = new Metrics({
+    recording: deps.config.metricsPort !== 'off',
+    tenantLabels: deps.config.metricsTenantLabels,
+    onReadingFailed: (metric, err) => http.log.warn({ err, metric }, 'a metric could not be read for a scrape'),
+  });
+  const platformMetrics = recordPlatform(metrics, { http, db: deps.db });
   await registerOpenApi(http, VERSION, DOCUMENTS[0]!);
 
   const { config, db, clock } = deps;
@@ -197,7 +210,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { allowLoopback: development, requireHttps443: !development, timeoutMs: WALLET_TIMEOUT_MS },
     deps.resolver,
   );
-  const wallets = new WalletClient(transport, clock);
+  const walletMetrics = new WalletMetrics(metrics, { db, clock });
+  const wallets = new WalletClient(transport, clock, walletMetrics);
   http.addHook('onClose', async () => transport.close());
   const staff = new StaffService({ db, clock, secrets, audit });
   const tenants = new TenantService({ db, clock, secrets });
@@ -234,7 +248,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   tenants.whenSuspended((tx, tenantIds) => integration.endSessionsOfTenants(tx, tenantIds));
   const catalog = new CatalogService({ db, clock, audit });
   const ledger = new Ledger({ clock });
-  const delivery = new DeliveryEngine({ db, clock, wallets, tenants, ledger, log: http.log }, deps.delivery);
+  const delivery = new DeliveryEngine(
+    { db, clock, wallets, tenants, ledger, log: http.log, metrics: walletMetrics },
+    deps.delivery,
+  );
+  const bettingMetrics = new BettingMetrics(metrics);
   const stakeOutcomes = new StakeOutcomes({ db, clock, ledger, delivery });
   const betViews = new BetViews({ db, catalog, integration, ledger });
   const placement = new Placement({
@@ -247,10 +265,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     outcomes: stakeOutcomes,
     views: betViews,
     log: http.log,
+    metrics: bettingMetrics,
   });
   const recovery = new Recovery({ db, clock, outcomes: stakeOutcomes });
   const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
-  const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews });
+  const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
   ledger.whenCountedLate({
@@ -341,6 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       wallets,
     },
     jobs,
+    metrics: platformMetrics,
   };
 }
 

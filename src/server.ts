@@ -10,12 +10,15 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/d
 import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './platform/db/instance-lock.ts';
 import { logDestination } from './platform/http/logging.ts';
 import { DOCS_PATH } from './platform/http/openapi.ts';
+import { serveMetrics, type MetricsListener } from './platform/metrics/listener.ts';
 
 export interface RunningServer {
   app: App;
   database: DatabaseHandle;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
+  /** Where Prometheus scrapes, e.g. http://127.0.0.1:9464/metrics; null with METRICS_PORT=off. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -25,6 +28,11 @@ export interface ServeOptions {
   demoLive?: boolean;
   /** Start-up narration for the person who started the server (database, migrations, URLs, next step). */
   say?: (line: string) => void;
+  /**
+   * Once aborted, start-up stops at its next step (a migration under way first commits or rolls back whole), undoes
+   * what it opened and rejects with StartupInterrupted or MigrationsInterrupted, which say what state it leaves.
+   */
+  signal?: AbortSignal;
   /**
    * Called when the server can no longer run safely (its instance lock was lost): the workers have already
    * stopped; the process should exit. Without it the server only stops.
@@ -39,6 +47,16 @@ export class StartupError extends Error {
     this.name = 'StartupError';
   }
 }
+
+/** Start-up stopped on request before the server listened; `state` says what it leaves. */
+export class StartupInterrupted extends Error {
+  constructor(state: string) {
+    super(`stopped during start-up, ${state}`);
+    this.name = 'StartupInterrupted';
+  }
+}
+
+const BEFORE_LISTENING = 'before listening: the database is migrated and consistent, no request was served';
 
 /** Where the embedded database lives inside DATA_DIR. */
 export const pgliteDir = (config: Config): string => join(config.dataDir, 'pglite');
@@ -90,7 +108,11 @@ async function openOwnedDatabase(
  */
 export async function startServer(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const say = options.say ?? (() => {});
+  const stopIfAsked = (state: string) => {
+    if (options.signal?.aborted) throw new StartupInterrupted(state);
+  };
   await ensurePortFree(config);
+  await ensureMetricsPortFree(config);
   // The lock can be lost at any moment from here on: during start-up it fails the start, afterwards it stops all.
   let lostDuringStartup: Error | undefined;
   let lost = (error: Error): void => {
@@ -99,9 +121,15 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   const { database, lock } = await openOwnedDatabase(config, (error) => lost(error));
   let app: App | undefined;
   let channel: LocalChannel | null = null;
+  let metrics: MetricsListener | null = null;
   try {
+    stopIfAsked('before migrating: no migration was applied, the database is as it was');
     say(`database: ${describeDatabase(config)}`);
-    const applied = await migrateToLatest(database.db, (pending) => say(`migrating: ${pending.join(', ')}`));
+    const applied = await migrateToLatest(database.db, {
+      pending: (names) => say(`migrations: ${names.length} to apply, each in its own transaction`),
+      applying: (name) => say(`migrating: ${name}`),
+      signal: options.signal,
+    });
     say(applied.length > 0 ? `migrations: ${applied.length} applied` : 'migrations: up to date');
     app = await buildApp({
       config,
@@ -115,6 +143,7 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     if (recovered > 0) {
       app.http.log.warn({ recovered }, 'pending bets from before a restart were refused and rolled back');
     }
+    stopIfAsked(BEFORE_LISTENING);
     if (!config.databaseUrl) {
       channel = await openLocalChannel(
         config.dataDir,
@@ -135,10 +164,14 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       );
     }
     if (lostDuringStartup) throw lostDuringStartup;
+    stopIfAsked(BEFORE_LISTENING);
     const url = await listen(app, config);
     say(`listening on ${url}`);
     say(`API reference: ${url}${DOCS_PATH}`);
     say(`staff console: ${url}/admin`);
+    metrics = await listenForMetrics(app, config);
+    if (metrics) say(`metrics: ${metrics.url}`);
+    app.metrics.instanceLockHeld(true);
     for (const job of app.jobs) job.start();
     await app.services.delivery.start();
     const running = app;
@@ -148,25 +181,30 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       await running.services.delivery.stop();
     };
     lost = (error) => {
+      running.metrics.instanceLockHeld(false);
       // Another process may own the database now: take no new request, stop every worker, then go.
       running.http.log.fatal({ err: error }, 'instance lock lost: refusing requests, stopping the workers and exiting');
       void Promise.allSettled([running.http.close(), stopWorkers()]).then(() => options.onFatal?.(error));
     };
     if (lostDuringStartup) lost(lostDuringStartup);
+    const openMetrics = metrics;
     return {
       app: running,
       database,
       url,
+      metricsUrl: openMetrics?.url ?? null,
       stop: async () => {
         await openChannel?.close();
         await running.http.close();
         await stopWorkers();
+        await openMetrics?.close();
         await database.close();
         await lock.release();
       },
     };
   } catch (error) {
     await channel?.close();
+    await metrics?.close();
     await app?.http.close();
     await database.close();
     await lock.release();
@@ -186,13 +224,39 @@ async function listen(app: App, config: Config): Promise<string> {
 /** Said before anything is migrated: a busy port is the commonest first-run mistake. */
 async function ensurePortFree(config: Config): Promise<void> {
   if (config.port === 0) return;
+  await probePort(config.port, config.host, () => portInUse(config));
+}
+
+/** METRICS_PORT's, like PORT's: before anything is migrated. */
+async function ensureMetricsPortFree(config: Config): Promise<void> {
+  if (config.metricsPort === 'off' || config.metricsPort === 0) return;
+  await probePort(config.metricsPort, config.metricsHost, () => metricsPortInUse(config));
+}
+
+async function probePort(port: number, host: string, inUse: () => StartupError): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? portInUse(config) : error),
-    );
-    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? inUse() : error));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
+}
+
+/** The scrape endpoint on its own listener (METRICS_HOST:METRICS_PORT), once the API listens; none when off. */
+async function listenForMetrics(app: App, config: Config): Promise<MetricsListener | null> {
+  if (config.metricsPort === 'off') return null;
+  try {
+    return await serveMetrics(app.metrics.registry, { host: config.metricsHost, port: config.metricsPort });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw metricsPortInUse(config);
+    throw error;
+  }
+}
+
+function metricsPortInUse(config: Config): StartupError {
+  return new StartupError(
+    `METRICS_PORT ${config.metricsPort} is already in use on ${config.metricsHost}: stop the program using it, ` +
+      'or set METRICS_PORT to a free port (or to off, to serve no metrics).',
+  );
 }
 
 function portInUse(config: Config): StartupError {

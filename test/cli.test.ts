@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -12,7 +13,7 @@ import { VERSION } from '../src/platform/version.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
 import { request } from './helpers/app.ts';
-import { deploymentEnv, runCli, startServe } from './helpers/process.ts';
+import { BIN, deploymentEnv, runCli, startServe } from './helpers/process.ts';
 
 const embedded = !process.env.DATABASE_URL;
 const PASSWORD = 'a long enough password';
@@ -284,26 +285,55 @@ describe('the embedded database held by another command', { skip: !embedded && '
 });
 
 describe('serve', () => {
-  it('says what it is doing: database, migrations, URL, docs, and the first step on an empty database', async () => {
+  it('says what it is doing in its log stream: database, each migration, URL, docs, the first step', async () => {
     const fresh = await deploymentEnv();
-    const server = await startServe(fresh.env);
+    const server = spawnServe(fresh.env);
     try {
-      const output = server.output();
-      assert.match(
-        output,
-        embedded ? /bookmaker: database: embedded PGlite in / : /bookmaker: database: PostgreSQL at /,
+      await server.until(/staff console: /);
+      const said = messages(server.stdout());
+      const all = Object.keys(await migrationProvider.getMigrations());
+      const url = /listening on (http:\/\/[0-9.:]+)/.exec(server.stdout())![1]!;
+      assert.equal(server.stderr(), '', 'one stream: standard output');
+      const database = embedded
+        ? `database: embedded PGlite in ${fresh.env.DATA_DIR}/pglite`
+        : `database: PostgreSQL at ${new URL(fresh.env.DATABASE_URL!).host}${new URL(fresh.env.DATABASE_URL!).pathname}`;
+      assert.deepEqual(said.slice(0, all.length + 3), [
+        database,
+        `migrations: ${all.length} to apply, each in its own transaction`,
+        ...all.map((name) => `migrating: ${name}`),
+        `migrations: ${all.length} applied`,
+      ]);
+      for (const line of [`listening on ${url}`, `API reference: ${url}/docs`, `staff console: ${url}/admin`]) {
+        assert.ok(said.includes(line), line);
+      }
+      assert.ok(
+        said.includes(
+          'no staff account yet: create the first administrator in another terminal, with the same environment:',
+        ),
       );
-      assert.match(output, /bookmaker: migrating: 0001_foundation/);
-      assert.match(output, /bookmaker: migrations: \d+ applied/);
-      assert.ok(output.includes(`bookmaker: listening on ${server.url}`));
-      assert.ok(output.includes(`bookmaker: API reference: ${server.url}/docs`));
-      assert.match(
-        output,
-        /no staff account yet: create the first administrator in another terminal, with the same environment:/,
-      );
-      assert.match(output, /npx bookmaker staff create --email .* --role platform_admin/);
+      const hint = said.find((line) => line.includes('npx bookmaker staff create'))!;
+      assert.match(hint, /npx bookmaker staff create --email .* --role platform_admin/);
       const sameEnvironment = embedded ? `DATA_DIR=${fresh.env.DATA_DIR} npx` : 'DATABASE_URL=postgres://';
-      assert.ok(output.includes(sameEnvironment), 'the hint carries what the other terminal needs');
+      assert.ok(hint.includes(sameEnvironment), 'the hint carries what the other terminal needs');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await fresh.dispose();
+    }
+  });
+
+  it('prints the same events readably with LOG_FORMAT=pretty (the default on a terminal)', async () => {
+    const fresh = await deploymentEnv();
+    const server = spawnServe({ ...fresh.env, LOG_FORMAT: 'pretty' });
+    try {
+      await server.until(/staff console: /);
+      const lines = server.stdout().trim().split('\n');
+      assert.match(lines[0]!, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: database: /);
+      assert.ok(lines.some((line) => /^\[[\d:.]+\] INFO: listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)));
+      assert.ok(
+        lines.every((line) => !line.startsWith('{')),
+        'no JSON line among them',
+      );
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -377,14 +407,158 @@ describe('losing the instance lock', () => {
   });
 });
 
-describe('shutdown', () => {
-  it('SIGTERM finishes, closes the database and releases the instance lock', async () => {
-    const server = await startServe(env);
-    assert.equal((await request(server.url, 'GET', '/healthz')).status, 200);
+describe('signals: each says what it does and what state it leaves', () => {
+  it('SIGTERM while serving finishes the requests, closes the database, releases the instance lock: exit 0', async () => {
+    const server = spawnServe(env);
+    await server.until(/staff console: /);
+    const url = /listening on (http:\/\/[0-9.:]+)/.exec(server.stdout())![1]!;
+    assert.equal((await request(url, 'GET', '/healthz')).status, 200);
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
-    assert.match(server.output(), /shutting down/);
+    assert.deepEqual(messages(server.stdout()).slice(-2), [
+      'SIGTERM: stopping: refusing new requests, finishing those in flight, then stopping the workers and closing ' +
+        'the database; SIGTERM again exits at once',
+      'stopped: every request in flight was answered, the workers stopped, the database is closed',
+    ]);
     const again = await startServer(loadConfig(env));
     await again.stop();
   });
+
+  it('SIGINT during the migrations: the one under way completes, no other starts, exit 0; the next run finishes', async () => {
+    const fresh = await deploymentEnv();
+    try {
+      const interrupted = spawnServe(fresh.env);
+      await interrupted.until(/"migrating: /);
+      interrupted.child.kill('SIGINT');
+      assert.equal(await interrupted.exited, 0);
+      const said = messages(interrupted.stdout());
+      const all = Object.keys(await migrationProvider.getMigrations());
+      const started = said.filter((line) => line.startsWith('migrating: ')).map((line) => line.slice(11));
+      assert.ok(started.length >= 1 && started.length < all.length, `stopped part-way: ${started.join(', ')}`);
+      assert.deepEqual(started, all.slice(0, started.length));
+      assert.ok(
+        said.includes(
+          'SIGINT: stopping the start-up at its next step (a migration under way commits or rolls back whole ' +
+            'first); SIGINT again exits at once',
+        ),
+      );
+      assert.equal(
+        said.at(-1),
+        `stopped during migrations: ${started.join(', ')} applied, ${all[started.length]} and later not applied; ` +
+          'the database is consistent; run again to continue',
+      );
+      assert.ok(!said.some((line) => line.startsWith('listening on')), 'it never listened');
+      assert.equal(interrupted.stderr(), '');
+
+      const next = spawnServe(fresh.env);
+      try {
+        await next.until(/staff console: /);
+        const rest = all.length - started.length;
+        const nextSaid = messages(next.stdout());
+        assert.ok(nextSaid.includes(`migrations: ${rest} to apply, each in its own transaction`));
+        assert.deepEqual(
+          nextSaid.filter((line) => line.startsWith('migrating: ')),
+          all.slice(started.length).map((name) => `migrating: ${name}`),
+        );
+        assert.ok(nextSaid.includes(`migrations: ${rest} applied`));
+        const url = /listening on (http:\/\/[0-9.:]+)/.exec(next.stdout())![1]!;
+        const ready = await request(url, 'GET', '/readyz');
+        assert.deepEqual([ready.status, ready.body], [200, { status: 'ready' }], 'no migration pending');
+      } finally {
+        next.child.kill('SIGTERM');
+        assert.equal(await next.exited, 0);
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
 });
+
+describe('signals while draining', () => {
+  it('two signals a moment apart (npm run passing on a Ctrl-C) are one stop', async () => {
+    const fresh = await deploymentEnv();
+    const server = spawnServe(fresh.env);
+    try {
+      await server.until(/staff console: /);
+      server.child.kill('SIGINT');
+      server.child.kill('SIGINT');
+      assert.equal(await server.exited, 0);
+      assert.equal(
+        messages(server.stdout()).at(-1),
+        'stopped: every request in flight was answered, the workers stopped, the database is closed',
+      );
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it('a second SIGTERM while a request is still in flight exits at once, 128 + 15, saying what is cut off', async () => {
+    const fresh = await deploymentEnv();
+    const server = spawnServe(fresh.env);
+    try {
+      await server.until(/staff console: /);
+      const { port } = new URL(/listening on (http:\/\/[0-9.:]+)/.exec(server.stdout())![1]!);
+      // A request whose body never ends: draining waits for it.
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('POST /api/v1/admin/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n');
+      socket.write('Content-Length: 100\r\n\r\n{"email":');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      server.child.kill('SIGTERM');
+      await server.until(/"SIGTERM: stopping: /);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(server.child.exitCode, null, 'still draining');
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 128 + 15);
+      socket.destroy();
+      assert.equal(
+        messages(server.stdout()).at(-1),
+        'SIGTERM again: exiting at once; requests still in flight are cut off and what they had not committed is ' +
+          'rolled back by the database; bets left pending are refused at the next start',
+      );
+    } finally {
+      server.child.kill('SIGKILL');
+      await fresh.dispose();
+    }
+  });
+});
+
+/** The messages of `serve`'s log lines, each of which must be one JSON object (the format when not on a terminal). */
+function messages(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+}
+
+/** `bookmaker serve` with its standard output and error apart; `until` waits for a pattern on standard output. */
+function spawnServe(env: Record<string, string>) {
+  const { DATABASE_URL: _database, LOG_FORMAT: _format, ...inherited } = process.env;
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...inherited, ...env, LOG_LEVEL: 'info' } });
+  let stdout = '';
+  let stderr = '';
+  const waiting = new Set<{ pattern: RegExp; resolve: () => void }>();
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    for (const waiter of waiting) {
+      if (!waiter.pattern.test(stdout)) continue;
+      waiting.delete(waiter);
+      waiter.resolve();
+    }
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    until: (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        if (pattern.test(stdout)) return resolve();
+        waiting.add({ pattern, resolve });
+        void exited.then(() => reject(new Error(`serve exited before ${pattern}: ${stdout}${stderr}`)));
+      }),
+  };
+}

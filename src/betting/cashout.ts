@@ -10,6 +10,7 @@ import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
 import { releaseExposure } from './exposure.ts';
+import type { BettingMetrics } from './metrics.ts';
 import type { BetView, CashOutBody } from './schemas.ts';
 import { moveBet } from './moves.ts';
 import { isOpen } from './states.ts';
@@ -42,6 +43,7 @@ export class CashOut {
   readonly #ledger: Ledger;
   readonly #delivery: DeliveryEngine;
   readonly #views: BetViews;
+  readonly #metrics: BettingMetrics;
 
   constructor(deps: {
     db: Db;
@@ -50,6 +52,7 @@ export class CashOut {
     ledger: Ledger;
     delivery: DeliveryEngine;
     views: BetViews;
+    metrics: BettingMetrics;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
@@ -57,6 +60,7 @@ export class CashOut {
     this.#ledger = deps.ledger;
     this.#delivery = deps.delivery;
     this.#views = deps.views;
+    this.#metrics = deps.metrics;
   }
 
   async offer(player: SessionPrincipal, betId: string, stake?: number): Promise<Offer> {
@@ -66,7 +70,11 @@ export class CashOut {
     return priceOf(bet, legs, await this.#prices(this.#db, legs, false), stake);
   }
 
-  async accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
+  accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
+    return this.#metrics.cashOuts.time(() => this.#accept(player, betId, body));
+  }
+
+  async #accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
     const legs = await store.legsOfBets(this.#db, [betId]);
     const cashedOut = await inTransaction(this.#db, async (tx) => {
       // The selections first (as a settlement takes them), then the bet: the price and the bet hold still.

@@ -18,6 +18,7 @@ import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
 import { bettingErrors } from './errors.ts';
 import { reserveExposure } from './exposure.ts';
+import type { BettingMetrics } from './metrics.ts';
 import { storedRefusal, toError } from './refusals.ts';
 import { checkSlipShape, checkStake, payoutWithinMaximum, priceLegs } from './slip-rules.ts';
 import type { BetView, PlaceBetBody } from './schemas.ts';
@@ -50,6 +51,7 @@ export class Placement {
   readonly #outcomes: StakeOutcomes;
   readonly #views: BetViews;
   readonly #log: FastifyBaseLogger;
+  readonly #metrics: BettingMetrics;
 
   constructor(deps: {
     db: Db;
@@ -61,6 +63,7 @@ export class Placement {
     outcomes: StakeOutcomes;
     views: BetViews;
     log: FastifyBaseLogger;
+    metrics: BettingMetrics;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
@@ -71,9 +74,14 @@ export class Placement {
     this.#outcomes = deps.outcomes;
     this.#views = deps.views;
     this.#log = deps.log;
+    this.#metrics = deps.metrics;
   }
 
-  async placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
+  placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
+    return this.#metrics.placements.time(() => this.#place(player, body));
+  }
+
+  async #place(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
     checkSlipShape(body);
     // Odds are compared as numbers, so "2.1" and "2.10" are the same slip. Which odds changes it accepts is not part
     // of the slip: a repeat of a placed bet is that bet, and nothing of a refused one was kept.

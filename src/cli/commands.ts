@@ -105,9 +105,9 @@ export const ADMIN_COMMANDS: AdminCommandSpec[] = [
     details: 'Prints { "applied": [...] }: the migrations this run applied (none when the database is up to date).',
     options: {},
     run: async ({ db, out }) => {
-      const applied = await migrateToLatest(db, (pending) =>
-        out.progress(`bookmaker: migrating: ${pending.join(', ')}`),
-      );
+      const applied = await migrateToLatest(db, {
+        pending: (names) => out.progress(`bookmaker: migrating: ${names.join(', ')}`),
+      });
       out.result(json({ applied }));
     },
   },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
@@ -17,6 +18,8 @@ export interface Config {
   /** Current AES-256-GCM key for secrets at rest, then older keys still accepted for decryption. */
   secretsKeys: Buffer[];
   logLevel: string;
+  /** LOG_FORMAT as given; unset, the entry chooses: readable on a terminal, JSON lines otherwise. */
+  logFormat: LogFormat | undefined;
   /** Whether this deployment offers the dedicated integration sandboxes that activation requires. */
   integrationSandboxes: boolean;
   /**
@@ -24,6 +27,12 @@ export interface Config {
    * of hops, or their addresses and networks. The per-address budgets count what this yields.
    */
   trustProxy: false | number | string[];
+  /** The Prometheus listener's port (0: any free one), or off: no listener, and nothing is recorded. */
+  metricsPort: number | 'off';
+  /** The address the metrics listener binds: loopback unless a scraper on another host must reach it. */
+  metricsHost: string;
+  /** Per-tenant labels on the wallet metrics; false collapses them to tenant="all" to bound cardinality. */
+  metricsTenantLabels: boolean;
 }
 
 /** A configuration problem; the message always names the variable. */
@@ -40,6 +49,9 @@ type Env = Record<string, string | undefined>;
 
 const APP_ENVS: readonly AppEnv[] = ['development', 'staging', 'production'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** json: one JSON object a line (pino), for collectors; pretty: the same events as readable lines. */
+const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 const DEV_KEY_FILE = 'secrets.key';
 /** `data/` of the project itself, wherever the command is run from, so every command finds the same database. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.url));
@@ -57,8 +69,12 @@ export function loadConfig(env: Env = process.env): Config {
     sportsbookUrl: parseSportsbookUrl(env.SPORTSBOOK_URL),
     secretsKeys: [secretsKey(env, appEnv, dataDir), ...previousKeys(env.SECRETS_KEY_PREVIOUS)],
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    logFormat: parseLogFormat(env.LOG_FORMAT),
     integrationSandboxes: parseBoolean('INTEGRATION_SANDBOXES', env.INTEGRATION_SANDBOXES, true),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    metricsPort: parseMetricsPort(env.METRICS_PORT),
+    metricsHost: parseMetricsHost(env.METRICS_HOST),
+    metricsTenantLabels: parseBoolean('METRICS_TENANT_LABELS', env.METRICS_TENANT_LABELS, true),
   };
 }
 
@@ -88,19 +104,60 @@ function parsePort(raw: string | undefined): number {
   return Number(raw);
 }
 
+/** 9464 by default: the port OpenTelemetry's Prometheus exporters serve, which scrapers are often set up for. */
+function parseMetricsPort(raw: string | undefined): number | 'off' {
+  const value = raw?.trim() ?? '';
+  if (value === '') return 9464;
+  if (value.toLowerCase() === 'off') return 'off';
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError('METRICS_PORT', `must be an integer from 0 to 65535, or off, got "${raw}"`);
+  }
+  return Number(value);
+}
+
+/** An address to listen on, written out: an IPv4 or IPv6 address, or localhost. */
+function parseMetricsHost(raw: string | undefined): string {
+  const value = raw?.trim() ?? '';
+  if (value === '') return '127.0.0.1';
+  if (value !== 'localhost' && isIP(value) === 0) {
+    throw new ConfigError(
+      'METRICS_HOST',
+      'must be an address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface), ' +
+        `another IPv4 or IPv6 address of this machine, or localhost, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
 function parseDatabaseUrl(raw: string | undefined): string | undefined {
   const value = raw?.trim();
   if (!value) return undefined;
   let url: URL;
+  const refused = () =>
+    new ConfigError(
+      'DATABASE_URL',
+      `must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database), got ` +
+        `"${withoutPassword(value)}"`,
+    );
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    throw refused();
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
-  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw refused();
   return value;
+}
+
+/**
+ * A database URL as it may be repeated: its password replaced, as a query parameter and in the user part (from the
+ * user's colon to the last @, in case the password holds an unencoded @ or /). The URL may be the broken one, so
+ * it is not parsed: anything between a colon and an @ after the scheme is taken for a password.
+ */
+function withoutPassword(url: string): string {
+  const masked = url.replace(/([?&]password=)[^&#]*/gi, '$1***');
+  const at = masked.lastIndexOf('@');
+  const colon = masked.indexOf(':', /^[a-z][a-z0-9+.-]*:\/*/i.exec(masked)?.[0].length ?? 0);
+  return colon === -1 || colon > at ? masked : `${masked.slice(0, colon + 1)}***${masked.slice(at)}`;
 }
 
 function parseSportsbookUrl(raw: string | undefined): string | undefined {
@@ -123,7 +180,7 @@ function parseBoolean(variable: string, raw: string | undefined, fallback: boole
   if (!value) return fallback;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
-  throw new ConfigError(variable, `must be true or false, got "${raw}"`);
+  throw new ConfigError(variable, `must be true or false (or 1 or 0), got "${raw}"`);
 }
 
 function parseTrustProxy(raw: string | undefined): false | number | string[] {
@@ -146,17 +203,40 @@ function parseTrustProxy(raw: string | undefined): false | number | string[] {
 function parseLogLevel(raw: string | undefined): string {
   const value = raw?.trim() || 'info';
   if (!LOG_LEVELS.includes(value)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   }
   return value;
 }
 
-function decodeKey(variable: string, raw: string): Buffer {
+function parseLogFormat(raw: string | undefined): LogFormat | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) {
+    throw new ConfigError(
+      'LOG_FORMAT',
+      `must be one of ${LOG_FORMATS.join(', ')} (unset: pretty on a terminal, json otherwise), got "${raw}"`,
+    );
+  }
+  return value as LogFormat;
+}
+
+/** `which` names the key when the variable is not the whole story: the key file, or one of several keys. */
+function decodeKey(variable: string, raw: string, which = ''): Buffer {
   const key = Buffer.from(raw.trim(), 'base64');
   if (key.length !== 32 || key.toString('base64') !== raw.trim()) {
-    throw new ConfigError(variable, 'must be 32 bytes encoded as base64 (44 characters)');
+    throw new ConfigError(
+      variable,
+      `${which}must be 32 bytes encoded as base64 (44 characters; openssl rand -base64 32 makes one), got ` +
+        describeKey(raw.trim()),
+    );
   }
   return key;
+}
+
+/** What was given instead of a key, without a character of it: a secret is never repeated, even a wrong one. */
+function describeKey(text: string): string {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return `${text.length} characters, not base64`;
+  return `${text.length} characters of base64 (${Buffer.from(text, 'base64').length} bytes)`;
 }
 
 /**
@@ -167,7 +247,10 @@ function secretsKey(env: Env, appEnv: AppEnv, dataDir: string): Buffer {
   const raw = nonEmpty(env, 'SECRETS_KEY');
   if (raw) return decodeKey('SECRETS_KEY', raw);
   if (appEnv !== 'development') {
-    throw new ConfigError('SECRETS_KEY', `is required when APP_ENV=${appEnv}`);
+    throw new ConfigError(
+      'SECRETS_KEY',
+      `is required when APP_ENV=${appEnv} (32 bytes encoded as base64; openssl rand -base64 32 makes one)`,
+    );
   }
   ensurePrivateDir(dataDir);
   const file = join(dataDir, DEV_KEY_FILE);
@@ -180,7 +263,7 @@ function secretsKey(env: Env, appEnv: AppEnv, dataDir: string): Buffer {
       );
     }
     makePrivate(file);
-    return decodeKey('SECRETS_KEY', readFileSync(file, 'utf8'));
+    return decodeKey('SECRETS_KEY', readFileSync(file, 'utf8'), `${file}, the development key, `);
   }
   const generated = randomBytes(32).toString('base64');
   writeFileSync(file, generated, { mode: 0o600, flag: 'wx' });
@@ -189,5 +272,8 @@ function secretsKey(env: Env, appEnv: AppEnv, dataDir: string): Buffer {
 
 function previousKeys(raw: string | undefined): Buffer[] {
   if (!raw?.trim()) return [];
-  return raw.split(',').map((part) => decodeKey('SECRETS_KEY_PREVIOUS', part));
+  const parts = raw.split(',');
+  return parts.map((part, index) =>
+    decodeKey('SECRETS_KEY_PREVIOUS', part, parts.length > 1 ? `key ${index + 1} of ${parts.length} ` : ''),
+  );
 }

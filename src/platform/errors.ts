@@ -1,4 +1,6 @@
-/** The one error type every layer throws; the HTTP layer renders it as { error: { code, message, details? } }. */
+/**
+ * The one error type every layer throws; the HTTP layer renders it as { error: { code, message, details?, requestId } }.
+ */
 export class AppError extends Error {
   readonly code: string;
   readonly status: number;
@@ -22,11 +24,22 @@ export class AppError extends Error {
 }
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
+  error: { code: string; message: string; details?: Record<string, unknown>; requestId: string };
 }
 
-export function errorBody(code: string, message: string, details?: Record<string, unknown>): ErrorBody {
-  return { error: details === undefined ? { code, message } : { code, message, details } };
+/** What an error answer says, before the request it answers is known. */
+export interface Failure {
+  code: string;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The one error shape. `requestId` is the answer's X-Request-Id and the `reqId` of the request's log lines, so a
+ * partner who quotes a refusal points at its lines.
+ */
+export function errorBody(requestId: string, { code, message, details }: Failure): ErrorBody {
+  return { error: details === undefined ? { code, message, requestId } : { code, message, details, requestId } };
 }
 
 /** One entry of a domain's error catalogue: the HTTP status is decided here, never where the error is thrown. */

@@ -8,9 +8,16 @@ export interface WalletTarget {
   /** Base URL; the endpoint name is appended (`{walletUrl}/debit`). */
   walletUrl: string;
   secret: string;
+  /** The tenant whose wallet it is: its calls are counted in the metrics (activation probes name none). */
+  tenantId?: string;
 }
 
 export type WalletAttempt = WalletOutcome & { durationMs: number };
+
+/** Told of every attempt made to a tenant's wallet (the wallet metrics). */
+interface CallRecorder {
+  called(tenantId: string, endpoint: WalletEndpoint, attempt: WalletAttempt): void;
+}
 
 /** X-Signature: lowercase hex HMAC-SHA256 over `timestamp + '.' + rawBody`, keyed with the wallet secret. */
 export function signatureHeaders(secret: string, timestamp: number, body: string): Record<string, string> {
@@ -28,13 +35,26 @@ export function signatureHeaders(secret: string, timestamp: number, body: string
 export class WalletClient {
   readonly #transport: WalletTransport;
   readonly #clock: Clock;
+  readonly #calls: CallRecorder | undefined;
 
-  constructor(transport: WalletTransport, clock: Clock) {
+  constructor(transport: WalletTransport, clock: Clock, calls?: CallRecorder) {
     this.#transport = transport;
     this.#clock = clock;
+    this.#calls = calls;
   }
 
   async send(
+    target: WalletTarget,
+    endpoint: WalletEndpoint,
+    body: string,
+    expected: { txId: string; currency: string },
+  ): Promise<WalletAttempt> {
+    const attempt = await this.#attempt(target, endpoint, body, expected);
+    if (target.tenantId !== undefined) this.#calls?.called(target.tenantId, endpoint, attempt);
+    return attempt;
+  }
+
+  async #attempt(
     target: WalletTarget,
     endpoint: WalletEndpoint,
     body: string,

@@ -6,6 +6,7 @@ import type { TenantService, TenantWallet } from '../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
 import type { Ledger } from './ledger.ts';
 import { DeliveryRecords, RECORD_BATCH } from './delivery-records.ts';
+import type { WalletMetrics } from './metrics.ts';
 import * as store from './store.ts';
 
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */
@@ -50,6 +51,7 @@ export class DeliveryEngine {
   readonly #tenants: TenantService;
   readonly #ledger: Ledger;
   readonly #log: FastifyBaseLogger;
+  readonly #metrics: WalletMetrics;
   readonly #retryDelaysMs: number[];
   readonly #resendAfterMs: number;
   readonly #walletConcurrency: number;
@@ -75,6 +77,7 @@ export class DeliveryEngine {
       tenants: TenantService;
       ledger: Ledger;
       log: FastifyBaseLogger;
+      metrics: WalletMetrics;
     },
     options: DeliveryOptions = {},
   ) {
@@ -84,6 +87,7 @@ export class DeliveryEngine {
     this.#tenants = deps.tenants;
     this.#ledger = deps.ledger;
     this.#log = deps.log;
+    this.#metrics = deps.metrics;
     this.#retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
     this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
@@ -258,12 +262,13 @@ export class DeliveryEngine {
       return;
     }
     const attempt = await this.#send(obligation, target).finally(answered);
+    this.#metrics.delivered(attempt);
     await this.#records.record({ obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) });
   }
 
   #send(obligation: WalletObligation, target: TenantWallet): Promise<WalletAttempt> {
     return this.#wallets.send(
-      { walletUrl: obligation.wallet_url, secret: target.secret },
+      { walletUrl: obligation.wallet_url, secret: target.secret, tenantId: obligation.tenant_id },
       obligation.endpoint,
       obligation.body,
       { txId: obligation.tx_id, currency: target.currency },

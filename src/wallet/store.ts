@@ -529,6 +529,21 @@ export async function countObligations(q: Queryable, tenantId: string | null) {
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }
 
+/**
+ * Per tenant, the movements owed and waiting for delivery: how many, and the creation time of the oldest (gauges of
+ * the metrics). Read from the delivery engine's partial index, so the cost is the backlog's, not the ledger's.
+ */
+export async function owedPerTenant(q: Queryable) {
+  const rows = await q
+    .selectFrom('wallet_obligations')
+    .select((eb) => ['tenant_id', eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .where('kind', '<>', 'bet')
+    .groupBy('tenant_id')
+    .execute();
+  return rows.map((row) => ({ tenant_id: row.tenant_id, count: Number(row.count), oldest: row.oldest }));
+}
+
 /** Movements held for review, per tenant: how many, and the creation time of the oldest. */
 export async function heldPerTenant(q: Queryable) {
   const rows = await q

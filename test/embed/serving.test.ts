@@ -104,7 +104,8 @@ describe('the app assets (GET /assets/*)', () => {
   it('answer 404 with the error shape for a file that is not there', async () => {
     const response = await fetch(`${t.url}/assets/nothing-here.js`);
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { error: { code: 'not_found', message: 'No such endpoint.' } });
+    const requestId = response.headers.get('x-request-id');
+    assert.deepEqual(await response.json(), { error: { code: 'not_found', message: 'No such endpoint.', requestId } });
   });
 });
 

@@ -7,6 +7,7 @@ import { DEFAULT_AUTH_LIMITS, type AuthLimits } from '../../src/platform/http/au
 import { ManualClock } from '../../src/platform/clock.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import type { Db } from '../../src/platform/db/database.ts';
+import { serveMetrics } from '../../src/platform/metrics/listener.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { DocumentedErrors } from './documented-errors.ts';
@@ -19,6 +20,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     SECRETS_KEY: TEST_SECRETS_KEY,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bookmaker-test-')),
     LOG_LEVEL: 'info',
+    // No listener, and nothing recorded: parallel test files never contend for a port. Metrics tests set a port.
+    METRICS_PORT: 'off',
     ...env,
   });
 }
@@ -59,6 +62,8 @@ export interface TestApp {
   config: Config;
   logs: LogCapture;
   url: string;
+  /** The metrics listener's scrape URL when METRICS_PORT is set (testConfig turns it off), else null. */
+  metricsUrl: string | null;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
   /** Clean tables and a reset clock between tests. */
   reset(): Promise<void>;
@@ -97,6 +102,10 @@ export async function startTestApp(
     ...appDeps,
   });
   const url = await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const metrics =
+    config.metricsPort === 'off'
+      ? null
+      : await serveMetrics(app.metrics.registry, { host: config.metricsHost, port: config.metricsPort });
   if (deliveryLoop) await app.services.delivery.start();
   const documented = new DocumentedErrors(app);
   return {
@@ -107,8 +116,12 @@ export async function startTestApp(
     config,
     logs,
     url,
+    metricsUrl: metrics?.url ?? null,
     request: async (method, path, options = {}) => {
       const response = await request(url, method, path, options);
+      if (response.status >= 400 && response.body?.error && !response.headers.has('x-request-id')) {
+        throw new Error(`${method} ${path} answered ${response.status} without an X-Request-Id: ${response.text}`);
+      }
       documented.check(method, path, response);
       return response;
     },
@@ -119,6 +132,7 @@ export async function startTestApp(
       logs.lines.length = 0;
     },
     close: async () => {
+      await metrics?.close();
       await app.http.close();
       await app.services.delivery.stop();
       await database.close();
@@ -147,7 +161,23 @@ export async function request(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return withRequestIdChecked({ status: response.status, headers: response.headers, body: parsed, text });
+}
+
+/**
+ * Every error answer of the service names its request twice: the X-Request-Id header and `error.requestId`, the
+ * same id. Checked on every answer a test receives; the id is then taken out of the body, so that tests assert the
+ * rest of it exactly. Answers without the header (a partner's wallet) are left as they are.
+ */
+export function withRequestIdChecked(response: HttpResponse): HttpResponse {
+  const error: unknown = response.body?.error;
+  const header = response.headers.get('x-request-id');
+  if (response.status < 400 || typeof error !== 'object' || error === null || header === null) return response;
+  const { requestId, ...rest } = error as { requestId?: unknown };
+  if (requestId !== header) {
+    throw new Error(`error.requestId ${JSON.stringify(requestId)} is not the X-Request-Id ${header}: ${response.text}`);
+  }
+  return { ...response, body: { ...response.body, error: rest } };
 }
 
 export interface LoggedInStaff {

@@ -14,6 +14,8 @@ export async function deploymentEnv(): Promise<{ env: Record<string, string>; di
     SECRETS_KEY: TEST_SECRETS_KEY,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bookmaker-process-')),
     PORT: '0',
+    // Any free port: test files run in parallel, and a developer's own server may hold the default 9464.
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = await createPostgresDatabase(process.env.DATABASE_URL);
@@ -59,7 +61,7 @@ export function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /bookmaker: API reference: (http:\/\/[0-9.:]+)\/docs/.exec(output);
+      const match = /API reference: (http:\/\/[0-9.:]+)\/docs/.exec(output);
       if (match) {
         clearInterval(timer);
         resolve({ child, url: match[1]!, output: () => output, exited });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import type { HttpResponse } from './app.ts';
+import { withRequestIdChecked, type HttpResponse } from './app.ts';
 
 /**
  * Requests sent exactly as written. fetch (undici) keeps a malformed %XX but resolves dot segments and encodes
@@ -80,5 +80,5 @@ function answer(status: number, headers: Headers, text: string): HttpResponse {
   } catch {
     body = undefined;
   }
-  return { status, headers, body, text };
+  return withRequestIdChecked({ status, headers, body, text });
 }

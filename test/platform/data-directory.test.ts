@@ -22,6 +22,7 @@ const environment = (dataDir: string, extra: Record<string, string> = {}) => ({
   APP_ENV: 'development',
   DATA_DIR: dataDir,
   PORT: '0',
+  METRICS_PORT: '0',
   LOG_LEVEL: 'info',
   ...extra,
 });
@@ -80,7 +81,7 @@ describe('DATA_DIR is private to the user running the service', { skip }, () => 
     server.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
     try {
-      await until('the server to listen', async () => (/bookmaker: listening on /.test(output) ? true : undefined));
+      await until('the server to listen', async () => (/listening on /.test(output) ? true : undefined));
       const seeded = await runCli(env, ['demo', 'seed']);
       assert.equal(seeded.code, 0, seeded.stderr);
       assert.match(seeded.stderr, /ran by the server that owns/);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
-import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -28,6 +28,21 @@ export interface DatabaseTarget {
   onConnectionError?: (error: Error) => void;
 }
 
+/** How a database's connections are used right now: the pool gauges of the metrics. */
+export interface ConnectionUse {
+  inUse: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+const connectionUses = new WeakMap<Db, () => ConnectionUse>();
+
+/** The connections of a database opened by openDatabase, as they are used now. */
+export function connectionUse(db: Db): ConnectionUse | undefined {
+  return connectionUses.get(db)?.();
+}
+
 const INT8_OID = 20;
 // Counters and minor-unit amounts stay far below 2^53; plain numbers keep arithmetic exact and simple.
 const parseInt8 = (value: string): number => Number(value);
@@ -50,10 +65,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       target.onConnectionError ?? ((error) => process.stderr.write(`database connection lost: ${error.message}\n`)),
     );
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    connectionUses.set(db, () => ({
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const pglite = await openPglite(target.dataDir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const dialect = new PGliteDialect(pglite);
+  const db = new Kysely<Database>({ dialect });
+  connectionUses.set(db, () => {
+    const { busy, waiting } = dialect.connectionUse();
+    return { inUse: busy ? 1 : 0, idle: busy ? 0 : 1, waiting };
+  });
   return {
     db,
     kind: 'pglite',
@@ -166,31 +191,71 @@ function runTransactionEndHooks(tx: Tx): void {
   }
 }
 
-export function migrator(db: Db): Migrator {
-  return new Migrator({ db, provider: migrationProvider });
+export function migrator(db: Db, provider: MigrationProvider = migrationProvider): Migrator {
+  return new Migrator({ db, provider });
 }
 
 /** Names of the migrations not yet applied, in order. */
-async function pendingMigrations(db: Db): Promise<string[]> {
-  return (await migrator(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+async function pendingMigrations(steps: Migrator): Promise<string[]> {
+  return (await steps.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }
 
-/** Applies every pending migration; `announce` hears which ones first, so a long run says what it is doing. */
-export async function migrateToLatest(db: Db, announce?: (pending: string[]) => void): Promise<string[]> {
-  if (announce) {
-    const pending = await pendingMigrations(db);
-    if (pending.length > 0) announce(pending);
+interface MigrationRun {
+  /** Hears the pending migrations before the first is applied, so a long run says what it is doing. */
+  pending?: (names: string[]) => void;
+  /** Hears each migration as it starts. */
+  applying?: (name: string) => void;
+  /** Once aborted, no further migration starts: the one under way commits or rolls back whole, then the run stops. */
+  signal?: AbortSignal;
+  /** The migrations (the service's own unless a test gives others). */
+  provider?: MigrationProvider;
+}
+
+/** A run stopped between two migrations: each one is applied whole or not at all, so the database is consistent. */
+export class MigrationsInterrupted extends Error {
+  readonly applied: readonly string[];
+  readonly notApplied: readonly string[];
+  constructor(applied: string[], notApplied: string[]) {
+    const done = applied.length > 0 ? `${applied.join(', ')} applied, ` : 'none applied, ';
+    super(
+      `stopped during migrations: ${done}${notApplied[0]}${notApplied.length > 1 ? ' and later' : ''} not applied; ` +
+        'the database is consistent; run again to continue',
+    );
+    this.name = 'MigrationsInterrupted';
+    this.applied = applied;
+    this.notApplied = notApplied;
   }
-  const { error, results } = await migrator(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies every pending migration, each in a transaction of its own (Kysely's migrateToLatest would run them all in
+ * one): a failing migration leaves nothing of itself and keeps those before it; a stop (`signal`) waits for the
+ * one under way and starts no other. Resolves with the names applied.
+ */
+export async function migrateToLatest(db: Db, run: MigrationRun = {}): Promise<string[]> {
+  const steps = migrator(db, run.provider);
+  const pending = await pendingMigrations(steps);
+  if (pending.length > 0) run.pending?.(pending);
+  const applied: string[] = [];
+  for (const name of pending) {
+    // The event loop turns first: PGlite answers without I/O, so a signal's handler would otherwise wait for the end.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (run.signal?.aborted) throw new MigrationsInterrupted(applied, pending.slice(applied.length));
+    run.applying?.(name);
+    const { error, results = [] } = await steps.migrateUp();
+    if (error) throw error instanceof Error ? error : new Error(`migration ${name} failed: ${JSON.stringify(error)}`);
+    // Another process may have applied it meanwhile (two `migrate` at once): its lock makes them take turns.
+    if (results.length === 0) break;
+    applied.push(...results.filter((r) => r.status === 'Success').map((r) => r.migrationName));
+  }
+  return applied;
 }
 
 /** Ready = the database answers and no migration is pending. */
 export async function isReady(db: Db): Promise<{ ready: boolean; reason?: string }> {
   try {
     await sql`select 1`.execute(db);
-    const pending = await pendingMigrations(db);
+    const pending = await pendingMigrations(migrator(db));
     return pending.length === 0 ? { ready: true } : { ready: false, reason: 'migrations_pending' };
   } catch {
     return { ready: false, reason: 'database_unreachable' };

@@ -18,15 +18,19 @@ import {
  * That is why no network call may ever run inside a transaction: it would stall every request.
  */
 export class PGliteDialect implements Dialect {
-  readonly #pglite: PGlite;
+  readonly #driver: PGliteDriver;
   constructor(pglite: PGlite) {
-    this.#pglite = pglite;
+    this.#driver = new PGliteDriver(pglite);
+  }
+  /** The one connection: whether it is in use, and how many wait for it (the pool gauges of the metrics). */
+  connectionUse(): { busy: boolean; waiting: number } {
+    return this.#driver.connectionUse();
   }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.#pglite);
+    return this.#driver;
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -53,6 +57,10 @@ class PGliteDriver implements Driver {
   }
 
   async init(): Promise<void> {}
+
+  connectionUse(): { busy: boolean; waiting: number } {
+    return { busy: this.#busy, waiting: this.#waiters.length };
+  }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.#busy) await this.#wait();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { AppError, errorBody, platformErrors, type ErrorFactory } from '../errors.ts';
+import { AppError, errorBody, platformErrors, type ErrorFactory, type Failure } from '../errors.ts';
+import { installRequestLogContext } from './logging.ts';
 import { MAX_PARAM_LENGTH, refuseUnservableRequests } from './router-failures.ts';
 import { PLAIN_TEXT, PLAIN_TEXT_PROBLEM } from './validation.ts';
 
@@ -12,10 +13,13 @@ interface AjvIssue {
 }
 
 /**
- * Renders every failure in the one error shape; unknown routes get 404, known paths with a wrong method 405, and
- * what the routes cannot serve (see router-failures.ts) is refused before any route's own hooks.
+ * Renders every failure in the one error shape, with the request's id (the X-Request-Id of the answer and the
+ * `reqId` of every log line written while serving it, which is why the log context is entered here, first of all
+ * hooks); unknown routes get 404, known paths with a wrong method 405, and what the routes cannot serve (see
+ * router-failures.ts) is refused before any route's own hooks.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  installRequestLogContext(app);
   refuseUnservableRequests(app);
   const knownRoutes = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
@@ -41,26 +45,28 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
+      return reply.code(error.status).send(errorBody(request.id, error));
     }
     if (error.validation) {
-      return reply.code(400).send(validationBody(error.validation, error.validationContext));
+      return reply.code(400).send(errorBody(request.id, validationFailure(error.validation, error.validationContext)));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send(errorBody('internal', 'Something went wrong on our side; it has been logged.'));
+      return reply.code(500).send(errorBody(request.id, platformErrors.internal()));
     }
     // Fastify's own refusals (body, media type, JSON) and those of plugins, under the catalogued code of their
     // status; a status the catalogue does not have becomes 400 bad_request.
     const known = FRAMEWORK_ERRORS.get(status) ?? platformErrors.bad_request;
-    return reply.code(known.status).send(errorBody(known.code, frameworkErrorMessage(error, known)));
+    return reply
+      .code(known.status)
+      .send(errorBody(request.id, { code: known.code, message: frameworkErrorMessage(error, known) }));
   });
 }
 
-function validationBody(issues: AjvIssue[], context: string | undefined) {
+function validationFailure(issues: AjvIssue[], context: string | undefined): Failure {
   const issue = issues[0];
-  if (!issue) return errorBody('validation', 'The request is invalid.');
+  if (!issue) return { code: 'validation', message: 'The request is invalid.' };
   const field = fieldOf(issue);
   const where = context && context !== 'body' ? ` (${context})` : '';
   const message =
@@ -69,7 +75,7 @@ function validationBody(issues: AjvIssue[], context: string | undefined) {
       : issue.keyword === 'required'
         ? `Field "${field}" is required${where}.`
         : `Field "${field}" ${issue.keyword === PLAIN_TEXT ? PLAIN_TEXT_PROBLEM : (issue.message ?? 'is invalid')}${where}.`;
-  return errorBody('validation', message, { field, ...(context ? { in: context } : {}) });
+  return { code: 'validation', message, details: { field, ...(context ? { in: context } : {}) } };
 }
 
 /** Dotted path of the offending field: `legs.0.odds`, or the missing / unknown property itself. */

@@ -253,6 +253,9 @@ function errorSchema(errors: ErrorFactory[]): TSchema {
         ),
         message: Type.String({ description: 'for people; may change' }),
         details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'structured context' })),
+        requestId: Type.String({
+          description: "the answer's X-Request-Id, which the service's log lines of this request carry as reqId",
+        }),
       }),
     },
     { description: errors.map((error) => `${error.code}: ${error.message}`).join(' | ') },

@@ -143,7 +143,7 @@ function writeAndClose(socket: Socket, refusal: AppError, requestId: string, cau
 }
 
 function rawAnswer(refusal: AppError, requestId: string): string {
-  const body = JSON.stringify(errorBody(refusal.code, refusal.message, refusal.details));
+  const body = JSON.stringify(errorBody(requestId, refusal));
   const headers = {
     ...defaultHeaders(requestId),
     ...refusal.headers,

@@ -1520,6 +1520,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1543,6 +1545,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1566,6 +1570,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1611,6 +1617,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1634,6 +1642,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1657,6 +1667,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1731,6 +1743,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1754,6 +1768,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1777,6 +1793,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1800,6 +1818,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1823,6 +1843,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1846,6 +1868,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1869,6 +1893,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1928,6 +1954,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1951,6 +1979,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1974,6 +2004,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -1997,6 +2029,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2020,6 +2054,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2043,6 +2079,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2066,6 +2104,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2107,6 +2147,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2130,6 +2172,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2153,6 +2197,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2176,6 +2222,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2199,6 +2247,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2222,6 +2272,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2282,6 +2334,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2305,6 +2359,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2328,6 +2384,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2351,6 +2409,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2422,6 +2482,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2445,6 +2507,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2468,6 +2532,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2491,6 +2557,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2514,6 +2582,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2587,6 +2657,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2610,6 +2682,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2633,6 +2707,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2656,6 +2732,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2679,6 +2757,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2702,6 +2782,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2725,6 +2807,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2748,6 +2832,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2817,6 +2903,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2840,6 +2928,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2863,6 +2953,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2886,6 +2978,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2909,6 +3003,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2932,6 +3028,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2955,6 +3053,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -2978,6 +3078,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3047,6 +3149,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3070,6 +3174,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3093,6 +3199,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3116,6 +3224,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3139,6 +3249,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3162,6 +3274,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3185,6 +3299,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3208,6 +3324,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3231,6 +3349,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3300,6 +3420,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3323,6 +3445,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3346,6 +3470,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3369,6 +3495,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3392,6 +3520,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3415,6 +3545,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3438,6 +3570,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3461,6 +3595,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3548,6 +3684,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3571,6 +3709,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3594,6 +3734,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3617,6 +3759,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3640,6 +3784,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3724,6 +3870,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3747,6 +3895,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3770,6 +3920,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3793,6 +3945,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3816,6 +3970,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3906,6 +4062,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3929,6 +4087,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3952,6 +4112,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3975,6 +4137,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -3998,6 +4162,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4021,6 +4187,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4044,6 +4212,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4130,6 +4300,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4153,6 +4325,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4176,6 +4350,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4199,6 +4375,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4222,6 +4400,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4245,6 +4425,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4326,6 +4508,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4349,6 +4533,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4372,6 +4558,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4395,6 +4583,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4418,6 +4608,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4441,6 +4633,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4464,6 +4658,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4487,6 +4683,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4548,6 +4746,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4571,6 +4771,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4594,6 +4796,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4617,6 +4821,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4640,6 +4846,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4663,6 +4871,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4724,6 +4934,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4747,6 +4959,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4770,6 +4984,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4793,6 +5009,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4816,6 +5034,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4839,6 +5059,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4862,6 +5084,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4885,6 +5109,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4908,6 +5134,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4970,6 +5198,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -4993,6 +5223,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5016,6 +5248,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5039,6 +5273,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5062,6 +5298,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5085,6 +5323,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5108,6 +5348,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5131,6 +5373,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5224,6 +5468,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5247,6 +5493,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5270,6 +5518,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5293,6 +5543,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5316,6 +5568,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5339,6 +5593,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5362,6 +5618,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5385,6 +5643,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5408,6 +5668,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5501,6 +5763,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5524,6 +5788,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5547,6 +5813,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5570,6 +5838,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5593,6 +5863,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5616,6 +5888,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5639,6 +5913,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5662,6 +5938,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5685,6 +5963,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5793,6 +6073,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5816,6 +6098,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5839,6 +6123,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5862,6 +6148,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -5885,6 +6173,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6001,6 +6291,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6024,6 +6316,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6047,6 +6341,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6070,6 +6366,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6093,6 +6391,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6116,6 +6416,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6239,6 +6541,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6262,6 +6566,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6285,6 +6591,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6308,6 +6616,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6331,6 +6641,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6354,6 +6666,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6377,6 +6691,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6400,6 +6716,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6523,6 +6841,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6546,6 +6866,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6569,6 +6891,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6592,6 +6916,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6615,6 +6941,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6638,6 +6966,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6661,6 +6991,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6684,6 +7016,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6707,6 +7041,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6830,6 +7166,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6853,6 +7191,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6876,6 +7216,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6899,6 +7241,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6922,6 +7266,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6945,6 +7291,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6968,6 +7316,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -6991,6 +7341,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7093,6 +7445,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7116,6 +7470,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7139,6 +7495,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7162,6 +7520,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7185,6 +7545,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7208,6 +7570,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7296,6 +7660,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7319,6 +7685,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7342,6 +7710,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7370,6 +7740,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7393,6 +7765,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7416,6 +7790,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7439,6 +7815,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7462,6 +7840,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7485,6 +7865,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7583,6 +7965,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7606,6 +7990,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7629,6 +8015,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7652,6 +8040,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7675,6 +8065,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7698,6 +8090,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7721,6 +8115,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7806,6 +8202,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7829,6 +8227,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7859,6 +8259,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7882,6 +8284,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7910,6 +8314,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7933,6 +8339,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7956,6 +8364,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -7979,6 +8389,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8002,6 +8414,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8025,6 +8439,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8094,6 +8510,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8117,6 +8535,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8145,6 +8565,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8168,6 +8590,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8191,6 +8615,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8214,6 +8640,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8237,6 +8665,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8260,6 +8690,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8283,6 +8715,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8306,6 +8740,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8406,6 +8842,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8429,6 +8867,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8452,6 +8892,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8475,6 +8917,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8498,6 +8942,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8521,6 +8967,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8544,6 +8992,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8628,6 +9078,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8651,6 +9103,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8674,6 +9128,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8697,6 +9153,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8720,6 +9178,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8743,6 +9203,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8862,6 +9324,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8885,6 +9349,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8908,6 +9374,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8931,6 +9399,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8954,6 +9424,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -8977,6 +9449,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9000,6 +9474,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9023,6 +9499,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9046,6 +9524,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9096,6 +9576,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9119,6 +9601,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9142,6 +9626,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9165,6 +9651,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9188,6 +9676,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9211,6 +9701,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9234,6 +9726,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9257,6 +9751,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9306,6 +9802,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9329,6 +9827,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9352,6 +9852,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9375,6 +9877,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9398,6 +9902,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9421,6 +9927,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9444,6 +9952,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9467,6 +9977,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9555,6 +10067,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9578,6 +10092,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9601,6 +10117,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9624,6 +10142,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9647,6 +10167,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9670,6 +10192,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9693,6 +10217,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9716,6 +10242,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9739,6 +10267,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9806,6 +10336,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9829,6 +10361,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9852,6 +10386,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9875,6 +10411,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9898,6 +10436,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9921,6 +10461,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9944,6 +10486,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -9967,6 +10511,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10041,6 +10587,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10064,6 +10612,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10087,6 +10637,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10110,6 +10662,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10174,6 +10728,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10197,6 +10753,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10220,6 +10778,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10243,6 +10803,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10266,6 +10828,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10307,6 +10871,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10330,6 +10896,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10353,6 +10921,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10376,6 +10946,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10399,6 +10971,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10422,6 +10996,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10445,6 +11021,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10512,6 +11090,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10535,6 +11115,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10558,6 +11140,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10581,6 +11165,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10604,6 +11190,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10627,6 +11215,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10650,6 +11240,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10673,6 +11265,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10804,6 +11398,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10827,6 +11423,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10850,6 +11448,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10873,6 +11473,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10902,6 +11504,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10925,6 +11529,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10948,6 +11554,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10971,6 +11579,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -10994,6 +11604,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11017,6 +11629,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11148,6 +11762,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11171,6 +11787,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11194,6 +11812,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11217,6 +11837,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11246,6 +11868,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11269,6 +11893,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11292,6 +11918,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11315,6 +11943,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11338,6 +11968,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11361,6 +11993,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11482,6 +12116,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11505,6 +12141,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11528,6 +12166,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11551,6 +12191,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11579,6 +12221,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11602,6 +12246,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11625,6 +12271,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11648,6 +12296,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11671,6 +12321,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11694,6 +12346,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11815,6 +12469,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11838,6 +12494,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11861,6 +12519,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11884,6 +12544,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11912,6 +12574,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11935,6 +12599,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11958,6 +12624,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -11981,6 +12649,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12004,6 +12674,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12027,6 +12699,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12147,6 +12821,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12170,6 +12846,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12193,6 +12871,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12216,6 +12896,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12239,6 +12921,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12262,6 +12946,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12285,6 +12971,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12337,6 +13025,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12360,6 +13050,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12383,6 +13075,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12520,6 +13214,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12543,6 +13239,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12566,6 +13264,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12712,6 +13412,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12735,6 +13437,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12758,6 +13462,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12781,6 +13487,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12927,6 +13635,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12950,6 +13660,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12973,6 +13685,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -12996,6 +13710,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13143,6 +13859,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13166,6 +13884,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13189,6 +13909,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13325,6 +14047,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13348,6 +14072,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13371,6 +14097,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13394,6 +14122,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13451,6 +14181,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13474,6 +14206,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13497,6 +14231,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13520,6 +14256,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13543,6 +14281,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13599,6 +14339,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13622,6 +14364,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13645,6 +14389,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13668,6 +14414,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13691,6 +14439,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13714,6 +14464,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13737,6 +14489,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13760,6 +14514,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13828,6 +14584,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13851,6 +14609,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13874,6 +14634,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13897,6 +14659,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13920,6 +14684,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -13977,6 +14743,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14000,6 +14768,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14023,6 +14793,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14046,6 +14818,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14069,6 +14843,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14092,6 +14868,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14115,6 +14893,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14138,6 +14918,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14267,6 +15049,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14290,6 +15074,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14313,6 +15099,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14336,6 +15124,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14359,6 +15149,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14503,6 +15295,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14526,6 +15320,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14549,6 +15345,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14572,6 +15370,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14595,6 +15395,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14618,6 +15420,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14641,6 +15445,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14664,6 +15470,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14800,6 +15608,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14823,6 +15633,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14846,6 +15658,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14869,6 +15683,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14892,6 +15708,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -14915,6 +15733,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15099,6 +15919,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15122,6 +15944,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15145,6 +15969,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15168,6 +15994,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15191,6 +16019,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15214,6 +16044,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15237,6 +16069,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15260,6 +16094,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15369,6 +16205,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15392,6 +16230,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15415,6 +16255,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15438,6 +16280,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15461,6 +16305,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15484,6 +16330,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15507,6 +16355,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15530,6 +16380,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15614,6 +16466,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15637,6 +16491,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15660,6 +16516,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15683,6 +16541,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15706,6 +16566,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15729,6 +16591,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15752,6 +16616,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15775,6 +16641,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15798,6 +16666,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15859,6 +16729,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15882,6 +16754,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15905,6 +16779,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15928,6 +16804,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15951,6 +16829,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15974,6 +16854,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -15997,6 +16879,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16020,6 +16904,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16066,6 +16952,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16089,6 +16977,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16112,6 +17002,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16135,6 +17027,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16158,6 +17052,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16309,6 +17205,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16332,6 +17230,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16355,6 +17255,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16378,6 +17280,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16401,6 +17305,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16469,6 +17375,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16492,6 +17400,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16515,6 +17425,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16538,6 +17450,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16561,6 +17475,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16707,6 +17623,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16730,6 +17648,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16753,6 +17673,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16776,6 +17698,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16799,6 +17723,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16822,6 +17748,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16845,6 +17773,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16868,6 +17798,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -16891,6 +17823,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17037,6 +17971,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17060,6 +17996,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17083,6 +18021,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17106,6 +18046,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17129,6 +18071,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17152,6 +18096,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17175,6 +18121,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17198,6 +18146,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17221,6 +18171,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17368,6 +18320,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17391,6 +18345,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17414,6 +18370,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17437,6 +18395,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17460,6 +18420,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17483,6 +18445,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17506,6 +18470,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17529,6 +18495,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17552,6 +18520,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17638,6 +18608,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17661,6 +18633,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17684,6 +18658,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17707,6 +18683,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17730,6 +18708,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17861,6 +18841,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17884,6 +18866,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17907,6 +18891,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17930,6 +18916,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17953,6 +18941,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17976,6 +18966,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -17999,6 +18991,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18022,6 +19016,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18045,6 +19041,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18128,6 +19126,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18151,6 +19151,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18174,6 +19176,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18197,6 +19201,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18220,6 +19226,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18243,6 +19251,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18266,6 +19276,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18289,6 +19301,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18312,6 +19326,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18395,6 +19411,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18418,6 +19436,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18441,6 +19461,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18464,6 +19486,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18487,6 +19511,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18510,6 +19536,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18533,6 +19561,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18556,6 +19586,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18579,6 +19611,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18750,6 +19784,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18773,6 +19809,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18796,6 +19834,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18819,6 +19859,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18842,6 +19884,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -18865,6 +19909,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19030,6 +20076,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19053,6 +20101,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19076,6 +20126,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19099,6 +20151,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19122,6 +20176,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19145,6 +20201,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19168,6 +20226,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19191,6 +20251,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19214,6 +20276,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19370,6 +20434,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19393,6 +20459,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19416,6 +20484,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19439,6 +20509,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19462,6 +20534,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19485,6 +20559,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19601,6 +20677,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19624,6 +20702,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19647,6 +20727,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19670,6 +20752,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19693,6 +20777,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19716,6 +20802,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19739,6 +20827,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19792,6 +20882,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19815,6 +20907,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19838,6 +20932,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19958,6 +21054,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -19981,6 +21079,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20004,6 +21104,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20027,6 +21129,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20050,6 +21154,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20269,6 +21375,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20292,6 +21400,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20315,6 +21425,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20338,6 +21450,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20371,6 +21485,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20394,6 +21510,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20417,6 +21535,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20440,6 +21560,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20463,6 +21585,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20579,6 +21703,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20602,6 +21728,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20625,6 +21753,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20648,6 +21778,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20671,6 +21803,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20694,6 +21828,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20750,6 +21886,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20773,6 +21911,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20796,6 +21936,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20819,6 +21961,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20842,6 +21986,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20865,6 +22011,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -20888,6 +22036,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21015,6 +22165,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21038,6 +22190,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21061,6 +22215,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21084,6 +22240,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21107,6 +22265,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21130,6 +22290,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21153,6 +22315,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21176,6 +22340,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21199,6 +22365,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21286,6 +22454,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21309,6 +22479,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21332,6 +22504,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21355,6 +22529,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21378,6 +22554,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21401,6 +22579,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21424,6 +22604,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21447,6 +22629,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21470,6 +22654,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21557,6 +22743,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21580,6 +22768,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21603,6 +22793,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21626,6 +22818,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21649,6 +22843,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21672,6 +22868,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21695,6 +22893,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21718,6 +22918,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21741,6 +22943,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21852,6 +23056,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21875,6 +23081,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21898,6 +23106,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21921,6 +23131,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21944,6 +23156,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21967,6 +23181,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -21990,6 +23206,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22013,6 +23231,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22036,6 +23256,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22147,6 +23369,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22170,6 +23394,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22193,6 +23419,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22216,6 +23444,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22239,6 +23469,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22262,6 +23494,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22285,6 +23519,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22308,6 +23544,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22331,6 +23569,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22484,6 +23724,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22507,6 +23749,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22530,6 +23774,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22553,6 +23799,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22576,6 +23824,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22599,6 +23849,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22760,6 +24012,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22783,6 +24037,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22806,6 +24062,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22829,6 +24087,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -22852,6 +24112,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23106,6 +24368,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23129,6 +24393,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23152,6 +24418,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23175,6 +24443,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23198,6 +24468,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23221,6 +24493,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23244,6 +24518,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23267,6 +24543,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23290,6 +24568,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23333,6 +24613,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23356,6 +24638,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23379,6 +24663,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23402,6 +24688,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23425,6 +24713,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23448,6 +24738,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23471,6 +24763,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23561,6 +24855,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23584,6 +24880,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23607,6 +24905,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23630,6 +24930,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23653,6 +24955,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23676,6 +24980,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23699,6 +25005,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23722,6 +25030,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23745,6 +25055,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23788,6 +25100,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23811,6 +25125,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23834,6 +25150,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23857,6 +25175,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23880,6 +25200,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23903,6 +25225,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23926,6 +25250,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -23981,6 +25307,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24004,6 +25332,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24027,6 +25357,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24050,6 +25382,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24073,6 +25407,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24142,6 +25478,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24165,6 +25503,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24188,6 +25528,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24211,6 +25553,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24234,6 +25578,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24257,6 +25603,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24280,6 +25628,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24446,6 +25796,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24469,6 +25821,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24492,6 +25846,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24515,6 +25871,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24538,6 +25896,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24561,6 +25921,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24713,6 +26075,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24736,6 +26100,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24759,6 +26125,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24782,6 +26150,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
@@ -24805,6 +26175,8 @@ export interface operations {
               details?: {
                 [key: string]: unknown;
               };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
             };
           };
         };
