@@ -139,7 +139,7 @@ describe('the app assets (GET /assets/*), compressed', () => {
         const sent = await accepting(acceptEncoding, path);
         assert.equal(sent.status, 404, `${path} (${acceptEncoding})`);
         assert.deepEqual(JSON.parse(sent.body.toString()), {
-          error: { code: 'not_found', message: 'No such endpoint.' },
+          error: { code: 'not_found', message: 'No such endpoint.', requestId: sent.headers['x-request-id'] },
         });
       }
     }
