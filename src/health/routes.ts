@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { isReady, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import { isReady } from '../platform/db/migrate.ts';
 import { platformErrors } from '../platform/errors.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/database.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/database.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 
 /**
  * One migrated database per test file: in-memory PGlite by default, or a fresh PostgreSQL database

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { inTransaction, migrateToLatest, migrator, onTransactionEnd } from '../../src/platform/db/database.ts';
+import { inTransaction, onTransactionEnd } from '../../src/platform/db/database.ts';
+import { migrateToLatest, migrator } from '../../src/platform/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;

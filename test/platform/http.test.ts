@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { isReady } from '../../src/platform/db/database.ts';
+import { isReady } from '../../src/platform/db/migrate.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, it } from 'node:test';
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { migrateToLatest, MigrationsInterrupted, type Db } from '../../src/platform/db/database.ts';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from '../../src/platform/db/database.ts';
+import { migrateToLatest, MigrationsInterrupted } from '../../src/platform/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /** Migrations of a schema of their own, so that each test starts from nothing. */
@@ -102,5 +103,35 @@ describe('migrations: each in a transaction of its own', () => {
         'run again to continue',
     });
     assert.deepEqual(await tables(database.db), []);
+  });
+
+  it('a database a newer release migrated is refused, naming the migration this release does not know', async () => {
+    const newer = { ...THREE, t4_newer: createTable('t_newer') };
+    await migrateToLatest(database.db, { provider: provider(newer) });
+    await assert.rejects(migrateToLatest(database.db, { provider: provider(THREE) }), {
+      message:
+        "the database was migrated by a newer release (t4_newer is not one of this release's migrations): run " +
+        'that release, or restore a backup taken before it',
+    });
+  });
+
+  it('two runs at once take turns: each migration is applied once, by one of them', async () => {
+    const runs = await Promise.all([
+      migrateToLatest(database.db, { provider: provider(THREE) }),
+      migrateToLatest(database.db, { provider: provider(THREE) }),
+    ]);
+    assert.deepEqual(runs.flat().sort(), ['t1_first', 't2_second', 't3_third']);
+    assert.deepEqual(await recorded(database.db), ['t1_first', 't2_second', 't3_third']);
+  });
+
+  it('the history is the one Kysely keeps: a database its Migrator began is continued, and the reverse', async () => {
+    await migrateToLatest(database.db, { provider: provider({ t1_first: THREE.t1_first }) });
+    const kysely = new Migrator({
+      db: database.db,
+      provider: provider({ t1_first: THREE.t1_first, t2_second: THREE.t2_second }),
+    });
+    assert.equal((await kysely.migrateToLatest()).error, undefined);
+    assert.deepEqual(await migrateToLatest(database.db, { provider: provider(THREE) }), ['t3_third']);
+    assert.deepEqual(await tables(database.db), ['t_first', 't_second', 't_third']);
   });
 });

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
-import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { preparingPool, STALE_PREPARED_STATEMENT } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
@@ -188,76 +187,5 @@ function runTransactionEndHooks(tx: Tx): void {
     } catch (error) {
       process.stderr.write(`a transaction-end hook failed: ${String(error)}\n`);
     }
-  }
-}
-
-export function migrator(db: Db, provider: MigrationProvider = migrationProvider): Migrator {
-  return new Migrator({ db, provider });
-}
-
-/** Names of the migrations not yet applied, in order. */
-async function pendingMigrations(steps: Migrator): Promise<string[]> {
-  return (await steps.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
-}
-
-interface MigrationRun {
-  /** Hears the pending migrations before the first is applied, so a long run says what it is doing. */
-  pending?: (names: string[]) => void;
-  /** Hears each migration as it starts. */
-  applying?: (name: string) => void;
-  /** Once aborted, no further migration starts: the one under way commits or rolls back whole, then the run stops. */
-  signal?: AbortSignal;
-  /** The migrations (the service's own unless a test gives others). */
-  provider?: MigrationProvider;
-}
-
-/** A run stopped between two migrations: each one is applied whole or not at all, so the database is consistent. */
-export class MigrationsInterrupted extends Error {
-  readonly applied: readonly string[];
-  readonly notApplied: readonly string[];
-  constructor(applied: string[], notApplied: string[]) {
-    const done = applied.length > 0 ? `${applied.join(', ')} applied, ` : 'none applied, ';
-    super(
-      `stopped during migrations: ${done}${notApplied[0]}${notApplied.length > 1 ? ' and later' : ''} not applied; ` +
-        'the database is consistent; run again to continue',
-    );
-    this.name = 'MigrationsInterrupted';
-    this.applied = applied;
-    this.notApplied = notApplied;
-  }
-}
-
-/**
- * Applies every pending migration, each in a transaction of its own (Kysely's migrateToLatest would run them all in
- * one): a failing migration leaves nothing of itself and keeps those before it; a stop (`signal`) waits for the
- * one under way and starts no other. Resolves with the names applied.
- */
-export async function migrateToLatest(db: Db, run: MigrationRun = {}): Promise<string[]> {
-  const steps = migrator(db, run.provider);
-  const pending = await pendingMigrations(steps);
-  if (pending.length > 0) run.pending?.(pending);
-  const applied: string[] = [];
-  for (const name of pending) {
-    // The event loop turns first: PGlite answers without I/O, so a signal's handler would otherwise wait for the end.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (run.signal?.aborted) throw new MigrationsInterrupted(applied, pending.slice(applied.length));
-    run.applying?.(name);
-    const { error, results = [] } = await steps.migrateUp();
-    if (error) throw error instanceof Error ? error : new Error(`migration ${name} failed: ${JSON.stringify(error)}`);
-    // Another process may have applied it meanwhile (two `migrate` at once): its lock makes them take turns.
-    if (results.length === 0) break;
-    applied.push(...results.filter((r) => r.status === 'Success').map((r) => r.migrationName));
-  }
-  return applied;
-}
-
-/** Ready = the database answers and no migration is pending. */
-export async function isReady(db: Db): Promise<{ ready: boolean; reason?: string }> {
-  try {
-    await sql`select 1`.execute(db);
-    const pending = await pendingMigrations(migrator(db));
-    return pending.length === 0 ? { ready: true } : { ready: false, reason: 'migrations_pending' };
-  } catch {
-    return { ready: false, reason: 'database_unreachable' };
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, type Registry } from 'prom-client';
-import { connectionUse, isReady, type Db } from '../db/database.ts';
+import { connectionUse, type Db } from '../db/database.ts';
+import { isReady } from '../db/migrate.ts';
 import { recordRequests } from './http.ts';
 import type { Metrics } from './metrics.ts';
 
