@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const files = process.argv.slice(2);
+// Every statement compiled once per shape is also built afresh on each run and compared (src/platform/db/compiled.ts).
+process.env.BOOKMAKER_CHECK_COMPILED = '1';
 const { DATABASE_URL, ...withoutDatabase } = process.env;
 const quiet = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 

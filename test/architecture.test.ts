@@ -25,7 +25,7 @@ const OWNERS: Record<string, string[]> = {
 
 const ROOT = join(import.meta.dirname, '..');
 const TABLE_USE =
-  /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)/g;
+  /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)|\binsertPart\([^,]+,\s*'([a-z_]+)/g;
 const FROM_LIST = /\.from\(\[([^\]]+)\]/g;
 const WITH_NAME = /\.with\(\s*(?:\(\w+\)\s*=>\s*\w+\()?'([a-z_]+)'/g;
 
@@ -51,7 +51,7 @@ function writersOf(storeFile: string, table: string): string[] {
     body: text.slice(match.index, all[i + 1]?.index ?? text.length),
   }));
   const writes = new RegExp(
-    `(?:insertInto|updateTable|insertWhen|deleteFrom)\\(\\s*'${table}'|\\b(?:update|insert into|delete from) ${table}\\b`,
+    `(?:insertInto|updateTable|deleteFrom)\\(\\s*'${table}'|\\binsertPart\\([^,]+,\\s*'${table}'|\\b(?:update|insert into|delete from) ${table}\\b`,
   );
   const writers = new Set(functions.filter(({ body }) => writes.test(body)).map(({ name }) => name));
   for (let grew = true; grew;) {
@@ -67,7 +67,7 @@ function writersOf(storeFile: string, table: string): string[] {
 
 function tablesUsedBy(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const direct = [...text.matchAll(TABLE_USE)].map((match) => match[1]!);
+  const direct = [...text.matchAll(TABLE_USE)].map((match) => (match[1] ?? match[2])!);
   const listed = [...text.matchAll(FROM_LIST)].flatMap((match) =>
     [...match[1]!.matchAll(/'([a-z_]+)/g)].map((m) => m[1]!),
   );

@@ -1,4 +1,4 @@
-import type { Queryable, Tx } from '../platform/db/database.ts';
+import type { Tx } from '../platform/db/database.ts';
 import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { Tenant } from '../tenants/tables.ts';
 import type { Bet } from './tables.ts';
@@ -12,7 +12,6 @@ import * as store from './store.ts';
  * transaction then undoes the others.
  */
 export function reserveExposure(
-  q: Queryable,
   tenant: Tenant,
   bet: { id: string; liability: number },
   legs: Array<{ id: string; event_id: string }>,
@@ -27,7 +26,7 @@ export function reserveExposure(
   const tooLarge = reservations.find((reservation) => bet.liability > limits[reservation.scope]);
   if (tooLarge) throw bettingErrors.exposure_limit({ scope: tooLarge.scope, id: tooLarge.refId });
   const reserving = { id: bet.id, tenantId: tenant.id, liability: bet.liability };
-  const statement = store.reserveExposureParts(q, 'reserved', reserving, limits, reservations, gate);
+  const statement = store.reserveExposureParts('reserved', reserving, limits, reservations, gate);
   return {
     parts: statement.parts,
     check(written) {

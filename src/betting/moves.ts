@@ -39,14 +39,12 @@ export async function moveBet(
  * bet moved first) the whole statement writes nothing (IncompleteStatementError), and the caller reads what happened.
  */
 export function moveBetPart(
-  q: Queryable,
   name: string,
   move: { bet: { id: string; status: BetState }; to: BetState; changes: Omit<Updateable<BetsTable>, 'status'> },
   gate: string,
 ): StatementPart {
   checkBetTransition(move.bet.status, move.to);
   return store.moveBetPart(
-    q,
     name,
     { id: move.bet.id, from: move.bet.status, changes: { ...move.changes, status: move.to } },
     gate,

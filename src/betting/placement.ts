@@ -224,11 +224,11 @@ export class Placement {
         },
         'bet',
       );
-      const exposure = reserveExposure(tx, tenant, { id: bet.id, liability: payout - body.stake }, legs, 'bet');
+      const exposure = reserveExposure(tenant, { id: bet.id, liability: payout - body.stake }, legs, 'bet');
       // One statement writes the bet, its legs, its stake obligation and its exposure. The exposure parts come
       // last: those rows are what concurrent bets on the same selection or event queue on.
       const written = await writeTogether(tx, [
-        store.insertBetPart(tx, 'bet', bet),
+        store.insertBetPart('bet', bet),
         store.insertLegsPart('legs', betLegs, 'bet'),
         stake.part,
         ...exposure.parts,

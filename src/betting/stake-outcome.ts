@@ -49,15 +49,15 @@ export class StakeOutcomes {
     const now = this.#clock.now();
     const pending = { id: bet.id, status: 'pending' as const };
     if (attempt.outcome === 'applied') {
-      const outcome = this.#ledger.attempts.stakeOutcome(this.#db, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
       const accept = { bet: pending, to: 'accepted' as const, changes: { decided_at: now } };
-      await writeTogether(this.#db, [...outcome.parts, moveBetPart(this.#db, 'accepted', accept, 'stake')]);
+      await writeTogether(this.#db, [...outcome.parts, moveBetPart('accepted', accept, 'stake')]);
       const balance = { balance: attempt.balance, currency: attempt.currency };
       return { balance, stake: outcome.recorded, decidedAt: now };
     }
     const refusal = stakeRefusal(attempt);
     const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
-      const outcome = this.#ledger.attempts.stakeOutcome(tx, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       return {
         recorded: outcome.recorded,
@@ -95,7 +95,7 @@ export class StakeOutcomes {
       if (!current || current.status === 'pending') return false;
       // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
       if ((await this.#ledger.find(tx, stake.id))?.status !== 'sending') return false;
-      const outcome = this.#ledger.attempts.stakeOutcome(tx, 'stake', stake, attempt);
+      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       const mayHaveMoved = attempt.outcome === 'applied' || attempt.outcome === 'unknown';
       if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(tx, bet.id);

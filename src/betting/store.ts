@@ -1,6 +1,8 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
+import { slotsOf } from '../platform/db/compiled.ts';
 import type { Queryable } from '../platform/db/database.ts';
-import { after, insertWhen, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
+import { after, insertPart, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
+import type { Database } from '../platform/db/schema.ts';
 import type { SelectionResult } from '../catalog/tables.ts';
 import type { Bet, BetLegsTable, BetStatus, BetsTable, Cashout, CashoutsTable } from './tables.ts';
 import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
@@ -22,20 +24,24 @@ export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
  * The pending bet as a part of the placement's statement (`name`): no row when the player already has a bet with
  * this request id (a repeat, or a concurrent twin that committed first).
  */
-export function insertBetPart(q: Queryable, name: string, bet: Insertable<BetsTable>): StatementPart {
+export function insertBetPart(name: string, bet: Insertable<BetsTable>): StatementPart {
+  const columns = Object.keys(bet);
   return {
     name,
-    query: q
-      .insertInto('bets')
-      .values(bet)
-      .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
-      .returning('id'),
+    shape: `insert into bets (${columns.join(', ')}), a repeated request id writing nothing`,
+    build: (db, slot) =>
+      db
+        .insertInto('bets')
+        .values(slotsOf(columns, slot) as Insertable<BetsTable>)
+        .onConflict((oc) => oc.columns(['player_id', 'request_id']).doNothing())
+        .returning('id'),
+    values: bet,
   };
 }
 
 /** The bet's legs as a part (`name`): written only if the part `gate` wrote the bet. */
 export function insertLegsPart(name: string, legs: Array<Insertable<BetLegsTable>>, gate: string): StatementPart {
-  return { name, query: insertWhen('bet_legs', legs, after(gate), 'bet_id') };
+  return insertPart(name, 'bet_legs', legs, { gate, returning: 'bet_id' });
 }
 
 /** Moves a bet only if it is still in the state the caller saw; returns whether it moved. */
@@ -51,15 +57,31 @@ export async function moveBet(
 
 /** moveBet as a part of a statement (`name`): exactly one row, and only if the part `gate` wrote a row. */
 export function moveBetPart(
-  q: Queryable,
   name: string,
   move: { id: string; from: BetStatus; changes: Updateable<BetsTable> },
   gate: string,
 ): StatementPart {
-  return { name, rows: 1, query: guardedMove(q, move.id, move.from, move.changes).where(after(gate)).returning('id') };
+  const columns = Object.keys(move.changes);
+  const values: Record<string, unknown> = { id: move.id, from: move.from };
+  for (const column of columns) values[`set.${column}`] = move.changes[column as keyof typeof move.changes];
+  return {
+    name,
+    rows: 1,
+    shape: `update bets set ${columns.join(', ')} if still in its state, after ${gate}`,
+    build: (db, slot) =>
+      guardedMove(
+        db,
+        slot('id'),
+        slot('from'),
+        slotsOf(columns, slot, (column) => `set.${column}`),
+      )
+        .where(after(gate))
+        .returning('id'),
+    values,
+  };
 }
 
-function guardedMove(q: Queryable, id: string, from: BetStatus, changes: Updateable<BetsTable>) {
+function guardedMove(q: QueryCreator<Database>, id: string, from: BetStatus, changes: Updateable<BetsTable>) {
   return q.updateTable('bets').set(changes).where('id', '=', id).where('status', '=', from);
 }
 
@@ -226,45 +248,56 @@ export interface Reservation {
  * starts at the liability, so the caller checks the liability alone against the limits first.
  */
 export function reserveExposureParts(
-  q: Queryable,
   name: string,
   bet: { id: string; tenantId: string; liability: number },
   limits: Record<Reservation['scope'], number>,
   reservations: Reservation[],
   gate: string,
 ): { parts: StatementPart[]; reservedIn(written: Record<string, unknown[]>): Reservation[] } {
-  const limit = sql<number>`case exposure.scope when 'selection' then ${limits.selection}::bigint else ${limits.event}::bigint end`;
   const rows = reservations.map((reservation) => ({
     tenant_id: bet.tenantId,
     scope: reservation.scope,
     ref_id: reservation.refId,
     reserved: bet.liability,
   }));
-  const reserve = q
-    .insertInto('exposure')
-    .columns(['tenant_id', 'scope', 'ref_id', 'reserved'])
-    .expression((eb) =>
-      eb
-        .selectFrom(jsonRows('exposure', rows))
-        .select(['r.tenant_id', 'r.scope', 'r.ref_id', 'r.reserved'])
-        .where(after(gate)),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(['tenant_id', 'scope', 'ref_id'])
-        .doUpdateSet({ reserved: sql`exposure.reserved + excluded.reserved` })
-        .where(sql<boolean>`exposure.reserved + excluded.reserved <= ${limit}`),
-    )
-    .returning(['scope', 'ref_id']);
-  const record = sql`insert into bet_exposure (bet_id, scope, ref_id, amount)
-    select ${bet.id}::text, reserved.scope, reserved.ref_id, ${bet.liability}::bigint from ${sql.id(name)} as reserved
-    returning scope, ref_id`;
+  const reserve: StatementPart = {
+    name,
+    shape: `exposure reserved within its limits, after ${gate}`,
+    build: (db, slot) =>
+      db
+        .insertInto('exposure')
+        .columns(['tenant_id', 'scope', 'ref_id', 'reserved'])
+        .expression((eb) =>
+          eb
+            .selectFrom(jsonRows('exposure', slot('rows')))
+            .select(['r.tenant_id', 'r.scope', 'r.ref_id', 'r.reserved'])
+            .where(after(gate)),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['tenant_id', 'scope', 'ref_id'])
+            .doUpdateSet({ reserved: sql`exposure.reserved + excluded.reserved` })
+            .where(
+              sql<boolean>`exposure.reserved + excluded.reserved <= case exposure.scope
+                when 'selection' then ${slot('selectionLimit')}::bigint else ${slot('eventLimit')}::bigint end`,
+            ),
+        )
+        .returning(['scope', 'ref_id']),
+    // In the order given: the rows are locked in that order.
+    values: { rows: JSON.stringify(rows), selectionLimit: limits.selection, eventLimit: limits.event },
+  };
   const recorded = `${name}_recorded`;
+  const record: StatementPart = {
+    name: recorded,
+    shape: `bet_exposure of what ${name} reserved`,
+    build: (_db, slot) => sql`insert into bet_exposure (bet_id, scope, ref_id, amount)
+      select ${slot('betId')}::text, reserved.scope, reserved.ref_id, ${slot('liability')}::bigint
+      from ${sql.id(name)} as reserved
+      returning scope, ref_id`,
+    values: { betId: bet.id, liability: bet.liability },
+  };
   return {
-    parts: [
-      { name, query: reserve },
-      { name: recorded, query: record },
-    ],
+    parts: [reserve, record],
     reservedIn: (written) =>
       (written[recorded] as Array<{ scope: Reservation['scope']; ref_id: string }>).map((row) => ({
         scope: row.scope,

@@ -1,6 +1,8 @@
-import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type RawBuilder, type Updateable } from 'kysely';
 import { FOLDING } from './search-text.ts';
+import { runCompiled } from '../platform/db/compiled.ts';
 import type { Queryable } from '../platform/db/database.ts';
+import type { Database } from '../platform/db/schema.ts';
 import type {
   EventStatus,
   EventsTable,
@@ -432,38 +434,46 @@ export function feedSelections(q: Queryable) {
     .execute();
 }
 
-function selectionsWithMarketAndEvent(q: Queryable, selectionIds: string[]) {
+/** Selections by id (`= any` of one array parameter: one statement text however many there are). */
+function selectionsWithMarketAndEvent(q: QueryCreator<Database>, selectionIds: string[]) {
   return q
     .selectFrom('selections')
     .innerJoin('markets', 'markets.id', 'selections.market_id')
     .innerJoin('events', 'events.id', 'markets.event_id')
-    .where('selections.id', 'in', selectionIds);
+    .where(sql<boolean>`selections.id = any(${selectionIds}::text[])`);
 }
 
-/** Selections with their market and event, locked so odds and status cannot change under a placement. */
-export function selectionsForBet(q: Queryable, selectionIds: string[]) {
-  return (
-    selectionsWithMarketAndEvent(q, selectionIds)
-      .select([
-        'selections.id',
-        'selections.odds_milli',
-        'selections.odds_version',
-        'markets.id as market_id',
-        'markets.status as market_status',
-        'events.id as event_id',
-        'events.status as event_status',
-        'events.starts_at',
-        // Names too: the placement answers with them, without reading them again.
-        'selections.name as selection_name',
-        'markets.name as market_name',
-        'events.home',
-        'events.away',
-      ])
-      // Exclusive, so an odds change queues behind the bets in flight and is never starved by a stream of them
-      // (share locks can overtake a waiting writer); NO KEY, so the legs' foreign-key checks do not wait on it.
-      .forNoKeyUpdate('selections')
-      .execute()
+/**
+ * Selections with their market and event, locked so odds and status cannot change under a placement. Compiled
+ * once: it is every placement's first statement.
+ */
+export async function selectionsForBet(q: Queryable, selectionIds: string[]) {
+  const { rows } = await runCompiled(
+    q,
+    'selections of a bet, locked',
+    (db, slot) =>
+      selectionsWithMarketAndEvent(db, slot('ids'))
+        .select([
+          'selections.id',
+          'selections.odds_milli',
+          'selections.odds_version',
+          'markets.id as market_id',
+          'markets.status as market_status',
+          'events.id as event_id',
+          'events.status as event_status',
+          'events.starts_at',
+          // Names too: the placement answers with them, without reading them again.
+          'selections.name as selection_name',
+          'markets.name as market_name',
+          'events.home',
+          'events.away',
+        ])
+        // Exclusive, so an odds change queues behind the bets in flight and is never starved by a stream of them
+        // (share locks can overtake a waiting writer); NO KEY, so the legs' foreign-key checks do not wait on it.
+        .forNoKeyUpdate('selections'),
+    { ids: selectionIds },
   );
+  return rows;
 }
 
 /** A selection's names (with its market's and event's), as bet views show them. */

@@ -1,4 +1,5 @@
 import { sql, type QueryCreator } from 'kysely';
+import { runCompiled, type SlotOf } from '../platform/db/compiled.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/schema.ts';
 import type { Player, PlayerStatus, SessionEndReason } from './tables.ts';
@@ -28,10 +29,29 @@ export interface NewSession {
  * (not even the display name).
  */
 export async function openSession(q: Queryable, player: NewPlayer, session: NewSession): Promise<Player | undefined> {
-  const text = (value: string) => sql<string>`${value}::text`;
-  const time = (value: Date) => sql<Date>`${value}::timestamptz`;
-  return q
-    .with('player', (db) => upsertPlayer(db, player))
+  const nameGiven = player.displayName !== undefined;
+  const values = {
+    playerId: player.id,
+    tenantId: player.tenantId,
+    externalId: player.externalId,
+    displayName: player.displayName ?? 'Player',
+    now: player.now,
+    ...session,
+  };
+  const { rows } = await runCompiled(
+    q,
+    nameGiven ? 'open a session, the display name given' : 'open a session, the display name kept',
+    (db, slot) => openSessionQuery(db, slot, nameGiven),
+    values,
+  );
+  return rows[0];
+}
+
+function openSessionQuery(db: QueryCreator<Database>, slot: SlotOf, nameGiven: boolean) {
+  const text = (key: string) => sql<string>`${slot(key)}::text`;
+  const time = (key: string) => sql<Date>`${slot(key)}::timestamptz`;
+  return db
+    .with('player', (db) => upsertPlayer(db, slot, nameGiven))
     .with('session', (db) =>
       db
         .insertInto('player_sessions')
@@ -40,12 +60,12 @@ export async function openSession(q: Queryable, player: NewPlayer, session: NewS
           eb
             .selectFrom('player')
             .select([
-              text(session.id).as('id'),
+              text('id').as('id'),
               'player.tenant_id',
               'player.id',
-              time(session.createdAt).as('created_at'),
-              time(session.expiresAt).as('expires_at'),
-              time(session.createdAt).as('last_activity_at'),
+              time('createdAt').as('created_at'),
+              time('expiresAt').as('expires_at'),
+              time('createdAt').as('last_activity_at'),
             ])
             .where('player.status', '=', 'active'),
         )
@@ -59,10 +79,10 @@ export async function openSession(q: Queryable, player: NewPlayer, session: NewS
           eb
             .selectFrom('session')
             .select([
-              text(session.tokenHash).as('token_hash'),
+              text('tokenHash').as('token_hash'),
               'session.id',
               sql<'server'>`'server'`.as('issued_to'),
-              time(session.createdAt).as('created_at'),
+              time('createdAt').as('created_at'),
             ]),
         ),
     )
@@ -74,17 +94,16 @@ export async function openSession(q: Queryable, player: NewPlayer, session: NewS
           eb
             .selectFrom('session')
             .select([
-              text(session.launchTokenHash).as('token_hash'),
+              text('launchTokenHash').as('token_hash'),
               'session.tenant_id',
               'session.id',
-              time(session.createdAt).as('created_at'),
-              time(session.launchExpiresAt).as('expires_at'),
+              time('createdAt').as('created_at'),
+              time('launchExpiresAt').as('expires_at'),
             ]),
         ),
     )
     .selectFrom('player')
-    .selectAll()
-    .executeTakeFirst();
+    .selectAll();
 }
 
 /**
@@ -92,28 +111,28 @@ export async function openSession(q: Queryable, player: NewPlayer, session: NewS
  * existing player is updated (and returned) only while active; a restricted one is locked all the same (PostgreSQL
  * locks the conflicting row whether or not the update's condition holds) but left as it was.
  */
-function upsertPlayer(q: QueryCreator<Database>, row: NewPlayer) {
+function upsertPlayer(q: QueryCreator<Database>, slot: SlotOf, nameGiven: boolean) {
   return q
     .insertInto('players')
     .values({
-      id: row.id,
-      tenant_id: row.tenantId,
-      external_id: row.externalId,
-      display_name: row.displayName ?? 'Player',
+      id: slot('playerId'),
+      tenant_id: slot('tenantId'),
+      external_id: slot('externalId'),
+      display_name: slot('displayName'),
       kyc_status: 'verified',
-      created_at: row.now,
-      updated_at: row.now,
+      created_at: slot('now'),
+      updated_at: slot('now'),
     })
     .onConflict((oc) =>
       oc
         .columns(['tenant_id', 'external_id'])
         .doUpdateSet((eb) =>
-          row.displayName === undefined
-            ? { updated_at: eb.ref('players.updated_at') }
-            : {
+          nameGiven
+            ? {
                 display_name: eb.ref('excluded.display_name'),
                 updated_at: sql<Date>`case when players.display_name = excluded.display_name then players.updated_at else excluded.updated_at end`,
-              },
+              }
+            : { updated_at: eb.ref('players.updated_at') },
         )
         .where('players.status', '=', 'active'),
     )
@@ -152,33 +171,38 @@ export async function exchangeLaunchToken(
   q: Queryable,
   exchange: { tokenHash: string; tenantId: string; now: Date; idleCutoff: Date; sessionTokenHash: string },
 ): Promise<Player | undefined> {
-  const now = sql<Date>`${exchange.now}::timestamptz`;
+  const { rows } = await runCompiled(q, 'exchange a launch token', exchangeQuery, exchange);
+  return rows[0];
+}
+
+function exchangeQuery(db: QueryCreator<Database>, slot: SlotOf) {
+  const now = sql<Date>`${slot('now')}::timestamptz`;
   // The token is found by its unique key first, whatever the planner's statistics say: a plan kept for the prepared
   // statement must never start from the sessions (after a burst of new ones it once scanned them all every time).
-  return q
+  return db
     .with(
       (cte) => cte('token').materialized(),
       (db) =>
         db
           .selectFrom('launch_tokens')
           .select(['token_hash', 'session_id'])
-          .where('token_hash', '=', exchange.tokenHash)
-          .where('tenant_id', '=', exchange.tenantId),
+          .where('token_hash', '=', slot<string>('tokenHash'))
+          .where('tenant_id', '=', slot<string>('tenantId')),
     )
     .with('claimed', (db) =>
       db
         .updateTable('launch_tokens')
         .from(['token', 'player_sessions', 'players'])
-        .set({ used_at: exchange.now })
+        .set({ used_at: slot('now') })
         .whereRef('launch_tokens.token_hash', '=', 'token.token_hash')
         .whereRef('player_sessions.id', '=', 'token.session_id')
         .whereRef('players.id', '=', 'player_sessions.player_id')
         .where('players.status', '=', 'active')
         .where('launch_tokens.used_at', 'is', null)
-        .where('launch_tokens.expires_at', '>=', exchange.now)
+        .where('launch_tokens.expires_at', '>=', slot<Date>('now'))
         .where('player_sessions.ended_at', 'is', null)
-        .where('player_sessions.expires_at', '>', exchange.now)
-        .where('player_sessions.last_activity_at', '>', exchange.idleCutoff)
+        .where('player_sessions.expires_at', '>', slot<Date>('now'))
+        .where('player_sessions.last_activity_at', '>', slot<Date>('idleCutoff'))
         .returning(['launch_tokens.session_id', 'players.id as player_id']),
     )
     .with('issued', (db) =>
@@ -189,7 +213,7 @@ export async function exchangeLaunchToken(
           eb
             .selectFrom('claimed')
             .select([
-              sql<string>`${exchange.sessionTokenHash}::text`.as('token_hash'),
+              sql<string>`${slot('sessionTokenHash')}::text`.as('token_hash'),
               'claimed.session_id',
               sql<'iframe'>`'iframe'`.as('issued_to'),
               now.as('created_at'),
@@ -200,14 +224,13 @@ export async function exchangeLaunchToken(
       db
         .updateTable('player_sessions')
         .from('claimed')
-        .set({ last_activity_at: exchange.now })
+        .set({ last_activity_at: slot('now') })
         .whereRef('player_sessions.id', '=', 'claimed.session_id')
         .where('player_sessions.ended_at', 'is', null),
     )
     .selectFrom('players')
     .innerJoin('claimed', 'claimed.player_id', 'players.id')
-    .selectAll('players')
-    .executeTakeFirst();
+    .selectAll('players');
 }
 
 export function findLaunchToken(q: Queryable, tokenHash: string) {

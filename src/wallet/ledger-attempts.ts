@@ -51,7 +51,6 @@ export class LedgerAttempts {
    * wallet refused: nothing moved, so nothing is rolled back.
    */
   stakeOutcome(
-    q: Queryable,
     name: string,
     stake: WalletObligation,
     attempt: WalletAttempt,
@@ -78,7 +77,7 @@ export class LedgerAttempts {
       cause: lastOutcome,
       note: noteOf(attempt),
     };
-    const parts = store.moveObligationParts(q, name, move, store.callOfObligation(stake, attempt, now), why);
+    const parts = store.moveObligationParts(name, move, store.callOfObligation(stake, attempt, now), why);
     return { recorded: { ...stake, ...changes }, parts };
   }
 

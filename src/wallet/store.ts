@@ -1,6 +1,7 @@
 import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import { after, insertWhen, type StatementPart } from '../platform/db/one-statement.ts';
+import { slotsOf } from '../platform/db/compiled.ts';
+import { insertPart, type StatementPart } from '../platform/db/one-statement.ts';
 import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 import type { Database } from '../platform/db/schema.ts';
 import type {
@@ -252,7 +253,6 @@ export async function moveObligation(
  * that moved it logged and the change written into its history by the same statement.
  */
 export function moveObligationParts(
-  q: Queryable,
   name: string,
   move: {
     id: string;
@@ -263,19 +263,32 @@ export function moveObligationParts(
   change: Change,
 ): StatementPart[] {
   const history = historyRow(move.id, move.seen.status, move.changes.status, move.changes.hold_reason ?? null, change);
+  const columns = Object.keys(move.changes);
+  const values: Record<string, unknown> = { id: move.id, status: move.seen.status, attempts: move.seen.attempts };
+  for (const column of columns) values[`set.${column}`] = move.changes[column as keyof typeof move.changes];
+  const moved: StatementPart = {
+    name,
+    rows: 1,
+    shape: `update wallet_obligations set ${columns.join(', ')} if still as seen`,
+    build: (db, slot) =>
+      guardedMove(
+        db,
+        slot('id'),
+        { status: slot('status'), attempts: slot('attempts') },
+        slotsOf(columns, slot, (column) => `set.${column}`),
+      ).returning('id'),
+    values,
+  };
   return [
-    { name, rows: 1, query: guardedMove(q, move.id, move.seen, move.changes).returning('id') },
-    { name: `${name}_logged`, query: insertWhen('wallet_calls', [callRow(call)], after(name), 'id') },
-    {
-      name: `${name}_history`,
-      query: insertWhen('wallet_obligation_history', [history], after(name), 'obligation_id'),
-    },
+    moved,
+    insertPart(`${name}_logged`, 'wallet_calls', [callRow(call)], { gate: name, returning: 'id' }),
+    insertPart(`${name}_history`, 'wallet_obligation_history', [history], { gate: name, returning: 'obligation_id' }),
   ];
 }
 
 /** Obligations as a part of a statement (`name`): written only if the part `gate` wrote a row. */
 export function insertObligationsPart(name: string, rows: WalletObligation[], gate: string): StatementPart {
-  return { name, query: insertWhen('wallet_obligations', rows, after(gate), 'id') };
+  return insertPart(name, 'wallet_obligations', rows, { gate, returning: 'id' });
 }
 
 /** The row still in the state and attempt count the writer read (and claim count, when the writer says one). */

@@ -104,9 +104,6 @@ describe('the ledger', () => {
     const stake = await t.db.selectFrom('wallet_obligations').selectAll().executeTakeFirstOrThrow();
     assert.equal(stake.status, 'applied');
     const applied = { outcome: 'applied', status: 200, balance: 0, currency: 'BRL', durationMs: 1 } as const;
-    assert.throws(
-      () => t.app.services.ledger.attempts.stakeOutcome(t.db, 'stake', stake, applied),
-      ForbiddenTransitionError,
-    );
+    assert.throws(() => t.app.services.ledger.attempts.stakeOutcome('stake', stake, applied), ForbiddenTransitionError);
   });
 });

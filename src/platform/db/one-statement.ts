@@ -1,16 +1,25 @@
-import { sql, type AliasedRawBuilder, type Insertable, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { runCompiled, type SlotOf } from './compiled.ts';
 import { runAgainIfAborted, type Queryable } from './database.ts';
 import type { Database } from './schema.ts';
 
 /**
  * One write of a statement that several domains write together. Each store builds the parts of its own tables;
- * a use case puts them in one statement, one round trip to the database instead of one per write.
+ * a use case puts them in one statement, one round trip to the database instead of one per write. The statement
+ * is compiled once per shape (compiled.ts): a part's query is built from slots, and its values are bound per run.
  */
 export interface StatementPart {
   /** The part's name in the statement: later parts read what it returned from there (see `after`). */
   name: string;
-  /** An insert, update or delete with a RETURNING clause. */
-  query: OperationNodeSource;
+  /**
+   * Everything the part's text depends on besides its values (its table, columns, gate): parts of one shape build
+   * one text.
+   */
+  shape: string;
+  /** An insert, update or delete with a RETURNING clause, with `slot(key)` where each of `values` goes. */
+  build(q: Kysely<Database>, slot: SlotOf): OperationNodeSource;
+  /** This run's values, by slot. */
+  values: Record<string, unknown>;
   /**
    * How many rows it must return. If any part returns another count, the statement fails and writes nothing
    * (IncompleteStatementError): several parts stay all or nothing without a transaction around them.
@@ -45,19 +54,14 @@ const INCOMPLETE_STATEMENT = 'BM001';
  * from every later part).
  */
 export async function writeTogether(q: Queryable, parts: StatementPart[]): Promise<Record<string, unknown[]>> {
-  const names = new Set(parts.map((part) => part.name));
-  if (names.size !== parts.length) throw new Error('the parts of a statement need names of their own');
-  const named = parts.map((part) => sql`${sql.id(part.name)} as (${part.query})`);
-  const answers = parts.map((part) => {
-    const rows = sql`coalesce((select json_agg(${sql.id(part.name)}) from ${sql.id(part.name)}), '[]')`;
-    if (part.rows === undefined) return sql`${rows} as ${sql.id(part.name)}`;
-    const count = sql`(select count(*) from ${sql.id(part.name)})`;
-    return sql`case when bookmaker_check(${count} = ${part.rows}, ${part.name}) then ${rows} end as ${sql.id(part.name)}`;
-  });
-  const statement = sql<Record<string, unknown[]>>`with ${sql.join(named)} select ${sql.join(answers)}`;
+  const shape = parts.map((part) => `${part.name}(${part.rows ?? '*'}): ${part.shape}`).join('\n');
+  const values: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const key in part.values) values[`${part.name}.${key}`] = part.values[key];
+  }
   try {
     // Inside a transaction the transaction is what runs again after a deadlock; on its own, the statement is.
-    const run = () => statement.execute(q);
+    const run = () => runCompiled<Record<string, unknown[]>>(q, shape, (db, slot) => together(db, slot, parts), values);
     const { rows } = q.isTransaction ? await run() : await runAgainIfAborted(run);
     return rows[0]!;
   } catch (error) {
@@ -68,33 +72,56 @@ export async function writeTogether(q: Queryable, parts: StatementPart[]): Promi
   }
 }
 
+function together(db: Kysely<Database>, slot: SlotOf, parts: StatementPart[]): RawBuilder<Record<string, unknown[]>> {
+  const names = new Set(parts.map((part) => part.name));
+  if (names.size !== parts.length) throw new Error('the parts of a statement need names of their own');
+  const named = parts.map((part) => {
+    const query = part.build(db, (key) => slot(`${part.name}.${key}`));
+    return sql`${sql.id(part.name)} as (${query})`;
+  });
+  const answers = parts.map((part) => {
+    const rows = sql`coalesce((select json_agg(${sql.id(part.name)}) from ${sql.id(part.name)}), '[]')`;
+    if (part.rows === undefined) return sql`${rows} as ${sql.id(part.name)}`;
+    const count = sql`(select count(*) from ${sql.id(part.name)})`;
+    return sql`case when bookmaker_check(${count} = ${sql.lit(part.rows)}, ${sql.lit(part.name)}) then ${rows} end as ${sql.id(part.name)}`;
+  });
+  return sql<Record<string, unknown[]>>`with ${sql.join(named)} select ${sql.join(answers)}`;
+}
+
 /** A condition for a part: the earlier part `name` returned a row (it wrote something). */
 export function after(name: string): RawBuilder<boolean> {
   return sql<boolean>`exists (select from ${sql.id(name)})`;
 }
 
 /**
- * Rows to write, passed as one JSON parameter and read as the table's row type (`r`): the statement's text and
- * its parameter count stay the same however many rows there are, so it is prepared once.
+ * Rows to write, passed as one JSON parameter (`rowsJson`, a slot holding JSON.stringify of the rows) and read as
+ * the table's row type (`r`): the statement's text and its parameter count stay the same however many rows there
+ * are.
  */
-export function jsonRows<T extends keyof Database>(table: T, rows: object[]): AliasedRawBuilder<Database[T], 'r'> {
-  return sql<Database[T]>`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.as('r');
+export function jsonRows<T extends keyof Database>(table: T, rowsJson: string) {
+  return sql<Database[T]>`json_populate_recordset(null::${sql.table(table)}, ${rowsJson}::json)`.as('r');
 }
 
 /**
- * An insert of rows for a part, written only when `condition` holds (for example `after(name)`), answering the
- * `returning` column of each row written. The columns are the first row's keys: every row names every column, and
- * a value left undefined is written as NULL, not as the column's default (the rows travel as JSON).
+ * A part inserting rows into `table`, written only when the part `gate` wrote a row, answering the `returning`
+ * column of each row written. The columns are the first row's keys: every row names every column, and a value left
+ * undefined is written as NULL, not as the column's default (the rows travel as JSON).
  */
-export function insertWhen<T extends keyof Database>(
+export function insertPart<T extends keyof Database>(
+  name: string,
   table: T,
-  rows: Array<Insertable<Database[T]>>,
-  condition: RawBuilder<boolean>,
-  returning: keyof Database[T] & string,
-): RawBuilder<unknown> {
+  rows: object[],
+  { gate, returning }: { gate: string; returning: string },
+): StatementPart {
   if (rows.length === 0) throw new Error(`an insert into ${table} needs at least one row`);
   const columns = Object.keys(rows[0]!);
-  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))})
-    select ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))} from ${jsonRows(table, rows)}
-    where ${condition} returning ${sql.ref(returning)}`;
+  return {
+    name,
+    shape: `insert into ${table} (${columns.join(', ')}) after ${gate} returning ${returning}`,
+    build: (_db, slot) =>
+      sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))})
+        select ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))} from ${jsonRows(table, slot<string>('rows'))}
+        where ${after(gate)} returning ${sql.ref(returning)}`,
+    values: { rows: JSON.stringify(rows) },
+  };
 }
