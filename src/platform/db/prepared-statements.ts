@@ -45,6 +45,23 @@ export function preparingPool(pool: pg.Pool, limits: PreparedStatementLimits = D
  */
 export const STALE_PREPARED_STATEMENT = new Set(['0A000', '26000']);
 
+/**
+ * Names by text, so a statement run again is named without hashing it again: a statement compiled once (compiled.ts)
+ * is the same string every time, whose hash the engine keeps. Bounded like the statements a connection keeps.
+ */
+const names = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(text).digest('base64url')}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
 function preparingClient(client: pg.PoolClient, limits: PreparedStatementLimits): PostgresPoolClient {
   const prepared = new Set<string>();
   let inTransaction = false;
@@ -52,7 +69,7 @@ function preparingClient(client: pg.PoolClient, limits: PreparedStatementLimits)
   let stale = false;
   const nameFor = (text: string, parameters: readonly unknown[]): string | undefined => {
     if (parameters.length === 0 || parameters.length > limits.parameters) return undefined;
-    const name = `k${createHash('sha1').update(text).digest('base64url')}`;
+    const name = statementName(text);
     if (prepared.has(name)) return name;
     if (prepared.size >= limits.perConnection) return undefined;
     prepared.add(name);
