@@ -12,6 +12,9 @@
 //   - balance reads (one signed wallet call each), 16 players;
 // then the API process's memory over BENCH_MEMORY_PLACEMENTS (100,000) placements, and the statements and commits
 // a placement, a session opening and a launch exchange cost, counted at the PostgreSQL client.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { logDestination } from '../src/platform/http/logging.ts';
@@ -36,6 +39,8 @@ const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 8) * 1000;
 const MEMORY_PLACEMENTS = Number(process.env.BENCH_MEMORY_PLACEMENTS ?? 100_000);
 /** Only the workloads whose names match (a regular expression), to profile one of them. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+/** A folder for a V8 CPU profile of the API process over each timed run (node bench/profile-summary.ts reads one). */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 /** An idle backend reports its statistics within ten seconds (PostgreSQL's PGSTAT_IDLE_INTERVAL). */
 const STATISTICS_IDLE_FLUSH_MS = 11_000;
 const EVENTS = 8;
@@ -164,10 +169,33 @@ async function measure(
   // (docs/benchmarks.md, "Prepared statements").
   await sql`analyze`.execute(t.db);
   const before = processCpu();
+  const profiling = PROFILE_DIR ? await startProfile() : undefined;
   const result = await runClient({ ...workload, url, until: { ms: DURATION_MS } });
+  if (profiling) await profiling.stopInto(join(PROFILE_DIR!, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`));
   rows.push([name, result]);
   cpuRows.push([name, cpuPerOperation(before, processCpu(), result)]);
   return result;
+}
+
+/** The V8 profiler of this process (the API's) from now until stopInto writes what it sampled. */
+async function startProfile(): Promise<{ stopInto(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stopInto(file) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      process.stdout.write(`load: the API's CPU profile of that run is in ${file}\n`);
+    },
+  };
 }
 
 /** The CPU time of each process group between two readings, per operation of the run (ms). */

@@ -18,6 +18,7 @@ import * as betOutcomeOverride from './0016_bet_outcome_override.ts';
 import * as aggregatorAllowedIps from './0017_aggregator_allowed_ips.ts';
 import * as marketDepth from './0018_market_depth.ts';
 import * as playerPreferences from './0019_player_preferences.ts';
+import * as leanWriteIndexes from './0020_lean_write_indexes.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_aggregator_allowed_ips': aggregatorAllowedIps,
   '0018_market_depth': marketDepth,
   '0019_player_preferences': playerPreferences,
+  '0020_lean_write_indexes': leanWriteIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {
