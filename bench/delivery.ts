@@ -21,7 +21,16 @@ import { WALLET_CONCURRENCY } from '../src/wallet/delivery.ts';
 import { movementBody } from '../src/wallet/movement.ts';
 import { testConfig } from '../test/helpers/app.ts';
 import { createPostgresDatabase, createTestDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
-import { baselineUrl, CPU_GROUPS, cpuUsedByGroup, pgbench, processCpu, startWallet, type CpuGroup } from './support.ts';
+import {
+  baselineUrl,
+  CPU_GROUPS,
+  cpuUsedByGroup,
+  pgbench,
+  processCpu,
+  startWallet,
+  WALLET_KIND,
+  type CpuGroup,
+} from './support.ts';
 
 const BETS = Number(process.env.BENCH_SETTLED_BETS ?? 10_000);
 const PLAYERS = 200;
@@ -33,7 +42,10 @@ const config = testConfig({ LOG_LEVEL: 'error' });
 const app = await buildApp({ config, db: database.db, clock: systemClock, logStream: silent });
 // A partner's wallet runs on a database server: on the PostgreSQL run, the reference wallet keeps its ledger in a
 // database of its own on the same server; on the embedded run, in its own PGlite.
-const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+const walletDatabase =
+  process.env.DATABASE_URL && WALLET_KIND === 'reference'
+    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    : undefined;
 const wallet = await startWallet(walletDatabase);
 const baseline = baselineUrl() ? await pgbench(baselineUrl()!) : null;
 const tps = baseline?.tps ?? null;
@@ -99,7 +111,10 @@ try {
   const slow = await settleAndDeliver(`wallet answering after ${SLOW_WALLET_MS} ms`, SLOW_WALLET_MS);
   const rate = (run: { credits: number; deliverMs: number }) => run.credits / (run.deliverMs / 1000);
 
-  console.log(`\ndelivery, ${BETS} settled bets, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+  console.log(
+    `\ndelivery, ${BETS} settled bets, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ` +
+      `wallet: ${WALLET_KIND}`,
+  );
   if (tps) console.log(`${'pgbench TPC-B (baseline)'.padEnd(44)} ${tps.toFixed(0).padStart(8)} tps`);
   const line = (name: string, value: string, perSecond: number, target: string) =>
     console.log(

@@ -31,6 +31,7 @@ import {
   processCpu,
   runClient,
   startWallet,
+  WALLET_KIND,
   type LoadJob,
   type LoadResult,
 } from './support.ts';
@@ -49,7 +50,10 @@ const PLAYERS = 16;
 const MANY_PLAYERS = 64;
 const baseline = baselineUrl() ? await pgbench(baselineUrl()!) : null;
 const tps = baseline?.tps ?? null;
-const walletDatabase = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+const walletDatabase =
+  process.env.DATABASE_URL && WALLET_KIND === 'reference'
+    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    : undefined;
 const wallet = await startWallet(walletDatabase);
 // No delivery loop: nothing here is owed after the stake, and its polls would count as statements below. Logging at
 // the production level (BENCH_LOG_LEVEL to compare another), written as production writes it, to nowhere.
@@ -125,7 +129,7 @@ try {
   const memory =
     MEMORY_PLACEMENTS > 0 ? await memoryOver({ ...placing, clients: PLAYERS, tokens: players.slice(0, PLAYERS) }) : '';
 
-  console.log(`\nload, ${DURATION_MS / 1000} s per workload, database: ${databaseName()}`);
+  console.log(`\nload, ${DURATION_MS / 1000} s per workload, database: ${databaseName()}, wallet: ${WALLET_KIND}`);
   if (tps) {
     const cpu = baseline?.postgresCpuMs
       ? `   PostgreSQL's CPU ${baseline.postgresCpuMs.toFixed(3)} ms a transaction`

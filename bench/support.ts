@@ -16,10 +16,20 @@ export interface ReferenceWallet {
   stop(): Promise<void>;
 }
 
-/** The reference wallet in its own process, as a partner would run it. */
+/**
+ * Which wallet the benchmarks call (BENCH_WALLET): `instant` (the default), answering from memory at once, as the
+ * CPU goals are stated, so that the partner's wallet does not share the machine's cores with the service; or
+ * `reference`, the reference wallet with its ledger in a database (on the PostgreSQL run, a database of its own on
+ * the same server), as a partner would run it.
+ */
+export const WALLET_KIND = process.env.BENCH_WALLET === 'reference' ? 'reference' : 'instant';
+
+/** The benchmarks' wallet in its own process (see WALLET_KIND); the reference wallet keeps its ledger in `databaseUrl`. */
 export async function startWallet(databaseUrl: string | undefined): Promise<ReferenceWallet> {
   const controlToken = randomBytes(16).toString('hex');
-  const child = spawn(process.execPath, [join(ROOT, 'reference-wallet', 'main.ts')], {
+  const program =
+    WALLET_KIND === 'instant' ? join(ROOT, 'bench', 'instant-wallet.ts') : join(ROOT, 'reference-wallet', 'main.ts');
+  const child = spawn(process.execPath, [program], {
     env: {
       ...process.env,
       WALLET_PORT: '0',
