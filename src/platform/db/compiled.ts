@@ -45,7 +45,7 @@ function compiledQueryOf<R>(query: Compilable<R> | RawBuilder<R>): CompiledQuery
 /** Where each parameter of a compiled statement comes from: a run's value, or the builder's own constant. */
 type Source = { key: string } | { constant: unknown };
 
-export interface CompiledStatement {
+interface CompiledStatement {
   sql: string;
   sources: Source[];
 }
