@@ -1,5 +1,5 @@
 import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
-import { slotsOf } from '../platform/db/compiled.ts';
+import { columnsOf, slotsOf } from '../platform/db/compiled.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import { after, insertPart, jsonRows, type StatementPart } from '../platform/db/one-statement.ts';
 import type { Database } from '../platform/db/schema.ts';
@@ -25,7 +25,7 @@ export function findBet(q: Queryable, id: string): Promise<Bet | undefined> {
  * this request id (a repeat, or a concurrent twin that committed first).
  */
 export function insertBetPart(name: string, bet: Insertable<BetsTable>): StatementPart {
-  const columns = Object.keys(bet);
+  const columns = columnsOf(bet);
   return {
     name,
     shape: `insert into bets (${columns.join(', ')}), a repeated request id writing nothing`,
@@ -61,7 +61,7 @@ export function moveBetPart(
   move: { id: string; from: BetStatus; changes: Updateable<BetsTable> },
   gate: string,
 ): StatementPart {
-  const columns = Object.keys(move.changes);
+  const columns = columnsOf(move.changes);
   const values: Record<string, unknown> = { id: move.id, from: move.from };
   for (const column of columns) values[`set.${column}`] = move.changes[column as keyof typeof move.changes];
   return {

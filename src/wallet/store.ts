@@ -1,6 +1,6 @@
 import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
-import { slotsOf } from '../platform/db/compiled.ts';
+import { columnsOf, slotsOf } from '../platform/db/compiled.ts';
 import { insertPart, type StatementPart } from '../platform/db/one-statement.ts';
 import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 import type { Database } from '../platform/db/schema.ts';
@@ -263,7 +263,7 @@ export function moveObligationParts(
   change: Change,
 ): StatementPart[] {
   const history = historyRow(move.id, move.seen.status, move.changes.status, move.changes.hold_reason ?? null, change);
-  const columns = Object.keys(move.changes);
+  const columns = columnsOf(move.changes);
   const values: Record<string, unknown> = { id: move.id, status: move.seen.status, attempts: move.seen.attempts };
   for (const column of columns) values[`set.${column}`] = move.changes[column as keyof typeof move.changes];
   const moved: StatementPart = {

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 // The check that a statement compiled once is what a fresh build gives (compiled.ts), as the test command runs it.
 process.env.BOOKMAKER_CHECK_COMPILED = '1';
 const { after, IncompleteStatementError, writeTogether } = await import('../../src/platform/db/one-statement.ts');
+const { columnsOf } = await import('../../src/platform/db/compiled.ts');
 
 let t: TestDatabase;
 before(async () => {
@@ -118,5 +119,9 @@ describe('a statement compiled once per shape', () => {
     await writeTogether(t.db, [dataInText('a')]);
     await assert.rejects(writeTogether(t.db, [dataInText('b')]), /depend on more than its shape/);
     assert.deepEqual(await names(), ['a'], 'the second run was not sent');
+  });
+
+  it('gives a row the columns Kysely would write: one whose value is undefined is left out, null is written', () => {
+    assert.deepEqual(columnsOf({ status: 'accepted', decided_at: undefined, refusal: null }), ['status', 'refusal']);
   });
 });

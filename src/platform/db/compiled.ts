@@ -127,3 +127,10 @@ function checkAgainstFreshBuild(
 export function slotsOf(columns: string[], slot: SlotOf, keyOf: (column: string) => string = (column) => column) {
   return Object.fromEntries(columns.map((column) => [column, slot(keyOf(column))]));
 }
+
+/** The columns a row or a SET gives: as in Kysely, a column whose value is undefined is left out. */
+export function columnsOf(row: object): string[] {
+  return Object.entries(row)
+    .filter(([, value]) => value !== undefined)
+    .map(([column]) => column);
+}
