@@ -1,7 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ensurePrivateDir, makePrivate } from '../src/platform/data-dir.ts';
-import { freshClusterImage } from '../src/platform/db/pglite-image.ts';
+import { createPglite } from '../src/platform/db/pglite-image.ts';
 
 /** What the wallet's ledger needs of a database: the same few calls on PGlite and on a PostgreSQL server. */
 export interface SqlQueryable {
@@ -23,10 +22,7 @@ const BIGINT = 20;
  */
 export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   if (dataDir) ensurePrivateDir(dataDir, 'WALLET_DATA_DIR');
-  const db = await PGlite.create({
-    ...(dataDir ? { dataDir } : { loadDataDir: await freshClusterImage() }),
-    parsers: { [BIGINT]: Number },
-  });
+  const db = await createPglite({ ...(dataDir ? { dataDir } : {}), parsers: { [BIGINT]: Number } });
   if (dataDir) makePrivate(dataDir);
   return {
     query: (text, params) => db.query(text, params),

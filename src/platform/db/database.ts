@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
-import { freshClusterImage } from './pglite-image.ts';
+import { createPglite } from './pglite-image.ts';
 import { preparingPool, STALE_PREPARED_STATEMENT } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
@@ -22,7 +22,7 @@ export interface DatabaseHandle {
 export interface DatabaseTarget {
   /** postgres:// URL; when absent PGlite is used. */
   databaseUrl?: string | undefined;
-  /** PGlite data directory; absent means in memory (tests), started from an image of a fresh cluster. */
+  /** PGlite data directory; absent means in memory (tests). A new cluster starts from an image (pglite-image.ts). */
   dataDir?: string | undefined;
   /** Told when an idle pooled connection breaks (server restart, terminated backend); the pool replaces it. */
   onConnectionError?: (error: Error) => void;
@@ -98,10 +98,7 @@ async function openPglite(dataDir: string | undefined): Promise<PGlite> {
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create({
-      ...(dataDir ? { dataDir } : { loadDataDir: await freshClusterImage() }),
-      parsers: { [INT8_OID]: parseInt8 },
-    });
+    pglite = await createPglite({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } });
   } catch (error) {
     // A file system error of Node's own (permissions, a missing directory) is said as such by whoever reports it.
     if (typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
