@@ -15,6 +15,11 @@ export const RETRY_DELAYS_MS = [200, 400, 800, 1_600];
 const RESEND_AFTER_MS = 30_000;
 /** Calls in flight to one wallet at most: a casino's wallet is not ours to flood. */
 export const WALLET_CONCURRENCY = 64;
+/**
+ * Movements claimed for one wallet at most: its calls in flight and as many again waiting for a free slot, so a
+ * slot freed by an answer starts the next call at once instead of after the next claim's round trip.
+ */
+const CLAIMED_PER_SLOT = 2;
 /** How long a claim keeps others off an obligation: past the 5 s timeout with a wide margin. */
 const CLAIM_MS = 60_000;
 /** How often an idle engine looks for work it was not told about (operator actions of another process, clocks). */
@@ -39,7 +44,8 @@ export interface DeliveryOptions {
  *   continues the schedule. A refusal stops automatic delivery and waits for review (held).
  * - Postings of one bet go out in creation order; an unsettled predecessor blocks that bet only.
  * - Many bets deliver at once, at most `walletConcurrency` calls in flight per wallet, each wallet claiming its
- *   own share, so one slow wallet cannot starve the others.
+ *   own share, so one slow wallet cannot starve the others. A wallet's claims run one window ahead: as many
+ *   movements again wait for its next free slot, so a freed slot never waits for a claim.
  * - A claim is a lease with an expiry, and every record is guarded by the attempt count: a crash at any point
  *   neither loses a movement (the lease expires) nor records a stale attempt over a newer one.
  * - An obligation goes only to the wallet URL it was recorded for; a changed URL holds it for review.
@@ -56,9 +62,9 @@ export class DeliveryEngine {
   readonly #resendAfterMs: number;
   readonly #walletConcurrency: number;
   readonly #claimMs: number;
-  /** Deliveries in progress, and how many per tenant (one tenant, one wallet). */
+  /** Deliveries in progress (sending, or claimed and waiting for a slot), and each tenant's lane (one wallet). */
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #perTenant = new Map<string, number>();
+  readonly #lanes = new Map<string, Lane>();
   /** Answers waiting to be recorded, written together. */
   readonly #records: DeliveryRecords;
   #loop: Promise<void> | undefined;
@@ -191,15 +197,16 @@ export class DeliveryEngine {
   async #claim(): Promise<Array<Promise<void>>> {
     // Answers waiting to be written hold their claims: let the database catch up before sending more.
     if (this.#stopped || this.#records.waiting >= MAX_UNRECORDED) return [];
-    const busy = [...this.#perTenant].map(([tenantId, count]) => ({
+    const perWallet = CLAIMED_PER_SLOT * this.#walletConcurrency;
+    const busy = [...this.#lanes].map(([tenantId, lane]) => ({
       tenantId,
-      free: Math.max(0, this.#walletConcurrency - count),
+      free: Math.max(0, perWallet - lane.sending - lane.waiting.length),
     }));
     const now = this.#clock.now();
     const claimed = await this.#ledger.claimDue(this.#db, {
       now,
       claimUntil: new Date(now.getTime() + this.#claimMs),
-      perWallet: this.#walletConcurrency,
+      perWallet,
       busy,
     });
     if (claimed.length === 0) return [];
@@ -221,23 +228,28 @@ export class DeliveryEngine {
   }
 
   /**
-   * Delivers one claimed obligation. Its wallet slot is taken until the wallet has answered (the bound is on calls
-   * in flight to a wallet), then freed for the next claim while the answer waits to be recorded with others; the
-   * delivery stays in flight, for stop() and idle(), until it is recorded.
+   * Delivers one claimed obligation once a slot of its wallet is free. The slot is held until the wallet has
+   * answered (the bound is on calls in flight to a wallet), then handed to the next movement waiting in the lane, or
+   * freed for the next claim, while the answer waits to be recorded with others; the delivery stays in flight, for
+   * stop() and idle(), until it is recorded. A movement still waiting when the engine stops is not sent: its claim is
+   * given back.
    */
   #start(obligation: WalletObligation, targets: Map<string, TenantWallet | Error>): Promise<void> {
     const tenantId = obligation.tenant_id;
-    this.#perTenant.set(tenantId, (this.#perTenant.get(tenantId) ?? 0) + 1);
-    let slotTaken = true;
+    const lane = this.#lanes.get(tenantId) ?? { sending: 0, waiting: [] };
+    this.#lanes.set(tenantId, lane);
+    let slotTaken = false;
     const freeSlot = () => {
       if (!slotTaken) return;
       slotTaken = false;
-      const left = (this.#perTenant.get(tenantId) ?? 1) - 1;
-      if (left > 0) this.#perTenant.set(tenantId, left);
-      else this.#perTenant.delete(tenantId);
-      this.wake();
+      this.#releaseSlot(tenantId, lane);
     };
-    const tracked = this.#deliver(obligation, targets, freeSlot)
+    const tracked = this.#takeSlot(lane)
+      .then(() => {
+        slotTaken = true;
+        if (this.#stopped) return this.#ledger.giveBackClaim(this.#db, obligation);
+        return this.#deliver(obligation, targets, freeSlot);
+      })
       .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
       .finally(() => {
         freeSlot();
@@ -246,6 +258,22 @@ export class DeliveryEngine {
       });
     this.#inFlight.add(tracked);
     return tracked;
+  }
+
+  /** A slot of the lane's wallet: at once when one is free, else when an answer hands one over (in claim order). */
+  #takeSlot(lane: Lane): Promise<void> {
+    if (lane.sending < this.#walletConcurrency) {
+      lane.sending += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => lane.waiting.push(resolve));
+  }
+
+  #releaseSlot(tenantId: string, lane: Lane): void {
+    const next = lane.waiting.shift();
+    if (next) next();
+    else if (--lane.sending === 0) this.#lanes.delete(tenantId);
+    this.wake();
   }
 
   /** One attempt of one claimed obligation, then its record (written with others). */
@@ -274,4 +302,10 @@ export class DeliveryEngine {
       { txId: obligation.tx_id, currency: target.currency },
     );
   }
+}
+
+/** One wallet's calls in flight, and the claimed movements waiting for one of its slots (each resumed by a slot). */
+interface Lane {
+  sending: number;
+  waiting: Array<() => void>;
 }

@@ -270,6 +270,10 @@ export class Ledger {
     return store.releaseClaims(q);
   }
 
+  giveBackClaim(q: Queryable, obligation: WalletObligation): Promise<void> {
+    return store.giveBackClaim(q, obligation);
+  }
+
   // ---- reading, for the other domains ----
 
   find(q: Queryable, id: string): Promise<WalletObligation | undefined> {

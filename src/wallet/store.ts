@@ -195,6 +195,19 @@ export async function releaseClaims(q: Queryable): Promise<void> {
     .execute();
 }
 
+/**
+ * A claim given back unsent (the engine stopped first): the obligation is due again at once, here or in the next
+ * process. Only this claim is given back: one taken since (its lease expired) counts one more.
+ */
+export async function giveBackClaim(q: Queryable, obligation: WalletObligation): Promise<void> {
+  await q
+    .updateTable('wallet_obligations')
+    .set({ claimed_until: null })
+    .where('id', '=', obligation.id)
+    .where('claims', '=', obligation.claims)
+    .execute();
+}
+
 /** Why an obligation changed, for its history: who or what changed it, what decided it, and in words. */
 export interface Change {
   at: Date;

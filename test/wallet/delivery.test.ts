@@ -184,11 +184,41 @@ describe('many bets at once', () => {
     await settleHome();
     wallet.setLatency(100);
     wallet.wallet.stats.maxInFlight = 0;
-    assert.equal(await runOnce(), WALLET_CONCURRENCY, 'one claim takes what the wallet may have in flight');
+    assert.equal(
+      await runOnce(),
+      2 * WALLET_CONCURRENCY,
+      'one claim takes what the wallet may have in flight, and as many again to send as slots free',
+    );
     await drainDeliveries(t);
     const credits = await t.db.selectFrom('wallet_obligations').select('status').where('kind', '=', 'payout').execute();
     assert.deepEqual(new Set(credits.map((credit) => credit.status)), new Set(['applied']));
     assert.equal(credits.length, 10);
+    assert.equal(wallet.wallet.stats.maxInFlight, WALLET_CONCURRENCY);
+  });
+
+  it('a slot freed by an answer starts the next claimed movement at once, with no claim in between', async () => {
+    for (let i = 0; i < 6; i += 1) await single();
+    await settleHome();
+    wallet.setLatency(50);
+    wallet.wallet.stats.maxInFlight = 0;
+    const ledger = t.app.services.ledger;
+    const claimDue = ledger.claimDue.bind(ledger);
+    let claims = 0;
+    ledger.claimDue = (q, slots) => {
+      claims += 1;
+      return claimDue(q, slots);
+    };
+    try {
+      assert.equal(await runOnce(), 6);
+    } finally {
+      ledger.claimDue = claimDue;
+    }
+    assert.equal(claims, 1, 'the second three were sent as the first three were answered');
+    const credits = await t.db.selectFrom('wallet_obligations').select('status').where('kind', '=', 'payout').execute();
+    assert.deepEqual(
+      credits.map((credit) => credit.status),
+      Array(6).fill('applied'),
+    );
     assert.equal(wallet.wallet.stats.maxInFlight, WALLET_CONCURRENCY);
   });
 });
@@ -229,6 +259,66 @@ describe('claims', () => {
     await drainDeliveries(t);
     assert.equal((await obligation(`payout:${betId}:1`)).status, 'applied');
     assert.equal(await wallet.balanceOf(player), 1_011_00, 'and applied it once');
+  });
+});
+
+describe('stopping', () => {
+  it('sends nothing that is still waiting for a slot: its claim is given back, and the next start delivers it once', async () => {
+    const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
+    const slow = await startTestWallet(u.clock);
+    try {
+      const slowBook = await setUpSportsbook(u, slow);
+      const players: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const id = `stopping-${i}`;
+        players.push(id);
+        const as = await playerWithBalance(u, slowBook, slow, id, 100_00);
+        const placed = await u.request('POST', '/api/v1/bets', {
+          token: as,
+          body: {
+            requestId: newRequestId(),
+            stake: 1_00,
+            legs: [{ selectionId: slowBook.events[0]!.home, odds: '2.10' }],
+          },
+        });
+        assert.equal(placed.status, 201, placed.text);
+      }
+      slow.setLatency(300);
+      await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
+      const started = Date.now();
+      while (slow.wallet.stats.inFlight < 2) {
+        assert.ok(Date.now() - started < 3_000, 'two credits were sent');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await u.app.services.delivery.stop();
+      const payouts = () =>
+        u.db
+          .selectFrom('wallet_obligations')
+          .select(['status', 'attempts', 'claimed_until'])
+          .where('kind', '=', 'payout')
+          .orderBy('status')
+          .execute();
+      assert.deepEqual(await payouts(), [
+        { status: 'applied', attempts: 1, claimed_until: null },
+        { status: 'applied', attempts: 1, claimed_until: null },
+        { status: 'pending', attempts: 0, claimed_until: null },
+        { status: 'pending', attempts: 0, claimed_until: null },
+      ]);
+      await u.app.services.delivery.start();
+      const restarted = Date.now();
+      while ((await payouts()).some((payout) => payout.status === 'pending')) {
+        assert.ok(Date.now() - restarted < 5_000, 'the two given back were delivered after the start');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(
+        (await payouts()).map((payout) => [payout.status, payout.attempts]),
+        Array(4).fill(['applied', 1]),
+      );
+      for (const id of players) assert.equal(await slow.balanceOf(id), 100_00 - 1_00 + 2_10, `${id} paid once`);
+    } finally {
+      await u.close();
+      await slow.close();
+    }
   });
 });
 
