@@ -71,6 +71,11 @@ export class DeliveryEngine {
   #wake: (() => void) | undefined;
   /** Set by wake() while the loop is busy, so the wake is not lost. */
   #woken = false;
+  /**
+   * Something may be due that no lane knows of (new work, a retry's time, the poll): the next claim must look. An
+   * answer or a record only nudges the loop, and a claim then looks only if a lane has room for a batch.
+   */
+  #mustLook = true;
   /** The earliest time an attempt recorded by this engine is due again (clock milliseconds). */
   #nextDue: number | undefined;
   #stopped = false;
@@ -125,6 +130,11 @@ export class DeliveryEngine {
 
   /** New work was committed (a settlement, a rollback, an operator's retry): look now rather than at the next poll. */
   wake(): void {
+    this.#mustLook = true;
+    this.#nudge();
+  }
+
+  #nudge(): void {
     this.#woken = true;
     this.#wake?.();
   }
@@ -183,7 +193,13 @@ export class DeliveryEngine {
     const untilDue = this.#nextDue === undefined ? POLL_MS : this.#nextDue - this.#clock.now().getTime();
     this.#nextDue = undefined;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, untilDue)));
+      const timer = setTimeout(
+        () => {
+          this.#mustLook = true;
+          resolve();
+        },
+        Math.min(POLL_MS, Math.max(0, untilDue)),
+      );
       this.#wake = () => {
         clearTimeout(timer);
         resolve();
@@ -202,6 +218,11 @@ export class DeliveryEngine {
       tenantId,
       free: Math.max(0, perWallet - lane.sending - lane.waiting.length),
     }));
+    // Under load every answer nudges the loop: a claim for one or two movements at a time would cost the database
+    // more than the movements (each claim reads past the rows claimed ahead). Claim when a lane has room for a batch.
+    const roomForBatch = busy.length === 0 || busy.some((lane) => lane.free >= this.#walletConcurrency / 2);
+    if (!this.#mustLook && !roomForBatch) return [];
+    this.#mustLook = false;
     const now = this.#clock.now();
     const claimed = await this.#ledger.claimDue(this.#db, {
       now,
@@ -254,7 +275,7 @@ export class DeliveryEngine {
       .finally(() => {
         freeSlot();
         this.#inFlight.delete(tracked);
-        this.wake();
+        this.#nudge();
       });
     this.#inFlight.add(tracked);
     return tracked;
@@ -273,7 +294,7 @@ export class DeliveryEngine {
     const next = lane.waiting.shift();
     if (next) next();
     else if (--lane.sending === 0) this.#lanes.delete(tenantId);
-    this.wake();
+    this.#nudge();
   }
 
   /** One attempt of one claimed obligation, then its record (written with others). */

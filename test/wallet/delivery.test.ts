@@ -322,6 +322,57 @@ describe('stopping', () => {
   });
 });
 
+describe('claiming under load', () => {
+  it('claims in batches: an answer that leaves room for one or two movements does not cost a claim', async () => {
+    const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 4 } });
+    const busy = await startTestWallet(u.clock);
+    try {
+      const busyBook = await setUpSportsbook(u, busy);
+      for (let i = 0; i < 24; i += 1) {
+        const as = await playerWithBalance(u, busyBook, busy, `batched-${i}`, 100_00);
+        const placed = await u.request('POST', '/api/v1/bets', {
+          token: as,
+          body: {
+            requestId: newRequestId(),
+            stake: 1_00,
+            legs: [{ selectionId: busyBook.events[0]!.home, odds: '2.10' }],
+          },
+        });
+        assert.equal(placed.status, 201, placed.text);
+      }
+      busy.setLatency(40);
+      const ledger = u.app.services.ledger;
+      const claimDue = ledger.claimDue.bind(ledger);
+      let claims = 0;
+      ledger.claimDue = (q, slots) => {
+        claims += 1;
+        return claimDue(q, slots);
+      };
+      await settleMarket(u, busyBook, busyBook.events[0]!.marketId, resultsOf(busyBook.events[0]!, 'home'));
+      const started = Date.now();
+      const pending = async () =>
+        (
+          await u.db
+            .selectFrom('wallet_obligations')
+            .select('id')
+            .where('kind', '=', 'payout')
+            .where('status', '=', 'pending')
+            .execute()
+        ).length;
+      while ((await pending()) > 0) {
+        assert.ok(Date.now() - started < 5_000, 'the 24 credits were delivered');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // 24 answers and 24 records each nudge the loop: a claim per nudge is 48 claims (measured), in batches 19.
+      assert.ok(claims <= 24, `${claims} claims for 24 credits, 4 in flight at most: fewer than one a credit`);
+      assert.equal(busy.wallet.stats.maxInFlight, 4);
+    } finally {
+      await u.close();
+      await busy.close();
+    }
+  });
+});
+
 describe('fairness between wallets', () => {
   it('a slow wallet cannot starve another: each wallet gets its own share of the engine', async () => {
     const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
