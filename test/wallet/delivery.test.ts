@@ -55,6 +55,48 @@ const runOnce = () => t.app.services.delivery.runOnce();
 const fault = (mode: Fault['mode'], options: Partial<Fault> = {}) =>
   wallet.fault({ mode, endpoint: 'credit', ...options });
 
+/** A 1.00 single on the first event's home win for player `id`, funded with 100.00 in `w`, on the app `u`. */
+async function placeOn(u: TestApp, b: Sportsbook, w: TestWallet, id: string): Promise<void> {
+  const as = await playerWithBalance(u, b, w, id, 100_00);
+  const placed = await u.request('POST', '/api/v1/bets', {
+    token: as,
+    body: { requestId: newRequestId(), stake: 1_00, legs: [{ selectionId: b.events[0]!.home, odds: '2.10' }] },
+  });
+  assert.equal(placed.status, 201, placed.text);
+}
+
+/** Counts the delivery engine's claims on `u` until the returned stop() puts the ledger's own method back. */
+function countClaims(u: TestApp): { count: () => number; stop: () => void } {
+  const ledger = u.app.services.ledger;
+  const claimDue = ledger.claimDue.bind(ledger);
+  let claims = 0;
+  ledger.claimDue = (q, slots) => {
+    claims += 1;
+    return claimDue(q, slots);
+  };
+  return { count: () => claims, stop: () => (ledger.claimDue = claimDue) };
+}
+
+/** Waits for `done` (the delivery loop works on its own), failing with `what` after `ms`. */
+async function waitUntil(done: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await done())) {
+    assert.ok(Date.now() - started < ms, what);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** How many payouts of `tenantId` (every tenant's without one) are still owed on `u`. */
+async function payoutsOwed(u: TestApp, tenantId?: string): Promise<number> {
+  let query = u.db
+    .selectFrom('wallet_obligations')
+    .select('id')
+    .where('kind', '=', 'payout')
+    .where('status', '=', 'pending');
+  if (tenantId) query = query.where('tenant_id', '=', tenantId);
+  return (await query.execute()).length;
+}
+
 describe('the delivery table, for money owed', () => {
   const unknown: Array<[string, Fault['mode'], boolean, string]> = [
     ['500', 'status_500', false, 'status_5xx'],
@@ -201,19 +243,13 @@ describe('many bets at once', () => {
     await settleHome();
     wallet.setLatency(50);
     wallet.wallet.stats.maxInFlight = 0;
-    const ledger = t.app.services.ledger;
-    const claimDue = ledger.claimDue.bind(ledger);
-    let claims = 0;
-    ledger.claimDue = (q, slots) => {
-      claims += 1;
-      return claimDue(q, slots);
-    };
+    const claims = countClaims(t);
     try {
       assert.equal(await runOnce(), 6);
     } finally {
-      ledger.claimDue = claimDue;
+      claims.stop();
     }
-    assert.equal(claims, 1, 'the second three were sent as the first three were answered');
+    assert.equal(claims.count(), 1, 'the second three were sent as the first three were answered');
     const credits = await t.db.selectFrom('wallet_obligations').select('status').where('kind', '=', 'payout').execute();
     assert.deepEqual(
       credits.map((credit) => credit.status),
@@ -268,28 +304,11 @@ describe('stopping', () => {
     const slow = await startTestWallet(u.clock);
     try {
       const slowBook = await setUpSportsbook(u, slow);
-      const players: string[] = [];
-      for (let i = 0; i < 4; i += 1) {
-        const id = `stopping-${i}`;
-        players.push(id);
-        const as = await playerWithBalance(u, slowBook, slow, id, 100_00);
-        const placed = await u.request('POST', '/api/v1/bets', {
-          token: as,
-          body: {
-            requestId: newRequestId(),
-            stake: 1_00,
-            legs: [{ selectionId: slowBook.events[0]!.home, odds: '2.10' }],
-          },
-        });
-        assert.equal(placed.status, 201, placed.text);
-      }
+      const players = ['stopping-0', 'stopping-1', 'stopping-2', 'stopping-3'];
+      for (const id of players) await placeOn(u, slowBook, slow, id);
       slow.setLatency(300);
       await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
-      const started = Date.now();
-      while (slow.wallet.stats.inFlight < 2) {
-        assert.ok(Date.now() - started < 3_000, 'two credits were sent');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitUntil(() => slow.wallet.stats.inFlight === 2, 3_000, 'two credits were sent');
       await u.app.services.delivery.stop();
       const payouts = () =>
         u.db
@@ -305,11 +324,7 @@ describe('stopping', () => {
         { status: 'pending', attempts: 0, claimed_until: null },
       ]);
       await u.app.services.delivery.start();
-      const restarted = Date.now();
-      while ((await payouts()).some((payout) => payout.status === 'pending')) {
-        assert.ok(Date.now() - restarted < 5_000, 'the two given back were delivered after the start');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitUntil(async () => (await payoutsOwed(u)) === 0, 5_000, 'the two given back were delivered after start');
       assert.deepEqual(
         (await payouts()).map((payout) => [payout.status, payout.attempts]),
         Array(4).fill(['applied', 1]),
@@ -328,43 +343,15 @@ describe('claiming under load', () => {
     const busy = await startTestWallet(u.clock);
     try {
       const busyBook = await setUpSportsbook(u, busy);
-      for (let i = 0; i < 24; i += 1) {
-        const as = await playerWithBalance(u, busyBook, busy, `batched-${i}`, 100_00);
-        const placed = await u.request('POST', '/api/v1/bets', {
-          token: as,
-          body: {
-            requestId: newRequestId(),
-            stake: 1_00,
-            legs: [{ selectionId: busyBook.events[0]!.home, odds: '2.10' }],
-          },
-        });
-        assert.equal(placed.status, 201, placed.text);
-      }
+      for (let i = 0; i < 24; i += 1) await placeOn(u, busyBook, busy, `batched-${i}`);
       busy.setLatency(40);
-      const ledger = u.app.services.ledger;
-      const claimDue = ledger.claimDue.bind(ledger);
-      let claims = 0;
-      ledger.claimDue = (q, slots) => {
-        claims += 1;
-        return claimDue(q, slots);
-      };
+      const claims = countClaims(u);
       await settleMarket(u, busyBook, busyBook.events[0]!.marketId, resultsOf(busyBook.events[0]!, 'home'));
-      const started = Date.now();
-      const pending = async () =>
-        (
-          await u.db
-            .selectFrom('wallet_obligations')
-            .select('id')
-            .where('kind', '=', 'payout')
-            .where('status', '=', 'pending')
-            .execute()
-        ).length;
-      while ((await pending()) > 0) {
-        assert.ok(Date.now() - started < 5_000, 'the 24 credits were delivered');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil(async () => (await payoutsOwed(u)) === 0, 5_000, 'the 24 credits were delivered');
+      claims.stop();
       // 24 answers and 24 records each nudge the loop: a claim per nudge is 48 claims (measured), in batches 19.
-      assert.ok(claims <= 24, `${claims} claims for 24 credits, 4 in flight at most: fewer than one a credit`);
+      const count = claims.count();
+      assert.ok(count <= 24, `${count} claims for 24 credits, 4 in flight at most: fewer than one a credit`);
       assert.equal(busy.wallet.stats.maxInFlight, 4);
     } finally {
       await u.close();
@@ -383,38 +370,17 @@ describe('fairness between wallets', () => {
       const fastTenant = await createTenant(u, slowBook.admin, { walletUrl: fast.url });
       fast.setSecret(fastTenant.walletSecret);
       const fastBook = { ...slowBook, tenant: fastTenant };
-      const place = async (b: Sportsbook, w: TestWallet, id: string) => {
-        const as = await playerWithBalance(u, b, w, id, 100_00);
-        const placed = await u.request('POST', '/api/v1/bets', {
-          token: as,
-          body: {
-            requestId: newRequestId(),
-            stake: 1_00,
-            legs: [{ selectionId: slowBook.events[0]!.home, odds: '2.10' }],
-          },
-        });
-        assert.equal(placed.status, 201, placed.text);
-      };
-      for (let i = 0; i < 8; i += 1) await place(slowBook, slow, `slow-${i}`);
-      for (let i = 0; i < 4; i += 1) await place(fastBook, fast, `fast-${i}`);
+      for (let i = 0; i < 8; i += 1) await placeOn(u, slowBook, slow, `slow-${i}`);
+      for (let i = 0; i < 4; i += 1) await placeOn(u, fastBook, fast, `fast-${i}`);
       slow.setLatency(1_000);
       await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
-      const owed = async (tenantId: string) =>
-        (
-          await u.db
-            .selectFrom('wallet_obligations')
-            .select('id')
-            .where('tenant_id', '=', tenantId)
-            .where('kind', '=', 'payout')
-            .where('status', '=', 'pending')
-            .execute()
-        ).length;
-      const started = Date.now();
-      while ((await owed(fastTenant.tenantId)) > 0) {
-        assert.ok(Date.now() - started < 3_000, 'the fast wallet was paid while the slow one was still busy');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.ok((await owed(slowBook.tenant.tenantId)) >= 4, 'the slow wallet still had most of its credits owed');
+      await waitUntil(
+        async () => (await payoutsOwed(u, fastTenant.tenantId)) === 0,
+        3_000,
+        'the fast wallet was paid while the slow one was still busy',
+      );
+      const slowOwed = await payoutsOwed(u, slowBook.tenant.tenantId);
+      assert.ok(slowOwed >= 4, 'the slow wallet still had most of its credits owed');
       assert.equal(slow.wallet.stats.maxInFlight, 2);
     } finally {
       await u.close();
