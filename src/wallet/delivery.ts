@@ -275,6 +275,9 @@ export class DeliveryEngine {
       .finally(() => {
         freeSlot();
         this.#inFlight.delete(tracked);
+        // A wallet with nothing left in flight nudges no more: what this record unblocked (its bet's next posting)
+        // must be looked for now, even while another wallet's lane is full.
+        if (!this.#lanes.has(tenantId)) this.#mustLook = true;
         this.#nudge();
       });
     this.#inFlight.add(tracked);
