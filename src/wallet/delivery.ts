@@ -78,6 +78,9 @@ export class DeliveryEngine {
   #mustLook = true;
   /** The earliest time an attempt recorded by this engine is due again (clock milliseconds). */
   #nextDue: number | undefined;
+  /** The one timer for that time or the next poll, and when it fires (clock milliseconds). */
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = 0;
   #stopped = false;
 
   constructor(
@@ -162,6 +165,8 @@ export class DeliveryEngine {
     this.#stopped = true;
     this.wake();
     await this.#loop;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
@@ -186,27 +191,32 @@ export class DeliveryEngine {
 
   /** Nothing claimable: sleep until a delivery ends, new work is committed, a retry falls due, or the next poll. */
   async #sleep(): Promise<void> {
+    this.#armTimer();
     if (this.#woken) {
       this.#woken = false;
       return;
     }
-    const untilDue = this.#nextDue === undefined ? POLL_MS : this.#nextDue - this.#clock.now().getTime();
-    this.#nextDue = undefined;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(
-        () => {
-          this.#mustLook = true;
-          resolve();
-        },
-        Math.min(POLL_MS, Math.max(0, untilDue)),
-      );
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    await new Promise<void>((resolve) => (this.#wake = resolve));
     this.#wake = undefined;
     this.#woken = false;
+  }
+
+  /**
+   * One timer at a time, for the next retry's time or the poll, whichever is first. Nudges do not reset it: under
+   * load answers nudge the loop all the time, and neither a retry nor the poll may be put off by them.
+   */
+  #armTimer(): void {
+    const now = this.#clock.now().getTime();
+    const at = Math.min(now + POLL_MS, Math.max(now, this.#nextDue ?? Infinity));
+    if (this.#timer && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#nextDue = undefined;
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#mustLook = true;
+      this.#nudge();
+    }, at - now);
   }
 
   /** Claims due obligations and starts their deliveries; returns the deliveries' promises. */
