@@ -182,6 +182,8 @@ export class DeliveryEngine {
       try {
         claimed = (await this.#claim()).length;
       } catch (err) {
+        // What the claim was asked to look for is still to be looked for.
+        this.#mustLook = true;
         this.#log.error({ err }, 'claiming wallet obligations failed');
       }
       if (claimed > 0 || this.#stopped) continue;
@@ -276,9 +278,11 @@ export class DeliveryEngine {
       this.#releaseSlot(tenantId, lane);
     };
     const tracked = this.#takeSlot(lane)
-      .then(() => {
+      .then(async (waited) => {
         slotTaken = true;
         if (this.#stopped) return this.#ledger.giveBackClaim(this.#db, obligation);
+        // While it waited, a resettlement may have superseded it or an operator cancelled it: send only what is owed.
+        if (waited && !(await this.#stillOwedAsClaimed(obligation))) return;
         return this.#deliver(obligation, targets, freeSlot);
       })
       .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
@@ -294,13 +298,21 @@ export class DeliveryEngine {
     return tracked;
   }
 
-  /** A slot of the lane's wallet: at once when one is free, else when an answer hands one over (in claim order). */
-  #takeSlot(lane: Lane): Promise<void> {
+  /**
+   * A slot of the lane's wallet: at once when one is free, else when an answer hands one over (in claim order).
+   * Resolves to whether it had to wait.
+   */
+  #takeSlot(lane: Lane): Promise<boolean> {
     if (lane.sending < this.#walletConcurrency) {
       lane.sending += 1;
-      return Promise.resolve();
+      return Promise.resolve(false);
     }
-    return new Promise((resolve) => lane.waiting.push(resolve));
+    return new Promise((resolve) => lane.waiting.push(() => resolve(true)));
+  }
+
+  async #stillOwedAsClaimed(obligation: WalletObligation): Promise<boolean> {
+    const current = await this.#ledger.find(this.#db, obligation.id);
+    return current?.status === 'pending' && current.claims === obligation.claims;
   }
 
   #releaseSlot(tenantId: string, lane: Lane): void {

@@ -197,12 +197,13 @@ export async function releaseClaims(q: Queryable): Promise<void> {
 
 /**
  * A claim given back unsent (the engine stopped first): the obligation is due again at once, here or in the next
- * process. Only this claim is given back: one taken since (its lease expired) counts one more.
+ * process, and its claims count as before, since nothing was sent (a claimed movement may have reached the wallet).
+ * Only this claim is given back: one taken since (its lease expired) counts one more.
  */
 export async function giveBackClaim(q: Queryable, obligation: WalletObligation): Promise<void> {
   await q
     .updateTable('wallet_obligations')
-    .set({ claimed_until: null })
+    .set({ claimed_until: null, claims: obligation.claims - 1 })
     .where('id', '=', obligation.id)
     .where('claims', '=', obligation.claims)
     .execute();

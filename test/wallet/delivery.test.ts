@@ -309,19 +309,29 @@ describe('stopping', () => {
       slow.setLatency(300);
       await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
       await waitUntil(() => slow.wallet.stats.inFlight === 2, 3_000, 'two credits were sent');
+      const ledger = u.app.services.ledger;
+      const giveBack = ledger.giveBackClaim.bind(ledger);
+      let givenBack = 0;
+      ledger.giveBackClaim = (q, obligation) => {
+        givenBack += 1;
+        return giveBack(q, obligation);
+      };
       await u.app.services.delivery.stop();
+      ledger.giveBackClaim = giveBack;
+      assert.equal(givenBack, 2, 'the two claimed while the other two were sent');
       const payouts = () =>
         u.db
           .selectFrom('wallet_obligations')
-          .select(['status', 'attempts', 'claimed_until'])
+          .select(['status', 'attempts', 'claims', 'claimed_until'])
           .where('kind', '=', 'payout')
           .orderBy('status')
           .execute();
+      // Claims count as before the claim: nothing of these two was sent, so none may have reached the wallet.
       assert.deepEqual(await payouts(), [
-        { status: 'applied', attempts: 1, claimed_until: null },
-        { status: 'applied', attempts: 1, claimed_until: null },
-        { status: 'pending', attempts: 0, claimed_until: null },
-        { status: 'pending', attempts: 0, claimed_until: null },
+        { status: 'applied', attempts: 1, claims: 1, claimed_until: null },
+        { status: 'applied', attempts: 1, claims: 1, claimed_until: null },
+        { status: 'pending', attempts: 0, claims: 0, claimed_until: null },
+        { status: 'pending', attempts: 0, claims: 0, claimed_until: null },
       ]);
       await u.app.services.delivery.start();
       await waitUntil(async () => (await payoutsOwed(u)) === 0, 5_000, 'the two given back were delivered after start');
@@ -330,6 +340,38 @@ describe('stopping', () => {
         Array(4).fill(['applied', 1]),
       );
       for (const id of players) assert.equal(await slow.balanceOf(id), 100_00 - 1_00 + 2_10, `${id} paid once`);
+    } finally {
+      await u.close();
+      await slow.close();
+    }
+  });
+});
+
+describe('waiting for a slot', () => {
+  it('a movement superseded while it waited for a slot is not sent', async () => {
+    const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
+    const slow = await startTestWallet(u.clock);
+    try {
+      const slowBook = await setUpSportsbook(u, slow);
+      for (const id of ['superseded-0', 'superseded-1', 'superseded-2', 'superseded-3']) {
+        await placeOn(u, slowBook, slow, id);
+      }
+      slow.setLatency(500);
+      const market = slowBook.events[0]!.marketId;
+      await settleMarket(u, slowBook, market, resultsOf(slowBook.events[0]!, 'home'));
+      await waitUntil(() => slow.wallet.stats.inFlight === 2, 3_000, 'two credits were sent');
+      const resettled = await settleMarket(u, slowBook, market, resultsOf(slowBook.events[0]!, 'away'), 'resettle');
+      assert.equal(resettled.status, 200, resettled.text);
+      // Two wallet latencies and a margin: had the two waiting been sent when the first two were answered, their
+      // answers would be logged by then.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const creditsSent = await u.db
+        .selectFrom('wallet_calls')
+        .select('tx_id')
+        .where('endpoint', '=', 'credit')
+        .where('kind', '=', 'payout')
+        .execute();
+      assert.equal(creditsSent.length, 2, 'only the two in flight before the resettlement reached the wallet');
     } finally {
       await u.close();
       await slow.close();
