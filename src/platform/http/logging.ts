@@ -4,11 +4,128 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
 import { prettyFactory } from 'pino-pretty';
 import type { LogFormat } from '../config.ts';
 
-/** Query parameters that may carry credentials (the deprecated ?token= launch among them). */
-const SECRET_QUERY_PARAMS = /([?&](?:token|launch|launchToken|key|apiKey|secret)=)[^&#]*/gi;
+/** What a credential, or anything that may be one, is replaced with in a log line. */
+const CENSOR = '[REDACTED]';
 
-function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]');
+/**
+ * The query parameters whose values a request's log line shows: the names the routes' querystring schemas declare
+ * (and the iframe page's, `embed/schemas.ts`), except those that carry a credential (`launch`, `token`: the launch
+ * and the deprecated `?token=` of the iframe page) and free text a person types (`q`: a search, part of an e-mail).
+ * Every other parameter, whatever its name, is logged with its value replaced; test/platform/log-redaction.test.ts
+ * holds this list to the routes' schemas.
+ */
+export const LOGGED_QUERY_PARAMS: ReadonlySet<string> = new Set([
+  // lists: filters and paging
+  'action',
+  'actorId',
+  'actorType',
+  'aggregatorId',
+  'bet',
+  'betId',
+  'competitionId',
+  'cursor',
+  'externalId',
+  'externalPlayerId',
+  'format',
+  'from',
+  'limit',
+  'order',
+  'player',
+  'role',
+  'sort',
+  'sport',
+  'sportId',
+  'stake',
+  'startsFrom',
+  'startsTo',
+  'state',
+  'status',
+  'targetId',
+  'targetType',
+  'tenant',
+  'tenantId',
+  'to',
+  // the iframe page's presentation
+  'header',
+  'height',
+  'locale',
+  'oddsFormat',
+  'origin',
+  'path',
+  'theme.accent',
+  'theme.background',
+  'theme.fontFamily',
+  'theme.mode',
+  'theme.primary',
+  'theme.radius',
+]);
+
+/** The service's credentials all begin `bm_<kind>_` (platform/crypto.ts, the staff enrolment token): never shown. */
+const CREDENTIAL_PREFIX = /bm_[a-z]+_/i;
+/** A parameter's name is shown as sent when it reads as one; anything else (a token sent as a name) is replaced. */
+const PARAMETER_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
+/** Whether the path needs a closer look: it may hold a credential, plainly or percent-encoded. */
+const MAY_HOLD_CREDENTIAL = /bm_|%/i;
+
+/**
+ * A request's URL as its log line shows it: the path as sent (a segment holding a credential replaced), and each
+ * query parameter with its value only when its name is on LOGGED_QUERY_PARAMS and the value holds no credential;
+ * every other value, and a name that does not read as one, is `[REDACTED]`. A credential cannot reach the log
+ * through the URL whatever parameter it is sent as.
+ */
+export function loggedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const shownPath = MAY_HOLD_CREDENTIAL.test(path)
+    ? path
+        .split('/')
+        .map((segment) => (holdsCredential(segment) ? CENSOR : segment))
+        .join('/')
+    : path;
+  if (mark === -1) return shownPath;
+  return `${shownPath}?${url
+    .slice(mark + 1)
+    .split('&')
+    .map(loggedParameter)
+    .join('&')}`;
+}
+
+function loggedParameter(parameter: string): string {
+  if (parameter === '') return parameter;
+  const equals = parameter.indexOf('=');
+  const sentName = equals === -1 ? parameter : parameter.slice(0, equals);
+  const name = decoded(sentName);
+  const allowed = name !== null && LOGGED_QUERY_PARAMS.has(name);
+  const readable = allowed || (name !== null && PARAMETER_NAME.test(name) && !CREDENTIAL_PREFIX.test(name));
+  const shownName = readable ? sentName : CENSOR;
+  if (equals === -1) return shownName;
+  const value = parameter.slice(equals + 1);
+  return `${shownName}=${allowed && !holdsCredential(value) ? value : CENSOR}`;
+}
+
+/** Whether the text holds a credential's prefix, as sent or once percent-decoded (at most thrice, `%255F`). */
+function holdsCredential(text: string): boolean {
+  let current = text;
+  for (let round = 0; round < 4; round += 1) {
+    if (CREDENTIAL_PREFIX.test(current)) return true;
+    if (!current.includes('%')) return false;
+    const next = decoded(current);
+    // Text that cannot be decoded cannot be read safely either.
+    if (next === null) return true;
+    if (next === current) return false;
+    current = next;
+  }
+  return true;
+}
+
+/** The percent-decoded text (`+` is a space in a query), or null when it is not valid percent-encoding. */
+function decoded(text: string): string | null {
+  if (!text.includes('%') && !text.includes('+')) return text;
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -34,7 +151,6 @@ const SECRET_NAMES = [
   'cpf',
 ];
 const SECRET_NAME = new Set(SECRET_NAMES);
-const CENSOR = '[REDACTED]';
 /** A line that names such a property somewhere (a key is written `"name":` in JSON). */
 const NAMES_A_SECRET = new RegExp(`"(?:${SECRET_NAMES.join('|')})":`);
 
@@ -90,7 +206,7 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
       // Headers are left out on purpose: they carry the credentials of every surface.
       req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
         method: req.method,
-        url: redactUrl(req.url),
+        url: loggedUrl(req.url),
         remoteAddress: req.ip,
       }),
     },
