@@ -272,10 +272,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
-  ledger.whenCountedLate({
-    lockBets: (tx, betIds) => settlement.lockBets(tx, betIds),
-    reconcile: (tx, obligation) => settlement.reconcile(tx, obligation),
-  });
+  // The bets are betting's: it locks their rows, the first step of every decision on their money (wallet/locks.ts).
+  ledger.lockBetsWith((tx, betIds) => settlement.lockBetRows(tx, betIds));
+  ledger.whenCountedLate((bet, obligation) => settlement.reconcile(bet, obligation));
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
   const reports = new Reports({ db, clock, ledger, review, tenants });
 

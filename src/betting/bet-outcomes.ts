@@ -4,6 +4,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Tx } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { Ledger } from '../wallet/ledger.ts';
+import type { LockedBet } from '../wallet/locks.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import { betOutcomeErrors } from './errors.ts';
 import { releaseExposure, settleExposure } from './exposure.ts';
@@ -63,18 +64,20 @@ export class BetOutcomes {
     action: BetOutcomeAction,
     results: LegResult[] = [],
   ): Promise<BetOutcomeReport> {
-    const bet = await store.lockBet(tx, betId);
-    if (!bet || bet.tenant_id !== tenantId) throw notFound('Bet');
+    // The lock order: the bet, then its obligations; what the decision reads of either holds until the commit.
+    const locked = (await this.#ledger.lockBets(tx, [betId])).get(betId);
+    const bet = locked && (await store.findBet(tx, betId));
+    if (!locked || !bet || bet.tenant_id !== tenantId) throw notFound('Bet');
     const legs = await store.legsOfBets(tx, [betId]);
     const asked = action === 'settle' || action === 'resettle' ? await this.#asked(tx, legs, results) : null;
     if (bet.status === 'pending') throw betOutcomeErrors.bet_pending({ status: bet.status });
-    if (action === 'cancel') return this.#cancel(tx, bet, legs);
+    if (action === 'cancel') return this.#cancel(locked, bet, legs);
     if (!isOpen(bet.status) && !isSettled(bet.status)) throw betOutcomeErrors.bet_closed({ status: bet.status });
     if (action === 'settle' && isSettled(bet.status) && !sameResults(legs, asked!)) {
       throw betOutcomeErrors.bet_settled({ status: bet.status });
     }
     if (action === 'resettle' && !isSettled(bet.status)) throw betOutcomeErrors.bet_not_settled({ status: bet.status });
-    return this.#judge(tx, bet, legs, asked ?? legs.map(() => null));
+    return this.#judge(locked, bet, legs, asked ?? legs.map(() => null));
   }
 
   /**
@@ -110,17 +113,17 @@ export class BetOutcomes {
     return asked;
   }
 
-  async #cancel(tx: Tx, bet: Bet, legs: BetLeg[]): Promise<BetOutcomeReport> {
+  async #cancel(locked: LockedBet, bet: Bet, legs: BetLeg[]): Promise<BetOutcomeReport> {
     if (bet.status === 'refused' && storedRefusal(bet).code === 'bet_cancelled') {
       return report(bet, legs, bet.status, false, [], []);
     }
     if (!isOpen(bet.status) && !isSettled(bet.status)) throw betOutcomeErrors.bet_closed({ status: bet.status });
     // No credit has reached the bet: the stake debit is its only movement, and the contract lets a rollback follow.
     if (bet.status === 'accepted' && bet.settled_version === 0 && bet.cashed_out_stake === 0) {
-      return this.#annul(tx, bet, legs);
+      return this.#annul(locked, bet, legs);
     }
     return this.#judge(
-      tx,
+      locked,
       bet,
       legs,
       legs.map(() => 'void'),
@@ -128,7 +131,8 @@ export class BetOutcomes {
   }
 
   /** The bet does not stand: refused (bet_cancelled), its exposure given back, its stake rolled back. */
-  async #annul(tx: Tx, bet: Bet, legs: BetLeg[]): Promise<BetOutcomeReport> {
+  async #annul(locked: LockedBet, bet: Bet, legs: BetLeg[]): Promise<BetOutcomeReport> {
+    const tx = locked.tx;
     const now = this.#clock.now();
     const refusal: Refusal = { code: 'bet_cancelled' };
     await moveBet(tx, bet, 'refused', {
@@ -136,13 +140,14 @@ export class BetOutcomes {
       outcome_override_at: bet.outcome_override_at ?? now,
     });
     await releaseExposure(tx, [bet], now);
-    const rollback = await this.#ledger.oweRollbackOfStake(tx, bet.id);
+    const rollback = await this.#ledger.oweRollbackOfStake(locked);
     return report({ ...bet, status: 'refused' }, legs, bet.status, true, [rollback], []);
   }
 
   /** The legs get their results, and the bet is judged as a settlement judges it: the same rule, the same money. */
-  async #judge(tx: Tx, bet: Bet, legs: BetLeg[], asked: Judged): Promise<BetOutcomeReport> {
+  async #judge(locked: LockedBet, bet: Bet, legs: BetLeg[], asked: Judged): Promise<BetOutcomeReport> {
     if (sameResults(legs, asked)) return report(bet, legs, bet.status, false, [], []);
+    const tx = locked.tx;
     const now = this.#clock.now();
     const changedLegs = legs.filter((leg, index) => leg.result !== asked[index]);
     await store.setOwnLegResults(
@@ -153,10 +158,9 @@ export class BetOutcomes {
     );
     const judged = legs.map((leg, index) => ({ ...leg, result: asked[index] ?? null }));
     const change = changeOf(bet, judged, now);
-    const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
     const ref = `sandbox:${bet.id}:${change.move?.settledVersion ?? bet.settled_version}`;
-    const superseded = change.supersede ? await this.#ledger.supersede(tx, account, ref) : [];
-    const movement = movementFor(change, account, ref);
+    const superseded = change.supersede ? await this.#ledger.supersede(locked, ref) : [];
+    const movement = movementFor(change, locked, ref);
     if (change.move) await moveBets(tx, [change.move]);
     await settleExposure(
       tx,
@@ -166,7 +170,7 @@ export class BetOutcomes {
       },
       now,
     );
-    const owed = movement ? await this.#ledger.oweOnBets(tx, [{ account, movement }]) : [];
+    const owed = movement ? await this.#ledger.oweOnBets([{ bet: locked, movement }]) : [];
     const after: Bet = change.move
       ? {
           ...bet,

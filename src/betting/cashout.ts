@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { cashOutValue, potentialPayout, type CashOutLeg } from '../catalog/odds.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import { inTransaction, type Db, type Queryable } from '../platform/db/database.ts';
 import type { Bet, BetLeg } from './tables.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
+import type { LockedBet } from '../wallet/locks.ts';
 import { bettingErrors } from './errors.ts';
 import { releaseExposure } from './exposure.ts';
 import type { BettingMetrics } from './metrics.ts';
@@ -67,7 +68,8 @@ export class CashOut {
     const bet = await store.findBet(this.#db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
     const legs = await store.legsOfBets(this.#db, [betId]);
-    return priceOf(bet, legs, await this.#prices(this.#db, legs, false), stake);
+    const paid = (await this.#ledger.settledSums(this.#db, [betId])).get(betId) ?? 0;
+    return priceOf(bet, legs, await this.#prices(this.#db, legs, false), paid, stake);
   }
 
   accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
@@ -77,19 +79,21 @@ export class CashOut {
   async #accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
     const legs = await store.legsOfBets(this.#db, [betId]);
     const cashedOut = await inTransaction(this.#db, async (tx) => {
-      // The selections first (as a settlement takes them), then the bet: the price and the bet hold still.
+      // The selections first (as a settlement takes them), then the bet and its obligations (the lock order): the
+      // price, the bet and what it was paid hold still.
       const prices = await this.#prices(tx, legs, true);
-      const bet = await store.lockBet(tx, betId);
-      if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
+      const locked = (await this.#ledger.lockBets(tx, [betId])).get(betId);
+      const bet = locked && (await store.findBet(tx, betId));
+      if (!locked || !bet || bet.player_id !== player.playerId) throw notFound('Bet');
       const earlier = (await store.cashoutsOfBets(tx, [betId])).find((row) => row.request_id === body.requestId);
       if (earlier) {
         const same = earlier.amount === body.amount && (body.stake === undefined || earlier.stake === body.stake);
         if (!same) throw bettingErrors.request_id_reused();
         return false;
       }
-      const offer = priceOf(bet, legs, prices, body.stake);
+      const offer = priceOf(bet, legs, prices, locked.settled, body.stake);
       if (offer.amount !== body.amount) throw bettingErrors.cashout_offer_changed({ offer });
-      await this.#record(tx, bet, legs, offer, body.requestId);
+      await this.#record(locked, bet, legs, offer, body.requestId);
       return true;
     });
     if (cashedOut) this.#delivery.wake();
@@ -105,7 +109,8 @@ export class CashOut {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  async #record(tx: Tx, bet: Bet, legs: BetLeg[], offer: Offer, requestId: string): Promise<void> {
+  async #record(locked: LockedBet, bet: Bet, legs: BetLeg[], offer: Offer, requestId: string): Promise<void> {
+    const tx = locked.tx;
     const now = this.#clock.now();
     const standing = bet.stake - bet.cashed_out_stake;
     const closes = offer.stake === standing;
@@ -131,10 +136,9 @@ export class CashOut {
       ),
     });
     if (closes) await releaseExposure(tx, [bet], now);
-    const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
-    await this.#ledger.oweOnBets(tx, [
+    await this.#ledger.oweOnBets([
       {
-        account,
+        bet: locked,
         movement: {
           kind: 'cashout',
           endpoint: 'credit',
@@ -148,9 +152,15 @@ export class CashOut {
 
 type Prices = Map<string, Awaited<ReturnType<CatalogService['pricesOf']>>[number]>;
 
-/** The offer for `stake` (all of the standing stake if omitted), or why there is none. */
-function priceOf(bet: Bet, legs: BetLeg[], prices: Prices, stake: number | undefined): Offer {
+/**
+ * The offer for `stake` (all of the standing stake if omitted), or why there is none. `paid` is what the bet's
+ * settlement postings that count add up to: not zero on an open bet only when a sandbox control reopened a settled
+ * one, whose payout still counts until it is settled again. A cash-out then would pay the standing stake a second
+ * time, and nothing would ever correct it (a cash-out is final): there is no offer until the bet is settled again.
+ */
+function priceOf(bet: Bet, legs: BetLeg[], prices: Prices, paid: number, stake: number | undefined): Offer {
   if (!isOpen(bet.status)) throw bettingErrors.cashout_unavailable({ reason: 'bet_not_open', status: bet.status });
+  if (paid !== 0) throw bettingErrors.cashout_unavailable({ reason: 'settlement_counts', paid });
   const standing = bet.stake - bet.cashed_out_stake;
   const part = stake ?? standing;
   if (part > standing) throw validationError('stake', `At most the remaining stake, ${standing}.`);

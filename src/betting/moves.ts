@@ -35,13 +35,14 @@ export async function moveBet(
 }
 
 /**
- * moveBet as a part of a statement (`name`), made only if the part `gate` wrote a row. If it cannot be made (the
- * bet moved first) the whole statement writes nothing (IncompleteStatementError), and the caller reads what happened.
+ * moveBet as a part of a statement (`name`), made only if the part `gate` wrote a row (with no gate: first). If it
+ * cannot be made (the bet moved first) the whole statement writes nothing (IncompleteStatementError), and the caller
+ * reads what happened.
  */
 export function moveBetPart(
   name: string,
   move: { bet: { id: string; status: BetState }; to: BetState; changes: Omit<Updateable<BetsTable>, 'status'> },
-  gate: string,
+  gate?: string,
 ): StatementPart {
   checkBetTransition(move.bet.status, move.to);
   return store.moveBetPart(

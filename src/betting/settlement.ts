@@ -10,6 +10,7 @@ import type { StaffCall } from '../platform/http/principals.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
 import { SETTLEMENT_KINDS, type BetAccount, type BetMovement } from '../wallet/ledger-rows.ts';
+import type { LockedBet } from '../wallet/locks.ts';
 import { bettingErrors } from './errors.ts';
 import { settleExposure } from './exposure.ts';
 import { moveBets } from './moves.ts';
@@ -197,33 +198,35 @@ export class Settlement {
     return recorded.changed ? this.#settleBets(tx, recorded) : emptyOutcome(recorded);
   }
 
-  /** Locks bets in id order, as a settlement does, before their obligations are written. */
-  async lockBets(tx: Tx, betIds: string[]): Promise<void> {
+  /**
+   * Locks bets' rows in id order: the first step of the lock order of every decision on a bet's money (the ledger's
+   * lockBets takes it, then the bets' obligations).
+   */
+  async lockBetRows(tx: Tx, betIds: string[]): Promise<void> {
     await store.lockBets(tx, betIds);
   }
 
   /**
    * A movement of a settled bet counts after all (an operator resolved it, or the wallet confirmed it after a
-   * resettlement superseded it): the bet's postings may no longer add up to its return. Its postings owed on the
-   * old premise and never sent are cancelled, and the exact difference is owed in their place: one correction, a
-   * credit or a debit.
+   * resettlement superseded it), in the transaction that locked the bet: its postings may no longer add up to its
+   * return. Its postings owed on the old premise and never sent are cancelled, and the exact difference is owed in
+   * their place: one correction, a credit or a debit.
    */
-  async reconcile(tx: Tx, obligation: WalletObligation): Promise<void> {
-    if (!obligation.bet_id || !(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
-    const bet = await store.lockBet(tx, obligation.bet_id);
+  async reconcile(locked: LockedBet, obligation: WalletObligation): Promise<void> {
+    if (!(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
+    const bet = await store.findBet(locked.tx, locked.betId);
     if (!bet || !isSettled(bet.status)) return;
-    const account = (await this.#ledger.accountsOf(tx, [bet.id])).get(bet.id)!;
-    if (account.settled === bet.settled_return) return;
+    if (locked.settled === bet.settled_return) return;
     const ref = `reconcile:${obligation.tx_id}`;
-    await this.#ledger.cancelUnsent(tx, account, `replaced by the exact correction once ${obligation.tx_id} counted`);
+    await this.#ledger.cancelUnsent(locked, `replaced by the exact correction once ${obligation.tx_id} counted`);
     const change: BetChange = {
       kind: 'resettled',
       move: settlementMove(bet, bet.status, bet.settled_version, bet.settled_return, bet.settled_at),
       supersede: false,
       first: false,
     };
-    const movement = movementFor(change, account, ref);
-    if (movement) await this.#ledger.oweOnBets(tx, [{ account, movement }]);
+    const movement = movementFor(change, locked, ref);
+    if (movement) await this.#ledger.oweOnBets([{ bet: locked, movement }]);
   }
 
   async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
@@ -233,11 +236,12 @@ export class Settlement {
     await store.setLegResults(tx, recorded.marketId, recorded.results);
     const ids = bets.map((bet) => bet.id);
     const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
-    const accounts = await this.#ledger.accountsOf(tx, ids);
+    // Then their obligations (the lock order): what each bet's account says holds until the commit.
+    const accounts = await this.#ledger.lockBets(tx, ids);
     const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#clock.now() };
     const outcome = emptyOutcome(recorded);
     const { report } = outcome;
-    const owed: Array<{ account: BetAccount; movement: BetMovement }> = [];
+    const owed: Array<{ bet: LockedBet; movement: BetMovement }> = [];
     const moves: store.BetMove[] = [];
     const exposure = { settled: [] as Bet[], reopened: [] as Bet[] };
     for (const bet of bets) {
@@ -248,17 +252,17 @@ export class Settlement {
       if (change.move) moves.push(change.move);
       if (change.kind === 'settled') exposure.settled.push(bet);
       if (change.kind === 'reopened') exposure.reopened.push(bet);
-      if (change.supersede) await this.#ledger.supersede(tx, account, context.ref);
+      if (change.supersede) await this.#ledger.supersede(account, context.ref);
       const movement = movementFor(change, account, context.ref);
       if (movement) {
-        owed.push({ account, movement });
+        owed.push({ bet: account, movement });
         addOwed(report, bet.currency, movement);
         outcome.movements.push({ currency: bet.currency, endpoint: movement.endpoint, amount: movement.amount });
       }
     }
     await moveBets(tx, moves);
     await settleExposure(tx, exposure, context.now);
-    await this.#ledger.oweOnBets(tx, owed);
+    await this.#ledger.oweOnBets(owed);
     return outcome;
   }
 }

@@ -1,11 +1,12 @@
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { inTransaction, type Db } from '../platform/db/database.ts';
 import { writeTogether } from '../platform/db/one-statement.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet } from './tables.ts';
 import type { WalletAttempt } from '../wallet/client.ts';
 import type { DeliveryEngine } from '../wallet/delivery.ts';
 import type { Ledger } from '../wallet/ledger.ts';
+import type { LockedBet } from '../wallet/locks.ts';
 import { releaseExposure } from './exposure.ts';
 import { stakeRefusal, type Refusal } from './refusals.ts';
 import { moveBet, moveBetPart } from './moves.ts';
@@ -49,19 +50,22 @@ export class StakeOutcomes {
     const now = this.#clock.now();
     const pending = { id: bet.id, status: 'pending' as const };
     if (attempt.outcome === 'applied') {
-      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
+      // The bet's row first, then its stake (the lock order): the stake's parts wait for the bet's.
       const accept = { bet: pending, to: 'accepted' as const, changes: { decided_at: now } };
-      await writeTogether(this.#db, [...outcome.parts, moveBetPart('accepted', accept, 'stake')]);
+      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt, 'accepted');
+      await writeTogether(this.#db, [moveBetPart('accepted', accept), ...outcome.parts]);
       const balance = { balance: attempt.balance, currency: attempt.currency };
       return { balance, stake: outcome.recorded, decidedAt: now };
     }
     const refusal = stakeRefusal(attempt);
     const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
+      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id)!;
       const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
+      locked.wrote(outcome.recorded);
       return {
         recorded: outcome.recorded,
-        rollbackId: await this.#refuse(tx, bet, refusal, attempt.outcome === 'unknown'),
+        rollbackId: await this.#refuse(locked, bet, refusal, attempt.outcome === 'unknown'),
       };
     });
     if (rollbackId) this.#delivery.wake();
@@ -74,10 +78,11 @@ export class StakeOutcomes {
    */
   async treatAsUnknown(bet: BetRef, reason: string): Promise<boolean> {
     const rollbackId = await inTransaction(this.#db, async (tx) => {
-      const current = await store.findBet(tx, bet.id);
-      if (current?.status !== 'pending') return undefined;
-      await this.#ledger.attempts.markStakeInterrupted(tx, bet.id, reason);
-      return this.#refuse(tx, bet, { code: 'wallet_unavailable' }, true);
+      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id);
+      const current = locked && (await store.findBet(tx, bet.id));
+      if (!locked || current?.status !== 'pending') return undefined;
+      await this.#ledger.attempts.markStakeInterrupted(locked, reason);
+      return this.#refuse(locked, bet, { code: 'wallet_unavailable' }, true);
     });
     if (rollbackId) this.#delivery.wake();
     return rollbackId !== undefined;
@@ -91,14 +96,16 @@ export class StakeOutcomes {
    */
   async settleLeftStake(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<boolean> {
     const settled = await inTransaction(this.#db, async (tx) => {
-      const current = await store.findBet(tx, bet.id);
-      if (!current || current.status === 'pending') return false;
+      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id);
+      const current = locked && (await store.findBet(tx, bet.id));
+      if (!locked || !current || current.status === 'pending') return false;
       // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
-      if ((await this.#ledger.find(tx, stake.id))?.status !== 'sending') return false;
+      if (locked.stake.status !== 'sending') return false;
       const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
+      locked.wrote(outcome.recorded);
       const mayHaveMoved = attempt.outcome === 'applied' || attempt.outcome === 'unknown';
-      if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(tx, bet.id);
+      if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(locked);
       return true;
     });
     if (settled) this.#delivery.wake();
@@ -106,7 +113,8 @@ export class StakeOutcomes {
   }
 
   /** Refuses the bet and releases its exposure; after an unknown stake, records the rollback that settles it. */
-  async #refuse(tx: Tx, bet: BetRef, refusal: Refusal, stakeUnknown: boolean): Promise<string | undefined> {
+  async #refuse(locked: LockedBet, bet: BetRef, refusal: Refusal, stakeUnknown: boolean): Promise<string | undefined> {
+    const tx = locked.tx;
     const now = this.#clock.now();
     await moveBet(tx, { id: bet.id, status: 'pending' }, 'refused', {
       refusal: JSON.stringify(refusal),
@@ -114,6 +122,6 @@ export class StakeOutcomes {
     });
     await releaseExposure(tx, [bet], now);
     if (!stakeUnknown) return undefined;
-    return (await this.#ledger.oweRollbackOfStake(tx, bet.id)).id;
+    return (await this.#ledger.oweRollbackOfStake(locked)).id;
   }
 }

@@ -55,11 +55,11 @@ export async function moveBet(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** moveBet as a part of a statement (`name`): exactly one row, and only if the part `gate` wrote a row. */
+/** moveBet as a part of a statement (`name`): exactly one row, and only if the part `gate` (if any) wrote a row. */
 export function moveBetPart(
   name: string,
   move: { id: string; from: BetStatus; changes: Updateable<BetsTable> },
-  gate: string,
+  gate?: string,
 ): StatementPart {
   const columns = columnsOf(move.changes);
   const values: Record<string, unknown> = { id: move.id, from: move.from };
@@ -67,27 +67,22 @@ export function moveBetPart(
   return {
     name,
     rows: 1,
-    shape: `update bets set ${columns.join(', ')} if still in its state, after ${gate}`,
-    build: (db, slot) =>
-      guardedMove(
+    shape: `update bets set ${columns.join(', ')} if still in its state${gate ? `, after ${gate}` : ''}`,
+    build: (db, slot) => {
+      const moved = guardedMove(
         db,
         slot('id'),
         slot('from'),
         slotsOf(columns, slot, (column) => `set.${column}`),
-      )
-        .where(after(gate))
-        .returning('id'),
+      );
+      return (gate ? moved.where(after(gate)) : moved).returning('id');
+    },
     values,
   };
 }
 
 function guardedMove(q: QueryCreator<Database>, id: string, from: BetStatus, changes: Updateable<BetsTable>) {
   return q.updateTable('bets').set(changes).where('id', '=', id).where('status', '=', from);
-}
-
-/** The bet, locked until the caller's transaction ends. */
-export function lockBet(q: Queryable, id: string): Promise<Bet | undefined> {
-  return q.selectFrom('bets').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Bets locked until the caller's transaction ends, in id order (so two writers never deadlock on them). */

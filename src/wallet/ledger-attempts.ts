@@ -5,6 +5,7 @@ import type { WalletObligation } from './tables.ts';
 import type { WalletAttempt } from './client.ts';
 import { confirmation, deliveryChange, noteOf, supersededDeliveryChange } from './delivery-table.ts';
 import { moveGuarded } from './ledger-rows.ts';
+import type { LockedBet } from './locks.ts';
 import { checkTransition, isObsolete, type HistoryActor, type HoldReason, type ObligationState } from './states.ts';
 import * as store from './store.ts';
 
@@ -16,15 +17,11 @@ export interface Delivery {
 }
 
 /**
- * What betting does when a movement of a bet counts after all, having not counted before (an operator resolved it,
- * or the wallet confirmed it after a resettlement had superseded it), inside the transaction that records it:
- * `lockBets` first, before any obligation of theirs is written (the order a settlement takes, so the two never
- * deadlock), then `reconcile`: the bet owes what is due now (betting's Settlement.reconcile).
+ * What betting does when a movement of a bet may count after all, having not counted before (an operator resolved
+ * it, or the wallet confirmed it after a resettlement had superseded it), inside the transaction that records it, with
+ * the bet locked: the bet owes what is due now (betting's Settlement.reconcile).
  */
-export interface CountedLate {
-  lockBets(tx: Tx, betIds: string[]): Promise<void>;
-  reconcile(tx: Tx, obligation: WalletObligation): Promise<void>;
-}
+export type CountedLate = (bet: LockedBet, obligation: WalletObligation) => Promise<void>;
 
 /** What recording a batch of attempts did: the new state of each obligation that moved, and the answers left over. */
 export interface RecordedDeliveries {
@@ -38,22 +35,30 @@ const DELIVERY: HistoryActor = { type: 'system', id: 'delivery' };
 /** The ledger's half that records what attempts proved: a stake's one attempt, and the delivery engine's. */
 export class LedgerAttempts {
   readonly #clock: Clock;
+  readonly #lockBets: (tx: Tx, betIds: string[]) => Promise<Map<string, LockedBet>>;
   readonly #countedLate: () => CountedLate;
 
-  constructor(deps: { clock: Clock; countedLate: () => CountedLate }) {
+  constructor(deps: {
+    clock: Clock;
+    lockBets: (tx: Tx, betIds: string[]) => Promise<Map<string, LockedBet>>;
+    countedLate: () => CountedLate;
+  }) {
     this.#clock = deps.clock;
+    this.#lockBets = deps.lockBets;
     this.#countedLate = deps.countedLate;
   }
 
   /**
    * What the one attempt of a stake debit proved, with the call's log line, as parts of a statement (`name`; the
-   * statement writes nothing if the stake moved first). A stake the transport never sent is refused like one the
-   * wallet refused: nothing moved, so nothing is rolled back.
+   * statement writes nothing if the stake moved first), written after the part `gate` (the bet's own move, so that
+   * the bet's row is locked before its stake's) when there is one. A stake the transport never sent is refused like
+   * one the wallet refused: nothing moved, so nothing is rolled back.
    */
   stakeOutcome(
     name: string,
     stake: WalletObligation,
     attempt: WalletAttempt,
+    gate?: string,
   ): { recorded: WalletObligation; parts: StatementPart[] } {
     const now = this.#clock.now();
     const to: ObligationState =
@@ -77,22 +82,21 @@ export class LedgerAttempts {
       cause: lastOutcome,
       note: noteOf(attempt),
     };
-    const parts = store.moveObligationParts(name, move, store.callOfObligation(stake, attempt, now), why);
+    const parts = store.moveObligationParts(name, move, store.callOfObligation(stake, attempt, now), why, gate);
     return { recorded: { ...stake, ...changes }, parts };
   }
 
   /** A stake whose attempt was interrupted (crash, lost database) has an unknown outcome. */
-  async markStakeInterrupted(tx: Tx, betId: string, reason: string): Promise<void> {
-    const [stake] = await store.stakesOfBets(tx, [betId]);
-    if (!stake) return;
-    await moveGuarded(
-      tx,
+  async markStakeInterrupted(bet: LockedBet, reason: string): Promise<void> {
+    const moved = await moveGuarded(
+      bet.tx,
       this.#clock.now(),
-      stake,
+      bet.stake,
       'unknown',
       { last_outcome: reason, resolved_at: this.#clock.now() },
       { actor: { type: 'system', id: 'recovery' }, cause: reason, note: 'its one attempt was interrupted' },
     );
+    bet.wrote(moved);
   }
 
   /**
@@ -118,19 +122,19 @@ export class LedgerAttempts {
   }
 
   /**
-   * Attempts whose obligation changed while they were in flight, in a transaction of their own (their bets are
-   * locked first). One that a resettlement superseded keeps what the wallet answered all the same: applied, it
-   * counts, and the bet owes the difference at once; refused, nothing moved and it is no longer owed; anything else
-   * leaves it held, with the attempt on its count. Any other change (another writer recorded an attempt) wins, and
-   * the answer is not recorded: the map holds only those recorded.
+   * Attempts whose obligation changed while they were in flight, in a transaction of their own, under the lock order
+   * (their bets, then the bets' obligations). One that a resettlement superseded keeps what the wallet answered all
+   * the same: applied, it counts, and the bet owes the difference at once; refused, nothing moved and it is no longer
+   * owed; anything else leaves it held, with the attempt on its count. Any other change (another writer recorded an
+   * attempt) wins, and the answer is not recorded: the map holds only those recorded.
    */
   async recordSuperseded(tx: Tx, lost: Delivery[]): Promise<Map<string, ObligationState>> {
     const now = this.#clock.now();
-    const countedLate = this.#countedLate();
-    const betIds = [...new Set(lost.flatMap(({ obligation }) => (obligation.bet_id ? [obligation.bet_id] : [])))];
-    await countedLate.lockBets(tx, betIds.sort());
-    const ids = lost.map(({ obligation }) => obligation.id);
-    const current = new Map((await store.findObligations(tx, ids)).map((row) => [row.id, row]));
+    const betIds = lost.flatMap(({ obligation }) => (obligation.bet_id ? [obligation.bet_id] : []));
+    const bets = await this.#lockBets(tx, betIds);
+    const current = new Map(
+      [...bets.values()].flatMap((bet) => bet.postings.map((posting) => [posting.id, posting] as const)),
+    );
     const superseded = lost.flatMap(({ obligation, attempt }) => {
       const row = current.get(obligation.id);
       const stillSuperseded =
@@ -143,7 +147,9 @@ export class LedgerAttempts {
     for (const { row, change } of superseded) {
       if (!moved.has(row.id)) continue;
       states.set(row.id, change.status);
-      if (change.status === 'applied') await countedLate.reconcile(tx, { ...row, status: 'applied' });
+      const bet = bets.get(row.bet_id!)!;
+      bet.wrote({ ...row, status: change.status, attempts: row.attempts + 1 });
+      if (change.status === 'applied') await this.#countedLate()(bet, { ...row, status: 'applied' });
     }
     return states;
   }

@@ -3,7 +3,13 @@ import type { Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { WalletObligation, WalletObligationsTable } from './tables.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
-import { type OBLIGATION_ENDPOINTS, checkTransition, LostRaceError, type ObligationState } from './states.ts';
+import {
+  type OBLIGATION_ENDPOINTS,
+  checkTransition,
+  isObsolete,
+  LostRaceError,
+  type ObligationState,
+} from './states.ts';
 import * as store from './store.ts';
 
 /**
@@ -30,19 +36,22 @@ export interface Stake {
   amount: number;
 }
 
-/** A bet's standing in the ledger, read once by a settlement or a cash-out and kept current as it owes more. */
+/**
+ * A bet's standing in the ledger, from its obligations as its decision locked them (locks.ts LockedBet), kept current
+ * as the decision owes and moves them.
+ */
 export interface BetAccount {
-  betId: string;
+  readonly betId: string;
   /** The stake debit: tenant, wallet, player and currency of every posting of the bet. */
-  stake: WalletObligation;
-  lastSequence: number;
+  readonly stake: WalletObligation;
+  readonly lastSequence: number;
   /** Corrections (resettle postings) so far: the next one is number corrections + 1. */
-  corrections: number;
+  readonly corrections: number;
   /**
    * What the settlement postings that count add up to (credits plus, debits minus): delivered, owed, done by an
    * operator, or held for any reason but obsolescence. A resettlement owes the difference to this.
    */
-  settled: number;
+  readonly settled: number;
 }
 
 /** A movement owed on a bet; player, currency and wallet come from the bet's stake. */
@@ -100,32 +109,38 @@ export function obligationRow(now: Date, spec: RowSpec): WalletObligation {
 }
 
 /**
- * Movements owed on bets: each to the wallet, player and currency of its bet's stake, with the next sequence of
- * its bet (the account is kept current).
+ * A movement owed on a bet: to the wallet, player and currency of its stake, with the bet's next sequence (the
+ * caller records the row in the bet's account before it builds the next).
  */
-export function rowsForBets(
+export function postingRow(
   now: Date,
-  items: Array<{
-    account: BetAccount;
-    endpoint: ObligationEndpoint;
-    movement: Omit<Movement, 'playerId' | 'currency'>;
-  }>,
-): WalletObligation[] {
-  return items.map(({ account, endpoint, movement }) => {
-    const stake = account.stake;
-    const { playerId, currency } = JSON.parse(stake.body) as Movement;
-    account.lastSequence += 1;
-    return obligationRow(now, {
-      tenantId: stake.tenant_id,
-      walletUrl: stake.wallet_url,
-      playerId: stake.player_id,
-      betId: account.betId,
-      sequence: account.lastSequence,
-      endpoint,
-      status: 'pending',
-      movement: { ...movement, playerId, currency, betId: account.betId },
-    });
+  account: BetAccount,
+  endpoint: ObligationEndpoint,
+  movement: Omit<Movement, 'playerId' | 'currency'>,
+): WalletObligation {
+  const stake = account.stake;
+  const { playerId, currency } = JSON.parse(stake.body) as Movement;
+  return obligationRow(now, {
+    tenantId: stake.tenant_id,
+    walletUrl: stake.wallet_url,
+    playerId: stake.player_id,
+    betId: account.betId,
+    sequence: account.lastSequence + 1,
+    endpoint,
+    status: 'pending',
+    movement: { ...movement, playerId, currency, betId: account.betId },
   });
+}
+
+/**
+ * Whether a posting counts in its bet's settled sum: a settlement posting (payout, refund, correction) delivered,
+ * owed, done by an operator, or held for any reason but obsolescence. Cancelled, and superseded, it counts for
+ * nothing; the stake, its rollback and cash-outs are not settlement postings.
+ */
+export function countsAsSettled(posting: Pick<WalletObligation, 'kind' | 'status' | 'hold_reason'>): boolean {
+  if (!(SETTLEMENT_KINDS as readonly string[]).includes(posting.kind)) return false;
+  if (posting.status === 'held') return !isObsolete(posting.hold_reason);
+  return posting.status === 'pending' || posting.status === 'applied' || posting.status === 'resolved';
 }
 
 /** A settlement posting's worth to the player: credits plus, debits minus. */
@@ -135,8 +150,8 @@ export function signed(posting: Pick<WalletObligation, 'endpoint' | 'amount'>): 
 
 /**
  * The one way an obligation changes state: the move must be in OBLIGATION_TRANSITIONS, and the row must still be
- * what the writer read, state and attempt count both, or it throws LostRaceError. Its line of history is written
- * in the same statement.
+ * what the writer read and decided on (state, attempt count, hold reason, claim count), or it throws LostRaceError.
+ * Its line of history is written in the same statement.
  */
 export async function moveGuarded(
   q: Queryable,
@@ -147,7 +162,12 @@ export async function moveGuarded(
   why: Omit<store.Change, 'at'>,
 ): Promise<WalletObligation> {
   checkTransition(obligation.status, to);
-  const seen = { status: obligation.status, attempts: obligation.attempts };
+  const seen = {
+    status: obligation.status,
+    attempts: obligation.attempts,
+    holdReason: obligation.hold_reason,
+    claims: obligation.claims,
+  };
   if (!(await store.moveObligation(q, obligation.id, seen, { ...changes, status: to }, { ...why, at: now }))) {
     throw new LostRaceError(obligation.id, obligation.status);
   }

@@ -6,16 +6,17 @@ import type { WalletObligation, WalletObligationsTable } from './tables.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
 import { LedgerAttempts, type CountedLate } from './ledger-attempts.ts';
 import {
-  type BetAccount,
   type BetMovement,
+  countsAsSettled,
   moveGuarded,
   obligationRow,
-  rowsForBets,
+  postingRow,
   SETTLEMENT_KINDS,
   signed,
   type Stake,
 } from './ledger-rows.ts';
-import { isObsolete, type HistoryActor, type ObligationState } from './states.ts';
+import { lockBets, lockObligation, type BetRowLock, type LockedBet, type LockedObligation } from './locks.ts';
+import type { HistoryActor, ObligationState } from './states.ts';
 import * as store from './store.ts';
 
 /** An operator's decision on a held obligation. */
@@ -38,18 +39,43 @@ const CASINO: HistoryActor = { type: 'system', id: 'integration' };
  */
 export class Ledger {
   readonly #clock: Clock;
-  #countedLate: CountedLate = { lockBets: async () => {}, reconcile: async () => {} };
+  #countedLate: CountedLate = async () => {};
+  #lockRows: BetRowLock = () => Promise.reject(new Error('the ledger was not told how to lock bets'));
   /** Records what attempts proved: a stake's one attempt, and the delivery engine's. */
   readonly attempts: LedgerAttempts;
 
   constructor(deps: { clock: Clock }) {
     this.#clock = deps.clock;
-    this.attempts = new LedgerAttempts({ clock: deps.clock, countedLate: () => this.#countedLate });
+    this.attempts = new LedgerAttempts({
+      clock: deps.clock,
+      lockBets: (tx, betIds) => this.lockBets(tx, betIds),
+      countedLate: () => this.#countedLate,
+    });
+  }
+
+  /** Betting locks its bets' rows, the first step of the lock order (locks.ts). */
+  lockBetsWith(lock: BetRowLock): void {
+    this.#lockRows = lock;
   }
 
   /** Betting owes a bet its due when one of its movements counts late (see CountedLate). */
   whenCountedLate(hook: CountedLate): void {
     this.#countedLate = hook;
+  }
+
+  // ---- the lock order: every decision on a bet's money starts here ----
+
+  /**
+   * Locks bets for a decision on their money: each bet's row (in id order), then its obligations FOR UPDATE. Only a
+   * bet that exists is in the answer.
+   */
+  lockBets(tx: Tx, betIds: string[]): Promise<Map<string, LockedBet>> {
+    return lockBets(tx, betIds, this.#lockRows);
+  }
+
+  /** Locks one obligation for a decision on it, its bet first (lockBets). Undefined when there is none. */
+  lockObligation(tx: Tx, id: string): Promise<LockedObligation | undefined> {
+    return lockObligation(tx, id, this.#lockRows);
   }
 
   // ---- owing ----
@@ -83,82 +109,83 @@ export class Ledger {
    * The rollback of a bet's stake (`rollback:bet:<betId>`, ref `bet:<betId>`): the same amount, player, currency
    * and wallet as the stake. Delivered by the engine after the caller commits.
    */
-  async oweRollbackOfStake(tx: Tx, betId: string): Promise<WalletObligation> {
-    const account = (await this.accountsOf(tx, [betId])).get(betId);
-    if (!account) throw new Error(`bet ${betId} has no stake debit to roll back`);
-    const stake = account.stake;
-    const [row] = rowsForBets(this.#clock.now(), [
-      {
-        account,
-        endpoint: 'rollback',
-        movement: { txId: `rollback:bet:${betId}`, kind: 'rollback', amount: stake.amount, ref: stake.tx_id },
-      },
-    ]);
-    await store.insertObligations(tx, [row!]);
-    return row!;
-  }
-
-  /** The accounts of bets that have a stake debit. */
-  async accountsOf(q: Queryable, betIds: string[]): Promise<Map<string, BetAccount>> {
-    const stakes = await store.stakesOfBets(q, betIds);
-    const totals = new Map((await store.settlementTotals(q, betIds)).map((row) => [row.bet_id, row]));
-    return new Map(
-      stakes.map((stake) => {
-        const total = totals.get(stake.bet_id!);
-        const account: BetAccount = {
-          betId: stake.bet_id!,
-          stake,
-          lastSequence: total?.last_sequence ?? 1,
-          corrections: total?.corrections ?? 0,
-          settled: total?.settled ?? 0,
-        };
-        return [account.betId, account];
-      }),
-    );
+  async oweRollbackOfStake(bet: LockedBet): Promise<WalletObligation> {
+    const stake = bet.stake;
+    const row = postingRow(this.#clock.now(), bet, 'rollback', {
+      txId: `rollback:bet:${bet.betId}`,
+      kind: 'rollback',
+      amount: stake.amount,
+      ref: stake.tx_id,
+    });
+    await store.insertObligations(bet.tx, [row]);
+    bet.wrote(row);
+    return row;
   }
 
   /**
-   * Movements owed on bets, in one go (a settlement owes thousands). Each gets the next sequence of its bet, so
-   * postings of a bet go out in the order they were owed; the accounts are kept current.
+   * Movements owed on locked bets, in one go (a settlement owes thousands) in their decision's transaction. Each gets
+   * the next sequence of its bet, so postings of a bet go out in the order they were owed; the bets' accounts count
+   * them at once.
    */
-  async oweOnBets(tx: Tx, items: Array<{ account: BetAccount; movement: BetMovement }>): Promise<WalletObligation[]> {
-    const rows = rowsForBets(
-      this.#clock.now(),
-      items.map(({ account, movement }) => ({ account, endpoint: movement.endpoint, movement })),
-    );
+  async oweOnBets(items: Array<{ bet: LockedBet; movement: BetMovement }>): Promise<WalletObligation[]> {
+    if (items.length === 0) return [];
+    const tx = items[0]!.bet.tx;
+    const now = this.#clock.now();
+    const rows = items.map(({ bet, movement }) => {
+      if (bet.tx !== tx) throw new Error('movements owed together belong to one decision: one transaction');
+      const row = postingRow(now, bet, movement.endpoint, movement);
+      bet.wrote(row);
+      return row;
+    });
     await store.insertObligations(tx, rows);
-    for (const { account, movement } of items) {
-      if (movement.kind === 'resettle') account.corrections += 1;
-      if ((SETTLEMENT_KINDS as readonly string[]).includes(movement.kind)) {
-        account.settled += movement.endpoint === 'credit' ? movement.amount : -movement.amount;
-      }
-    }
     return rows;
   }
 
   /**
    * A resettlement (`by`: `result:<marketId>:<version>`) supersedes the bet's settlement postings that are not
-   * settled yet: they stop, held for review (obsolete credit or debit), and no longer count in the account; the
-   * correction is owed against what does. A claim in flight is kept: the attempt's answer is still recorded, and
-   * decides (ledger.recordDeliveries). Confirmed cash-outs are never touched.
+   * settled yet, which then no longer count in its account; the correction is owed against what does. Confirmed
+   * cash-outs are never touched. What the rules know of each decides what becomes of it:
+   *
+   * - the wallet refused it (and keeps that refusal under its txId, which every repeat gets), and no claim on it is
+   *   alive: nothing moved or ever will, so it is cancelled by rule;
+   * - otherwise it stops, held for review (obsolete credit or debit). A claim in flight is kept: the attempt's answer
+   *   is still recorded, and decides (LedgerAttempts.recordSuperseded).
    */
-  async supersede(tx: Tx, account: BetAccount, by: string): Promise<WalletObligation[]> {
-    const unresolved = await store.unresolvedSettlementPostings(tx, account.betId);
+  async supersede(bet: LockedBet, by: string): Promise<WalletObligation[]> {
+    const now = this.#clock.now();
+    const unresolved = bet.postings.filter(
+      (posting) =>
+        (SETTLEMENT_KINDS as readonly string[]).includes(posting.kind) &&
+        (posting.status === 'pending' || posting.status === 'held'),
+    );
     for (const posting of unresolved) {
+      if (refusedForGood(posting, now)) {
+        await this.#move(
+          bet.tx,
+          posting,
+          'cancelled',
+          { resolved_at: now, superseded_by: by, claimed_until: null },
+          {
+            actor: SETTLEMENT,
+            cause: 'superseded',
+            note: `superseded by ${by}; the wallet refused it and keeps that refusal under its txId: nothing moved`,
+          },
+          bet,
+        );
+        continue;
+      }
       const reason =
         posting.endpoint === 'credit' ? 'obsolete_credit_requires_review' : 'obsolete_debit_requires_review';
       if (posting.hold_reason === reason) continue;
       const sent = requestMayHaveLeft(posting) ? 'it may have reached the wallet' : 'no request for it ever left';
       await this.#move(
-        tx,
+        bet.tx,
         posting,
         'held',
         { hold_reason: reason, last_outcome: 'superseded', superseded_by: by },
         { actor: SETTLEMENT, cause: 'superseded', note: `superseded by ${by}; ${sent}` },
+        bet,
       );
-      if (!isObsolete(posting.hold_reason)) {
-        account.settled -= signed(posting);
-      }
     }
     return unresolved;
   }
@@ -166,18 +193,25 @@ export class Ledger {
   /**
    * The bet's settlement postings owed on a premise that no longer holds and never sent (no claim, no attempt)
    * are cancelled, so that one exact correction replaces them: nothing of them can have reached the wallet. One
-   * that a claim reaches first is left, and still counts.
+   * that a claim reached first is left, and still counts (the claim's lock is ours, so none can start meanwhile).
    */
-  async cancelUnsent(tx: Tx, account: BetAccount, why: string): Promise<void> {
-    for (const posting of await store.unsentSettlementPostings(tx, account.betId)) {
-      const cancelled = await store.moveObligation(
-        tx,
-        posting.id,
-        { status: 'pending', attempts: 0, claims: 0 },
-        { status: 'cancelled', resolved_at: this.#clock.now(), last_outcome: 'replaced', claimed_until: null },
-        { at: this.#clock.now(), actor: SETTLEMENT, cause: 'replaced', note: why },
+  async cancelUnsent(bet: LockedBet, why: string): Promise<void> {
+    const now = this.#clock.now();
+    const unsent = bet.postings.filter(
+      (posting) =>
+        (SETTLEMENT_KINDS as readonly string[]).includes(posting.kind) &&
+        posting.status === 'pending' &&
+        !requestMayHaveLeft(posting),
+    );
+    for (const posting of unsent) {
+      await this.#move(
+        bet.tx,
+        posting,
+        'cancelled',
+        { resolved_at: now, last_outcome: 'replaced', claimed_until: null },
+        { actor: SETTLEMENT, cause: 'replaced', note: why },
+        bet,
       );
-      if (cancelled) account.settled -= signed(posting);
     }
   }
 
@@ -215,26 +249,28 @@ export class Ledger {
     return row;
   }
 
-  // ---- an operator's decisions on held obligations ----
+  // ---- an operator's decisions on held obligations (locked under the lock order: lockObligation) ----
 
   /** Delivery resumes with the same txId and body, to the same wallet, now. */
-  async retry(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
+  async retry(locked: LockedObligation, review: Review): Promise<void> {
     const changes = { hold_reason: null, next_attempt_at: this.#clock.now(), ...reviewed(review) };
-    await this.#move(q, obligation, 'pending', changes, byStaff('retry', review));
+    await this.#moveLocked(locked, 'pending', changes, byStaff('retry', review));
   }
 
-  /** The movement was done outside the service (the casino confirms it): it counts as applied. */
-  async resolve(tx: Tx, obligation: WalletObligation, review: Review): Promise<void> {
-    if (obligation.bet_id) await this.#countedLate.lockBets(tx, [obligation.bet_id]);
+  /**
+   * The movement was done outside the service (the casino confirms it): it counts as applied, and its bet owes what
+   * is due now (CountedLate).
+   */
+  async resolve(locked: LockedObligation, review: Review): Promise<void> {
     const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
-    const resolved = await this.#move(tx, obligation, 'resolved', changes, byStaff('resolve', review));
-    await this.#countedLate.reconcile(tx, resolved);
+    const resolved = await this.#moveLocked(locked, 'resolved', changes, byStaff('resolve', review));
+    if (locked.bet) await this.#countedLate(locked.bet, resolved);
   }
 
   /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */
-  async cancel(q: Queryable, obligation: WalletObligation, review: Review): Promise<void> {
+  async cancel(locked: LockedObligation, review: Review): Promise<void> {
     const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
-    await this.#move(q, obligation, 'cancelled', changes, byStaff('cancel', review));
+    await this.#moveLocked(locked, 'cancelled', changes, byStaff('cancel', review));
   }
 
   // ---- the casino's redelivery (integration API) ----
@@ -245,19 +281,13 @@ export class Ledger {
    * is owed again and due at once, its hold reason cleared, as an operator's retry does. The caller checks the retry
    * rule (retry-rule.ts) and that no attempt is on its way.
    */
-  async redeliverNow(q: Queryable, obligation: WalletObligation): Promise<WalletObligation> {
+  async redeliverNow(locked: LockedObligation): Promise<WalletObligation> {
     const now = this.#clock.now();
     const why = { actor: CASINO, cause: 'redelivery', note: "asked by the casino's server (integration API)" };
-    if (obligation.status === 'held') {
-      return this.#move(
-        q,
-        obligation,
-        'pending',
-        { hold_reason: null, next_attempt_at: now, claimed_until: null },
-        why,
-      );
+    if (locked.obligation.status === 'held') {
+      return this.#moveLocked(locked, 'pending', { hold_reason: null, next_attempt_at: now, claimed_until: null }, why);
     }
-    return this.#move(q, obligation, 'pending', { next_attempt_at: now }, why);
+    return this.#moveLocked(locked, 'pending', { next_attempt_at: now }, why);
   }
 
   // ---- the delivery engine's claims ----
@@ -280,6 +310,19 @@ export class Ledger {
     return store.findObligation(q, id);
   }
 
+  /**
+   * What each bet's settlement postings that count add up to (a locked bet's `settled`), read without a lock: for
+   * offers and views, never for a decision.
+   */
+  async settledSums(q: Queryable, betIds: string[]): Promise<Map<string, number>> {
+    const sums = new Map<string, number>();
+    for (const posting of await store.obligationsOfBets(q, betIds)) {
+      const sum = (sums.get(posting.bet_id!) ?? 0) + (countsAsSettled(posting) ? signed(posting) : 0);
+      sums.set(posting.bet_id!, sum);
+    }
+    return sums;
+  }
+
   /** The wallet postings of bets, in delivery order. */
   postingsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
     return store.obligationsOfBets(q, betIds);
@@ -289,15 +332,37 @@ export class Ledger {
     return store.confirmedTotals(q, tenantId, from, to);
   }
 
-  #move(
-    q: Queryable,
+  /** A guarded move of a posting of a locked bet, which then counts it as moved. */
+  async #move(
+    tx: Tx,
     obligation: WalletObligation,
     to: ObligationState,
     changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
     why: Omit<store.Change, 'at'>,
+    bet: LockedBet | null,
   ): Promise<WalletObligation> {
-    return moveGuarded(q, this.#clock.now(), obligation, to, changes, why);
+    const moved = await moveGuarded(tx, this.#clock.now(), obligation, to, changes, why);
+    bet?.wrote(moved);
+    return moved;
   }
+
+  #moveLocked(
+    locked: LockedObligation,
+    to: ObligationState,
+    changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
+    why: Omit<store.Change, 'at'>,
+  ): Promise<WalletObligation> {
+    return this.#move(locked.tx, locked.obligation, to, changes, why, locked.bet);
+  }
+}
+
+/**
+ * The wallet refused the movement and no claim on it is alive: by the contract the wallet keeps that refusal under
+ * the txId and answers every repeat with it, so nothing moved and nothing ever will.
+ */
+function refusedForGood(posting: WalletObligation, now: Date): boolean {
+  const claimAlive = posting.claimed_until !== null && posting.claimed_until > now;
+  return posting.last_outcome === 'refused' && !claimAlive;
 }
 
 function byStaff(action: string, review: Review): Omit<store.Change, 'at'> {

@@ -18,7 +18,7 @@ import {
   type PartnerObligationsQuery,
   type REDELIVERY_EFFECTS,
 } from './schemas.ts';
-import { FAILED_HOLD_REASONS, LostRaceError, PARTNER_STATE_STATUSES, type PARTNER_STATES } from './states.ts';
+import { FAILED_HOLD_REASONS, PARTNER_STATE_STATUSES, type PARTNER_STATES } from './states.ts';
 import * as store from './store.ts';
 import type { WalletObligation } from './tables.ts';
 
@@ -30,9 +30,6 @@ export interface CasinoCall {
   tenant: Tenant;
   ip: string;
 }
-
-/** A redelivery that lost a race with the delivery engine is tried again, from a fresh read, this often at most. */
-const REDELIVERY_ROUNDS = 3;
 
 /**
  * Money owed as the casino sees it, with its integration key (the tenant is the key's environment): the movements of
@@ -121,22 +118,22 @@ export class PartnerObligations {
     id: string,
     reason: string | undefined,
   ): Promise<{ obligation: PartnerObligation; redelivery: RedeliveryEffect }> {
-    for (let round = 1; ; round++) {
-      try {
-        const effect = await inTransaction(this.#db, (tx) => this.#redeliver(tx, call, id, reason ?? null));
-        if (effect === 'scheduled') this.#delivery.wake();
-        const [record] = await this.#records(call.tenant, [(await this.#ledger.find(this.#db, id))!]);
-        return { obligation: record!, redelivery: effect };
-      } catch (error) {
-        // The delivery engine recorded an attempt between the read and the move: read it again.
-        if (!(error instanceof LostRaceError) || round >= REDELIVERY_ROUNDS) throw error;
-      }
-    }
+    const effect = await inTransaction(this.#db, (tx) => this.#redeliver(tx, call, id, reason ?? null));
+    if (effect === 'scheduled') this.#delivery.wake();
+    const [record] = await this.#records(call.tenant, [(await this.#ledger.find(this.#db, id))!]);
+    return { obligation: record!, redelivery: effect };
   }
 
+  /**
+   * The decision, under the lock order (the movement's bet, then its obligations): what it reads holds until the
+   * commit, so neither a resettlement nor the delivery engine can change the movement between the check and the move.
+   */
   async #redeliver(tx: Tx, call: CasinoCall, id: string, reason: string | null): Promise<RedeliveryEffect> {
-    const obligation = await this.#ledger.find(tx, id);
-    if (!obligation || obligation.tenant_id !== call.tenant.id) throw notFound('Obligation');
+    const seen = await this.#ledger.find(tx, id);
+    // Nothing of another tenant's is locked: its bet is not the caller's to hold up.
+    if (!seen || seen.tenant_id !== call.tenant.id) throw notFound('Obligation');
+    const locked = (await this.#ledger.lockObligation(tx, id))!;
+    const obligation = locked.obligation;
     const state = partnerState(obligation);
     const refuse = (details: Record<string, unknown>, message?: string) =>
       walletErrors.redelivery_not_allowed({ state, status: obligation.status, ...details }, message);
@@ -154,12 +151,12 @@ export class PartnerObligations {
       const tenant = await this.#tenants.get(obligation.tenant_id, tx);
       const refusal = retryRefusal(obligation, tenant.wallet_url);
       if (refusal) throw refuse(refusal.details, refusal.message);
-      await this.#ledger.redeliverNow(tx, obligation);
+      await this.#ledger.redeliverNow(locked);
       effect = 'scheduled';
     } else if (obligation.next_attempt_at <= this.#clock.now()) {
       effect = 'already_due';
     } else {
-      await this.#ledger.redeliverNow(tx, obligation);
+      await this.#ledger.redeliverNow(locked);
       effect = 'scheduled';
     }
     await this.#audit.record(tx, {

@@ -12,6 +12,7 @@ import { walletErrors } from './errors.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
 import * as store from './store.ts';
 import type { Ledger, Review } from './ledger.ts';
+import type { LockedObligation } from './locks.ts';
 import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 import { retryRefusal } from './retry-rule.ts';
 import type { Movement } from './movement.ts';
@@ -127,16 +128,14 @@ export class ObligationReview {
   }
 
   retry(call: StaffCall, id: string, reason: string | undefined) {
-    return this.#decide(call, id, 'retry', reason ?? null, async (tx, obligation, review) => {
-      await this.#checkRetry(tx, obligation);
-      await this.#ledger.retry(tx, obligation, review);
+    return this.#decide(call, id, 'retry', reason ?? null, async (locked, review) => {
+      await this.#checkRetry(locked);
+      await this.#ledger.retry(locked, review);
     });
   }
 
   resolve(call: StaffCall, id: string, reason: string) {
-    return this.#decide(call, id, 'resolve', reason, (tx, obligation, review) =>
-      this.#ledger.resolve(tx, obligation, review),
-    );
+    return this.#decide(call, id, 'resolve', reason, (locked, review) => this.#ledger.resolve(locked, review));
   }
 
   /**
@@ -144,14 +143,15 @@ export class ObligationReview {
    * and its reason names the settlement that superseded it. Any other needs one.
    */
   cancel(call: StaffCall, id: string, reason: string | undefined) {
-    return this.#decide(call, id, 'cancel', reason ?? null, (tx, obligation, review) => {
+    return this.#decide(call, id, 'cancel', reason ?? null, (locked, review) => {
+      const obligation = locked.obligation;
       if (review.reason === null) {
         if (!obligation.superseded_by || requestMayHaveLeft(obligation)) {
           throw validationError('reason', 'Field "reason" is required: say why this movement is not owed.');
         }
         review = { ...review, reason: `never sent; superseded by ${obligation.superseded_by}` };
       }
-      return this.#ledger.cancel(tx, obligation, review);
+      return this.#ledger.cancel(locked, review);
     });
   }
 
@@ -160,15 +160,17 @@ export class ObligationReview {
     id: string,
     action: ReviewAction,
     reason: string | null,
-    apply: (tx: Tx, obligation: WalletObligation, review: Review) => Promise<void>,
+    apply: (locked: LockedObligation, review: Review) => Promise<void>,
   ): Promise<{ obligation: ObligationRecord }> {
     await inTransaction(this.#db, async (tx) => {
-      const obligation = await this.#visible(call, id, tx);
+      // The lock order first (its bet, then its obligations): what is checked below holds until the commit.
+      const locked = await this.#visible(call, id, tx);
+      const obligation = locked.obligation;
       if (obligation.status !== 'held') throw walletErrors.obligation_not_held({ status: obligation.status });
       if (this.#inFlight(obligation)) {
         throw walletErrors.obligation_in_flight({ claimedUntil: obligation.claimed_until!.toISOString() });
       }
-      await apply(tx, obligation, { staffId: call.staff.id, reason });
+      await apply(locked, { staffId: call.staff.id, reason });
       const decided = (await this.#ledger.find(tx, id))!;
       await this.#audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
@@ -191,9 +193,9 @@ export class ObligationReview {
   }
 
   /** Sending again must be able to help, and can go only where the movement was recorded for (retry-rule.ts). */
-  async #checkRetry(tx: Tx, obligation: WalletObligation): Promise<void> {
-    const tenant = await this.#tenants.get(obligation.tenant_id, tx);
-    const refusal = retryRefusal(obligation, tenant.wallet_url);
+  async #checkRetry(locked: LockedObligation): Promise<void> {
+    const tenant = await this.#tenants.get(locked.obligation.tenant_id, locked.tx);
+    const refusal = retryRefusal(locked.obligation, tenant.wallet_url);
     if (refusal) throw walletErrors.retry_not_allowed(refusal.details, refusal.message);
   }
 
@@ -202,11 +204,13 @@ export class ObligationReview {
     return obligation.claimed_until !== null && obligation.claimed_until > this.#clock.now();
   }
 
-  async #visible(call: Pick<StaffCall, 'staff'>, id: string, tx: Tx): Promise<WalletObligation> {
-    const obligation = await this.#ledger.find(tx, id);
+  /** The obligation locked for a decision, if the caller may see it: another tenant's is not found. */
+  async #visible(call: Pick<StaffCall, 'staff'>, id: string, tx: Tx): Promise<LockedObligation> {
     const scope = tenantScope(call.staff);
-    if (!obligation || (scope !== null && obligation.tenant_id !== scope)) throw notFound('Obligation');
-    return obligation;
+    const seen = await this.#ledger.find(tx, id);
+    // Nothing of another tenant's is locked: its bet is not the caller's to hold up.
+    if (!seen || (scope !== null && seen.tenant_id !== scope)) throw notFound('Obligation');
+    return (await this.#ledger.lockObligation(tx, id))!;
   }
 
   async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type QueryCreator, type Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import { columnsOf, slotsOf } from '../platform/db/compiled.ts';
-import { insertPart, type StatementPart } from '../platform/db/one-statement.ts';
+import { after, insertPart, type StatementPart } from '../platform/db/one-statement.ts';
 import { pageInTimeOrder, type TimePage } from '../platform/db/paging.ts';
 import type { Database } from '../platform/db/schema.ts';
 import type {
@@ -39,22 +39,6 @@ export function findObligations(q: Queryable, ids: string[]): Promise<WalletObli
   return q.selectFrom('wallet_obligations').selectAll().where('id', 'in', ids).execute();
 }
 
-/** The stake debits (kind bet) of bets. */
-export async function stakesOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
-  const rows: WalletObligation[] = [];
-  for (const part of chunks(betIds)) {
-    rows.push(
-      ...(await q
-        .selectFrom('wallet_obligations')
-        .selectAll()
-        .where('bet_id', 'in', part)
-        .where('kind', '=', 'bet')
-        .execute()),
-    );
-  }
-  return rows;
-}
-
 export function obligationsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
   if (betIds.length === 0) return Promise.resolve([]);
   return q
@@ -67,60 +51,30 @@ export function obligationsOfBets(q: Queryable, betIds: string[]): Promise<Walle
 }
 
 /**
- * Per bet: its last sequence number, how many corrections it has, and the signed sum of the settlement postings
- * (payout, refund, resettle; credits plus, debits minus) that count: delivered, owed, resolved by an operator, or
- * held for any reason but an obsolete one.
+ * Every obligation of the bets, locked until the caller's transaction ends, in (bet, sequence) order: the second
+ * step of the lock order, after the bets' own rows (docs/ledger.md). What the caller decides from these rows no other
+ * writer can change before it commits: the delivery engine's records wait, its claims skip them.
  */
-export async function settlementTotals(
-  q: Queryable,
-  betIds: string[],
-): Promise<Array<{ bet_id: string; last_sequence: number; corrections: number; settled: number }>> {
-  const rows = [];
-  for (const part of chunks(betIds)) {
-    const result = await sql<{ bet_id: string; last_sequence: number; corrections: number; settled: string }>`
-      select bet_id, max(sequence) as last_sequence,
-        count(*) filter (where kind = 'resettle')::int as corrections,
-        coalesce(sum(case when endpoint = 'credit' then amount else -amount end) filter (
-          where kind in ('payout', 'refund', 'resettle')
-            and (status in ('pending', 'applied', 'resolved')
-                 or (status = 'held' and hold_reason not in ('obsolete_credit_requires_review', 'obsolete_debit_requires_review')))
-        ), 0) as settled
-      from wallet_obligations
-      where bet_id in (${sql.join(part)})
-      group by bet_id`.execute(q);
-    rows.push(...result.rows.map((row) => ({ ...row, settled: Number(row.settled) })));
+export async function lockObligationsOfBets(q: Queryable, betIds: string[]): Promise<WalletObligation[]> {
+  const rows: WalletObligation[] = [];
+  for (const part of chunks([...betIds].sort())) {
+    rows.push(
+      ...(await q
+        .selectFrom('wallet_obligations')
+        .selectAll()
+        .where('bet_id', 'in', part)
+        .orderBy('bet_id')
+        .orderBy('sequence')
+        .forUpdate()
+        .execute()),
+    );
   }
   return rows;
 }
 
-/**
- * Settlement postings of a bet not yet settled one way or the other (owed, or held), locked: one the delivery
- * engine records meanwhile is waited for and, settled, left out (READ COMMITTED reads the row again).
- */
-export function unresolvedSettlementPostings(q: Queryable, betId: string): Promise<WalletObligation[]> {
-  return q
-    .selectFrom('wallet_obligations')
-    .selectAll()
-    .where('bet_id', '=', betId)
-    .where('kind', 'in', ['payout', 'refund', 'resettle'])
-    .where('status', 'in', ['pending', 'held'])
-    .orderBy('sequence')
-    .forUpdate()
-    .execute();
-}
-
-/** Settlement postings of a bet owed and never sent: never claimed for delivery, no attempt. */
-export function unsentSettlementPostings(q: Queryable, betId: string): Promise<WalletObligation[]> {
-  return q
-    .selectFrom('wallet_obligations')
-    .selectAll()
-    .where('bet_id', '=', betId)
-    .where('kind', 'in', ['payout', 'refund', 'resettle'])
-    .where('status', '=', 'pending')
-    .where('claims', '=', 0)
-    .where('attempts', '=', 0)
-    .orderBy('sequence')
-    .execute();
+/** One obligation, locked until the caller's transaction ends (one of no bet: an adjustment). */
+export function lockObligation(q: Queryable, id: string): Promise<WalletObligation | undefined> {
+  return q.selectFrom('wallet_obligations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** Who may claim what now: free delivery slots of the tenants that have calls in flight (the others get `perWallet`). */
@@ -218,14 +172,25 @@ export interface Change {
 }
 
 /**
- * Changes an obligation only if it is still what the caller read: the same state and the same number of attempts
- * (a fencing token: an attempt recorded by anyone else in between makes this one lose), and writes the change into
- * its history in the same statement. Returns whether it changed. Only the ledger calls it.
+ * What a writer read of an obligation and decided on: a guarded move changes the row only if these are still so. The
+ * attempt count is a fencing token (an attempt recorded by anyone else in between makes the move lose); the hold
+ * reason and the claim count, when given, catch a supersession or a claim made since.
+ */
+export interface Seen {
+  status: ObligationStatus;
+  attempts: number;
+  holdReason?: WalletObligation['hold_reason'];
+  claims?: number;
+}
+
+/**
+ * Changes an obligation only if it is still what the caller read (Seen), and writes the change into its history in
+ * the same statement. Returns whether it changed. Only the ledger calls it.
  */
 export async function moveObligation(
   q: Queryable,
   id: string,
-  seen: { status: ObligationStatus; attempts: number; claims?: number },
+  seen: Seen,
   changes: Updateable<WalletObligationsTable>,
   change: Change,
 ): Promise<boolean> {
@@ -264,7 +229,9 @@ export async function moveObligation(
 
 /**
  * moveObligation as parts of a statement (`name`, exactly one row or the statement writes nothing), with the call
- * that moved it logged and the change written into its history by the same statement.
+ * that moved it logged and the change written into its history by the same statement; made only after the part
+ * `gate` wrote a row, when there is one. Guarded by state and attempt count: it moves a stake debit, which is never
+ * held or claimed.
  */
 export function moveObligationParts(
   name: string,
@@ -275,6 +242,7 @@ export function moveObligationParts(
   },
   call: WalletCall,
   change: Change,
+  gate?: string,
 ): StatementPart[] {
   const history = historyRow(move.id, move.seen.status, move.changes.status, move.changes.hold_reason ?? null, change);
   const columns = columnsOf(move.changes);
@@ -283,14 +251,16 @@ export function moveObligationParts(
   const moved: StatementPart = {
     name,
     rows: 1,
-    shape: `update wallet_obligations set ${columns.join(', ')} if still as seen`,
-    build: (db, slot) =>
-      guardedMove(
+    shape: `update wallet_obligations set ${columns.join(', ')} if still as seen${gate ? `, after ${gate}` : ''}`,
+    build: (db, slot) => {
+      const query = guardedMove(
         db,
         slot('id'),
         { status: slot('status'), attempts: slot('attempts') },
         slotsOf(columns, slot, (column) => `set.${column}`),
-      ).returning('id'),
+      );
+      return (gate ? query.where(after(gate)) : query).returning('id');
+    },
     values,
   };
   return [
@@ -305,20 +275,17 @@ export function insertObligationsPart(name: string, rows: WalletObligation[], ga
   return insertPart(name, 'wallet_obligations', rows, { gate, returning: 'id' });
 }
 
-/** The row still in the state and attempt count the writer read (and claim count, when the writer says one). */
-function guardedMove(
-  q: QueryCreator<Database>,
-  id: string,
-  seen: { status: ObligationStatus; attempts: number; claims?: number },
-  changes: Updateable<WalletObligationsTable>,
-) {
-  const query = q
+/** The row still as the writer read it: state and attempt count, and hold reason and claim count when given. */
+function guardedMove(q: QueryCreator<Database>, id: string, seen: Seen, changes: Updateable<WalletObligationsTable>) {
+  let query = q
     .updateTable('wallet_obligations')
     .set(changes)
     .where('id', '=', id)
     .where('status', '=', seen.status)
     .where('attempts', '=', seen.attempts);
-  return seen.claims === undefined ? query : query.where('claims', '=', seen.claims);
+  if (seen.holdReason !== undefined) query = query.where('hold_reason', 'is not distinct from', seen.holdReason);
+  if (seen.claims !== undefined) query = query.where('claims', '=', seen.claims);
+  return query;
 }
 
 function historyRow(

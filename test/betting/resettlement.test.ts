@@ -372,6 +372,35 @@ describe('superseded movements', () => {
     );
   });
 
+  it('a superseded credit the wallet had refused is cancelled by the rules, the history saying why: nothing moved', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    await settle('home');
+    await drainDeliveries(t);
+    assert.deepEqual((await postings(betId)).at(-1), [`payout:${betId}:1`, 'credit', 21_00, 'held', 'refused']);
+    const corrected = await settle('void', 'resettle');
+    assert.deepEqual(corrected.body.owed, [{ currency: 'BRL', credits: 10_00, debits: 0, movements: 1 }]);
+    await drainDeliveries(t);
+    assert.deepEqual(await postings(betId), [
+      [`bet:${betId}`, 'debit', 10_00, 'applied', null],
+      [`payout:${betId}:1`, 'credit', 21_00, 'cancelled', 'refused'],
+      [`resettle:${betId}:2:1`, 'credit', 10_00, 'applied', null],
+    ]);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'void: the stake back, and no person was needed');
+    const listed = await t.request('GET', `/api/v1/admin/obligations?bet=${betId}`, { token: operator });
+    const payout = listed.body.obligations.find((o: { kind: string }) => o.kind === 'payout');
+    assert.deepEqual(
+      [payout.supersededBy, payout.actions, payout.history.at(-1).cause, payout.history.at(-1).note],
+      [
+        `result:${event().marketId}:2`,
+        [],
+        'superseded',
+        `superseded by result:${event().marketId}:2; the wallet refused it and keeps that refusal under its txId: ` +
+          'nothing moved',
+      ],
+    );
+  });
+
   it('a superseded credit the wallet refused while in flight is cancelled by the rules: nothing moved', async () => {
     const betId = await single();
     await settle('home');
@@ -390,8 +419,12 @@ describe('superseded movements', () => {
 describe('the history of an obligation', () => {
   it('every change of state or hold reason is kept, with who or what made it and why, and the workspace shows it', async () => {
     const betId = await single();
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 4 });
     wallet.fault({ mode: 'refuse', endpoint: 'credit' });
     await settle('home');
+    await drainDeliveries(t);
+    await review('retry', `payout:${betId}:1`, 'the casino unblocked the player');
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', times: 5 });
     await drainDeliveries(t);
     await settle('void', 'resettle');
     await review('cancel', `payout:${betId}:1`, 'the casino confirms it never applied it');
@@ -411,6 +444,14 @@ describe('the history of an obligation', () => {
       },
       {
         from: 'held',
+        to: 'pending',
+        holdReason: null,
+        by: { type: 'staff', id: staffId },
+        cause: 'retry',
+        note: 'the casino unblocked the player',
+      },
+      {
+        from: 'pending',
         to: 'held',
         holdReason: 'obsolete_credit_requires_review',
         by: { type: 'system', id: 'settlement' },

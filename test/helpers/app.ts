@@ -11,6 +11,7 @@ import { serveMetrics } from '../../src/platform/metrics/listener.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { DocumentedErrors } from './documented-errors.ts';
+import type { Interleaving } from './interleaving.ts';
 
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -86,10 +87,12 @@ export async function startTestApp(
      * (delivery.idle(), drainDeliveries()), so what they assert cannot change under them.
      */
     deliveryLoop?: boolean;
+    /** Pauses transactions at chosen statements, on PostgreSQL (interleaving tests). */
+    interleaving?: Interleaving;
   } = {},
 ): Promise<TestApp> {
-  const { deliveryLoop = false, ...appDeps } = deps;
-  const database = await createTestDatabase();
+  const { deliveryLoop = false, interleaving, ...appDeps } = deps;
+  const database = await createTestDatabase(interleaving ? { interpose: interleaving.interpose } : {});
   const clock = new ManualClock(CLOCK_START);
   const logs = new LogCapture();
   const config = testConfig(env);

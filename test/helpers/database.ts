@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/database.ts';
+import { openDatabase, type DatabaseHandle, type DatabaseTarget, type Db } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 
 /**
@@ -18,9 +18,11 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { migrate?: boolean } & Pick<DatabaseTarget, 'interpose'> = {},
+): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
-  const handle = await openDatabase({ databaseUrl });
+  const handle = await openDatabase({ databaseUrl, interpose: options.interpose });
   if (options.migrate !== false) await migrateToLatest(handle.db);
   return {
     db: handle.db,

@@ -117,11 +117,15 @@ export interface FreshSportsbook {
  * setUpSportsbook, no fault or recorded request left in the wallet, and a new player with `balance` in the wallet.
  * The returned object is filled in by those hooks.
  */
-export function freshSportsbookPerTest(prefix: string, balance = 100_00): FreshSportsbook {
+export function freshSportsbookPerTest(
+  prefix: string,
+  balance = 100_00,
+  appDeps: Parameters<typeof startTestApp>[1] = {},
+): FreshSportsbook {
   const fresh = {} as FreshSportsbook;
   let n = 0;
   before(async () => {
-    fresh.t = await startTestApp();
+    fresh.t = await startTestApp({}, appDeps);
     fresh.wallet = await startTestWallet(fresh.t.clock);
   });
   after(async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../src/platform/db/database.ts';
 import { beforeEach, describe, it } from 'node:test';
+import { moveGuarded } from '../../src/wallet/ledger-rows.ts';
 import type { WalletObligation } from '../../src/wallet/tables.ts';
 import {
   checkTransition,
@@ -64,6 +65,12 @@ async function rollbackOwed(): Promise<WalletObligation> {
   return t.db.selectFrom('wallet_obligations').selectAll().where('kind', '=', 'rollback').executeTakeFirstOrThrow();
 }
 
+const actor = { type: 'system', id: 'test' } as const;
+const stateOf = async (id: string) => {
+  const row = await t.db.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return [row.status, row.hold_reason, row.attempts];
+};
+
 describe('the ledger', () => {
   it('an attempt recorded by a writer that read the obligation before another attempt was recorded is not recorded', async () => {
     const seen = await rollbackOwed();
@@ -87,13 +94,35 @@ describe('the ledger', () => {
 
   it('a single move that lost its race throws LostRaceError and changes nothing', async () => {
     const seen = await rollbackOwed();
-    const review = { staffId: 'st_test', reason: null };
     await t.app.services.ledger.attempts.hold(t.db, seen, 'refused');
     await assert.rejects(t.app.services.ledger.attempts.hold(t.db, seen, 'refused'), LostRaceError);
-    const held = await t.app.services.ledger.find(t.db, seen.id);
-    await t.app.services.ledger.retry(t.db, held!, review);
-    await assert.rejects(t.app.services.ledger.cancel(t.db, held!, review), LostRaceError);
-    assert.equal((await t.app.services.ledger.find(t.db, seen.id))!.status, 'pending');
+    assert.deepEqual(await stateOf(seen.id), ['held', 'refused', seen.attempts]);
+  });
+
+  it('a guarded move compares every field its writer decided on: state, attempts, hold reason and claims', async () => {
+    const seen = await rollbackOwed();
+    await t.app.services.ledger.attempts.hold(t.db, seen, 'refused');
+    const held = (await t.app.services.ledger.find(t.db, seen.id))!;
+    const move = () =>
+      moveGuarded(t.db, t.clock.now(), held, 'pending', { hold_reason: null }, { actor, cause: 'test', note: null });
+    for (const [column, value] of [
+      ['hold_reason', 'obsolete_credit_requires_review'],
+      ['claims', held.claims + 1],
+    ] as const) {
+      await t.db
+        .updateTable('wallet_obligations')
+        .set({ [column]: value })
+        .where('id', '=', seen.id)
+        .execute();
+      await assert.rejects(move(), LostRaceError, `another ${column} since the read`);
+      await t.db
+        .updateTable('wallet_obligations')
+        .set({ [column]: held[column] })
+        .where('id', '=', seen.id)
+        .execute();
+    }
+    await move();
+    assert.deepEqual(await stateOf(seen.id), ['pending', null, seen.attempts]);
   });
 
   it('refuses a move the table does not allow, and changes nothing', async () => {

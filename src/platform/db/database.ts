@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { createPglite } from './pglite-image.ts';
@@ -26,6 +26,11 @@ export interface DatabaseTarget {
   dataDir?: string | undefined;
   /** Told when an idle pooled connection breaks (server restart, terminated backend); the pool replaces it. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Stands between Kysely and the PostgreSQL pool: the interleaving tests pause a transaction before a chosen
+   * statement through it (test/helpers/interleaving.ts). The service never sets it.
+   */
+  interpose?: (pool: PostgresPool) => PostgresPool;
 }
 
 /** How a database's connections are used right now: the pool gauges of the metrics. */
@@ -64,7 +69,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       'error',
       target.onConnectionError ?? ((error) => process.stderr.write(`database connection lost: ${error.message}\n`)),
     );
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    const prepared = preparingPool(pool);
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: target.interpose ? target.interpose(prepared) : prepared }),
+    });
     connectionUses.set(db, () => ({
       inUse: pool.totalCount - pool.idleCount,
       idle: pool.idleCount,
