@@ -175,6 +175,42 @@ describe('each movement kind reaches the sandbox wallet', () => {
     assert.ok((await reserved()).every((row) => row.reserved === 0));
   });
 
+  it('a bet reopened after its payout offers no cash-out: its payout still counts until it is settled again', async () => {
+    const betId = await place(f, home());
+    await settled(betId, 'settle', won());
+    await settled(betId, 'reopen');
+    const refusal = { code: 'cashout_unavailable', details: { reason: 'settlement_counts', paid: 21_00 } };
+    for (const query of ['', '?stake=500']) {
+      const offer = await f.t.request('GET', `/api/v1/bets/${betId}/cashout${query}`, { token: f.token });
+      assert.deepEqual(
+        [offer.status, offer.body.error.code, offer.body.error.details],
+        [409, ...Object.values(refusal)],
+      );
+    }
+    for (const part of [undefined, 5_00]) {
+      const body = { requestId: newRequestId(), amount: 9_50, ...(part ? { stake: part } : {}) };
+      const taken = await f.t.request('POST', `/api/v1/bets/${betId}/cashout`, { token: f.token, body });
+      assert.deepEqual(
+        [taken.status, taken.body.error.code, taken.body.error.details],
+        [409, ...Object.values(refusal)],
+      );
+    }
+    await settled(betId, 'settle', lost());
+    assert.deepEqual((await walletMoves(f, betId)).slice(1), [
+      [`payout:${betId}:1`, 'credit', 'payout', 21_00, `sandbox:${betId}:1`],
+      [`resettle:${betId}:3:1`, 'debit', 'resettle', 21_00, `sandbox:${betId}:3`],
+    ]);
+    assert.equal(await balance(), START_BALANCE - 10_00, 'the stake lost: paid once, taken back once, never twice');
+  });
+
+  it('a bet reopened after a payout of 0 (lost) may be cashed out: nothing of it counts', async () => {
+    const betId = await place(f, home());
+    await settled(betId, 'settle', lost());
+    await settled(betId, 'reopen');
+    assert.equal(await cashOut(betId), 9_50);
+    assert.equal(await balance(), START_BALANCE - 10_00 + 9_50);
+  });
+
   it('cancel before any credit: the stake is rolled back (rollback:bet:<betId>, ref bet:<betId>) and the bet refused', async () => {
     const betId = await place(f, home());
     const answer = await settled(betId, 'cancel');
