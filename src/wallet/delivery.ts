@@ -26,6 +26,12 @@ const CLAIM_MS = 60_000;
 const POLL_MS = 1_000;
 /** Answers waiting to be recorded at most before the engine stops claiming more. */
 const MAX_UNRECORDED = 4 * RECORD_BATCH;
+/**
+ * How old a wallet's URL and secret may be when a movement that waited for a slot is sent: read again after that, so
+ * that a change made while it waited (a rotated secret, a URL edited by hand) is seen, at one read per wallet per
+ * quarter second however many movements resume.
+ */
+const TARGET_FRESH_MS = 250;
 
 export interface DeliveryOptions {
   retryDelaysMs?: number[];
@@ -78,6 +84,8 @@ export class DeliveryEngine {
   #mustLook = true;
   /** The earliest time an attempt recorded by this engine is due again (clock milliseconds). */
   #nextDue: number | undefined;
+  /** Each wallet's URL, secret and currency as last read, and when (performance.now()): see TARGET_FRESH_MS. */
+  readonly #read = new Map<string, { target: Promise<TenantWallet | Error>; at: number }>();
   /** The one timer for that time or the next poll, and when it fires (clock milliseconds). */
   #timer: NodeJS.Timeout | undefined;
   #timerAt = 0;
@@ -253,11 +261,20 @@ export class DeliveryEngine {
    */
   async #targets(claimed: WalletObligation[]): Promise<Map<string, TenantWallet | Error>> {
     const tenantIds = [...new Set(claimed.map((obligation) => obligation.tenant_id))];
-    return new Map(
-      await Promise.all(
-        tenantIds.map(async (id) => [id, await this.#tenants.walletTarget(id).catch((error: Error) => error)] as const),
-      ),
-    );
+    return new Map(await Promise.all(tenantIds.map(async (id) => [id, await this.#readTarget(id)] as const)));
+  }
+
+  #readTarget(tenantId: string): Promise<TenantWallet | Error> {
+    const target = this.#tenants.walletTarget(tenantId).catch((error: Error) => error);
+    this.#read.set(tenantId, { target, at: performance.now() });
+    return target;
+  }
+
+  /** The tenant's wallet as it is now, for a movement that waited for a slot: read again unless just read. */
+  #targetNow(tenantId: string): Promise<TenantWallet | Error> {
+    const last = this.#read.get(tenantId);
+    if (last && performance.now() - last.at < TARGET_FRESH_MS) return last.target;
+    return this.#readTarget(tenantId);
   }
 
   /**
@@ -281,9 +298,12 @@ export class DeliveryEngine {
       .then(async (waited) => {
         slotTaken = true;
         if (this.#stopped) return this.#ledger.giveBackClaim(this.#db, obligation);
-        // While it waited, a resettlement may have superseded it or an operator cancelled it: send only what is owed.
-        if (waited && !(await this.#stillOwedAsClaimed(obligation))) return;
-        return this.#deliver(obligation, targets, freeSlot);
+        if (!waited) return this.#deliver(obligation, targets.get(tenantId)!, freeSlot);
+        // While it waited, a resettlement may have superseded it, an operator decided on it, or its wallet's URL or
+        // secret changed: only what is still owed as claimed is sent, with its wallet as it is now. What is not
+        // sent gives its claim back, so nothing says it may have reached the wallet.
+        if (!(await this.#stillOwedAsClaimed(obligation))) return this.#ledger.giveBackClaim(this.#db, obligation);
+        return this.#deliver(obligation, await this.#targetNow(tenantId), freeSlot);
       })
       .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
       .finally(() => {
@@ -323,16 +343,11 @@ export class DeliveryEngine {
   }
 
   /** One attempt of one claimed obligation, then its record (written with others). */
-  async #deliver(
-    obligation: WalletObligation,
-    targets: Map<string, TenantWallet | Error>,
-    answered: () => void,
-  ): Promise<void> {
-    const target = targets.get(obligation.tenant_id)!;
+  async #deliver(obligation: WalletObligation, target: TenantWallet | Error, answered: () => void): Promise<void> {
     if (target instanceof Error) throw target;
     if (target.walletUrl !== obligation.wallet_url) {
       // A movement goes only to the wallet it was recorded for: never to a replacement.
-      await this.#ledger.attempts.hold(this.#db, obligation, 'destination_changed');
+      await this.#ledger.attempts.holdUnsent(this.#db, obligation, 'destination_changed');
       return;
     }
     const attempt = await this.#send(obligation, target).finally(answered);

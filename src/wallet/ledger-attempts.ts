@@ -6,7 +6,14 @@ import type { WalletAttempt } from './client.ts';
 import { confirmation, deliveryChange, noteOf, supersededDeliveryChange } from './delivery-table.ts';
 import { moveGuarded } from './ledger-rows.ts';
 import type { LockedBet } from './locks.ts';
-import { checkTransition, isObsolete, type HistoryActor, type HoldReason, type ObligationState } from './states.ts';
+import {
+  checkTransition,
+  isObsolete,
+  LostRaceError,
+  type HistoryActor,
+  type HoldReason,
+  type ObligationState,
+} from './states.ts';
 import * as store from './store.ts';
 
 /** What one delivery attempt of an owed movement proved, and when to try again if it proved nothing. */
@@ -154,15 +161,24 @@ export class LedgerAttempts {
     return states;
   }
 
-  /** Stops automatic delivery without an attempt: the obligation waits for an operator. */
-  async hold(q: Queryable, obligation: WalletObligation, reason: HoldReason): Promise<void> {
-    await moveGuarded(
-      q,
-      this.#clock.now(),
-      obligation,
-      'held',
-      { hold_reason: reason, last_outcome: reason, claimed_until: null },
-      { actor: DELIVERY, cause: reason, note: null },
-    );
+  /**
+   * Stops automatic delivery of a claimed obligation that this claim did not send: it waits for an operator, and its
+   * claim is given back whole (its claims count as before it), since nothing left under it. If the obligation changed
+   * meanwhile (a resettlement superseded it), only the claim is given back.
+   */
+  async holdUnsent(q: Queryable, obligation: WalletObligation, reason: HoldReason): Promise<void> {
+    try {
+      await moveGuarded(
+        q,
+        this.#clock.now(),
+        obligation,
+        'held',
+        { hold_reason: reason, last_outcome: reason, claimed_until: null, claims: obligation.claims - 1 },
+        { actor: DELIVERY, cause: reason, note: 'not sent: never to a wallet other than the one it was owed to' },
+      );
+    } catch (error) {
+      if (!(error instanceof LostRaceError)) throw error;
+      await store.giveBackClaim(q, obligation);
+    }
   }
 }

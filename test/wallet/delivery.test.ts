@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Fault } from '../../reference-wallet/server.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
@@ -341,35 +341,107 @@ describe('stopping', () => {
   });
 });
 
+/**
+ * Movements claimed one window ahead wait in their wallet's lane for a slot: a wallet of two slots answering in 500 ms
+ * holds two of four payouts while the test changes the world under them (the race is the engine's own, so it runs on
+ * both databases). What happens to the two waiting is then checked once the first two are answered.
+ */
 describe('waiting for a slot', () => {
-  it('a movement superseded while it waited for a slot is not sent', async () => {
-    const u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
-    const slow = await startTestWallet(u.clock);
-    try {
-      const slowBook = await setUpSportsbook(u, slow);
-      for (const id of ['superseded-0', 'superseded-1', 'superseded-2', 'superseded-3']) {
-        await placeOn(u, slowBook, slow, id);
-      }
-      slow.setLatency(500);
-      const market = slowBook.events[0]!.marketId;
-      await settleMarket(u, slowBook, market, resultsOf(slowBook.events[0]!, 'home'));
-      await waitUntil(() => slow.wallet.stats.inFlight === 2, 3_000, 'two credits were sent');
-      const resettled = await settleMarket(u, slowBook, market, resultsOf(slowBook.events[0]!, 'away'), 'resettle');
-      assert.equal(resettled.status, 200, resettled.text);
-      // Two wallet latencies and a margin: had the two waiting been sent when the first two were answered, their
-      // answers would be logged by then.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const creditsSent = await u.db
-        .selectFrom('wallet_calls')
-        .select('tx_id')
-        .where('endpoint', '=', 'credit')
-        .where('kind', '=', 'payout')
-        .execute();
-      assert.equal(creditsSent.length, 2, 'only the two in flight before the resettlement reached the wallet');
-    } finally {
-      await u.close();
-      await slow.close();
+  let u: TestApp;
+  let slow: TestWallet;
+  let slowBook: Sportsbook;
+  beforeEach(async () => {
+    u = await startTestApp({}, { deliveryLoop: true, delivery: { walletConcurrency: 2 } });
+    slow = await startTestWallet(u.clock);
+    slowBook = await setUpSportsbook(u, slow);
+    for (let i = 0; i < 4; i += 1) await placeOn(u, slowBook, slow, `waiting-${i}`);
+    slow.setLatency(500);
+    await settleMarket(u, slowBook, slowBook.events[0]!.marketId, resultsOf(slowBook.events[0]!, 'home'));
+    await waitUntil(() => slow.wallet.stats.inFlight === 2, 3_000, 'two credits were sent, two wait for a slot');
+  });
+  afterEach(async () => {
+    await u.close();
+    await slow.close();
+  });
+
+  const payouts = () =>
+    u.db
+      .selectFrom('wallet_obligations')
+      .select(['id', 'status', 'hold_reason', 'attempts', 'claims', 'claimed_until'])
+      .where('kind', '=', 'payout')
+      .orderBy('status')
+      .execute();
+  /** Two wallet latencies and a margin: had the two waiting been sent when the first two were answered, they are. */
+  const afterTheWait = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+  const creditsSent = async () =>
+    (await u.db.selectFrom('wallet_calls').select('tx_id').where('kind', '=', 'payout').execute()).length;
+
+  it('a movement superseded while it waited is not sent, and gives its claim back: nothing says it may have left', async () => {
+    const market = slowBook.events[0]!.marketId;
+    const resettled = await settleMarket(u, slowBook, market, resultsOf(slowBook.events[0]!, 'away'), 'resettle');
+    assert.equal(resettled.status, 200, resettled.text);
+    await afterTheWait();
+    assert.equal(await creditsSent(), 2, 'only the two in flight before the resettlement reached the wallet');
+    const waited = (await payouts()).filter((payout) => payout.attempts === 0);
+    assert.deepEqual(
+      waited.map(({ status, hold_reason, claims, claimed_until }) => [status, hold_reason, claims, claimed_until]),
+      Array(2).fill(['held', 'obsolete_credit_requires_review', 0, null]),
+      'its claim given back: no claim alive, and its claims count as before it',
+    );
+    const operator = (await loginAsStaff(u, 'operator', { tenantId: slowBook.tenant.tenantId })).token;
+    const held = (await u.request('GET', '/api/v1/admin/obligations?state=held', { token: operator })).body
+      .obligations as Array<{ id: string; inFlight: boolean; requestSent: boolean; actions: string[] }>;
+    for (const { id } of waited) {
+      const shown = held.find((o) => o.id === id)!;
+      assert.deepEqual([shown.inFlight, shown.requestSent, shown.actions], [false, false, ['resolve', 'cancel']]);
+      const cancelled = await u.request('POST', `/api/v1/admin/obligations/${id}/cancel`, {
+        token: operator,
+        body: {},
+      });
+      assert.equal(cancelled.status, 200, 'cancelled in one step, with no reason asked: it never left');
     }
+  });
+
+  it('a movement whose wallet URL changed while it waited is held destination_changed, never sent to the old one', async () => {
+    // Out-of-band (settings refuse it once money moved): the engine must still notice.
+    await u.db.updateTable('tenants').set({ wallet_url: 'http://127.0.0.1:9' }).execute();
+    await afterTheWait();
+    assert.equal(await creditsSent(), 2, 'only the two already in flight reached the wallet');
+    assert.deepEqual(
+      (await payouts()).map(({ status, hold_reason, attempts, claims, claimed_until }) => [
+        status,
+        hold_reason,
+        attempts,
+        claims,
+        claimed_until,
+      ]),
+      [
+        ['applied', null, 1, 1, null],
+        ['applied', null, 1, 1, null],
+        ['held', 'destination_changed', 0, 0, null],
+        ['held', 'destination_changed', 0, 0, null],
+      ],
+      'held unsent: its claim given back whole',
+    );
+  });
+
+  it('a movement whose wallet secret was rotated while it waited is signed with the new secret', async () => {
+    const rotated = await u.request(
+      'POST',
+      `/api/v1/admin/integration/wallet-secret?tenantId=${slowBook.tenant.tenantId}`,
+      {
+        token: slowBook.admin,
+      },
+    );
+    assert.equal(rotated.status, 200, rotated.text);
+    slow.setSecret(rotated.body.walletSecret);
+    await afterTheWait();
+    assert.deepEqual(
+      (await payouts()).map(({ status, attempts }) => [status, attempts]),
+      Array(4).fill(['applied', 1]),
+      'the two waiting were signed with the secret of the wallet as it is now, and accepted at once',
+    );
+    assert.equal(slow.wallet.received.filter((request) => !request.signatureValid).length, 0);
   });
 });
 

@@ -66,6 +66,8 @@ async function rollbackOwed(): Promise<WalletObligation> {
 }
 
 const actor = { type: 'system', id: 'test' } as const;
+const hold = (row: WalletObligation) =>
+  moveGuarded(t.db, t.clock.now(), row, 'held', { hold_reason: 'refused' }, { actor, cause: 'test', note: null });
 const stateOf = async (id: string) => {
   const row = await t.db.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return [row.status, row.hold_reason, row.attempts];
@@ -94,14 +96,14 @@ describe('the ledger', () => {
 
   it('a single move that lost its race throws LostRaceError and changes nothing', async () => {
     const seen = await rollbackOwed();
-    await t.app.services.ledger.attempts.hold(t.db, seen, 'refused');
-    await assert.rejects(t.app.services.ledger.attempts.hold(t.db, seen, 'refused'), LostRaceError);
+    await hold(seen);
+    await assert.rejects(hold(seen), LostRaceError);
     assert.deepEqual(await stateOf(seen.id), ['held', 'refused', seen.attempts]);
   });
 
   it('a guarded move compares every field its writer decided on: state, attempts, hold reason and claims', async () => {
     const seen = await rollbackOwed();
-    await t.app.services.ledger.attempts.hold(t.db, seen, 'refused');
+    await hold(seen);
     const held = (await t.app.services.ledger.find(t.db, seen.id))!;
     const move = () =>
       moveGuarded(t.db, t.clock.now(), held, 'pending', { hold_reason: null }, { actor, cause: 'test', note: null });
