@@ -12,9 +12,11 @@ import type { Ledger } from '../wallet/ledger.ts';
 import { sandboxErrors } from './errors.ts';
 import type { ActionBody, OwnResultsBody } from './schemas.ts';
 
-/** What a call of the controls carries besides its body: its Idempotency-Key and the caller's address. */
+/** What a call of the controls carries besides its body: its Idempotency-Key, the key that sent it, its address. */
 export interface SandboxCall {
   key: string;
+  /** The integration key that sent the call (its SHA-256): a retry under another key is refused, never replayed. */
+  credential: string;
   ip: string;
 }
 
@@ -24,7 +26,8 @@ export interface SandboxCall {
  * demand, without a trader and without touching the shared markets. The money is betting's (bet-outcomes.ts, the
  * settlement's own rule and ledger); this adds who may ask and how: sandbox tenants only (production: 403
  * sandbox_only, audited as denied), their own bets only (another tenant's: 404), each call under its Idempotency-Key
- * (scoped to the tenant; the answer is stored with the change in one transaction and replayed for 24 h), and audited
+ * (scoped to the tenant and bound to the integration key that sent it; the answer is stored with the change in one
+ * transaction and replayed for 24 h to that key only), and audited
  * in the transaction that makes the change.
  */
 export class SandboxOutcomes {
@@ -64,7 +67,7 @@ export class SandboxOutcomes {
     const scope: IdempotencyScope = {
       scope: `tenant:${tenant.id}`,
       key: call.key,
-      credentialId: tenant.id,
+      credentialId: call.credential,
       operation: `POST /sandbox/bets/${betId}/${action}`,
       body,
     };

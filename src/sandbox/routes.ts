@@ -1,3 +1,4 @@
+import { sha256Hex } from '../platform/crypto.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
@@ -19,7 +20,12 @@ function sendStored(reply: FastifyReply, result: { status: number; body: unknown
 /** The sandbox outcome controls: a sandbox tenant's server (X-Tenant-ID + X-API-Key) decides its own bets' outcomes. */
 export function sandboxRoutes(app: TypedApp, outcomes: SandboxOutcomes, auth: Auth): void {
   const server = auth.tenantKey();
-  const call = (request: FastifyRequest) => ({ key: String(request.headers['idempotency-key']), ip: request.ip });
+  const call = (request: FastifyRequest) => ({
+    key: String(request.headers['idempotency-key']),
+    // The integration key that sent it, as integration_keys knows it (its SHA-256): the Idempotency-Key is bound to it.
+    credential: sha256Hex(String(request.headers['x-api-key'])),
+    ip: request.ip,
+  });
 
   app.post(
     `${SANDBOX_BETS}/:id/settle`,

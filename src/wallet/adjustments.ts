@@ -70,8 +70,10 @@ export class Adjustments {
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
     const player = await this.#integration.visiblePlayer(call, body.playerId);
     const requestHash = sha256Hex(canonicalJson(body));
+    // A key is the staff member's own: another's same key is another adjustment.
+    const key = { tenantId: player.tenant_id, staffId: call.staff.id, key: idempotencyKey };
     const replay = async () => {
-      const earlier = (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey))!;
+      const earlier = (await store.findAdjustmentByKey(this.#db, key))!;
       if (earlier.request_hash !== requestHash) {
         throw idempotencyErrors.idempotency_mismatch(
           { reason: 'body' },
@@ -80,7 +82,7 @@ export class Adjustments {
       }
       return { adjustment: await this.#views.view(earlier), replayed: true };
     };
-    if (await store.findAdjustmentByKey(this.#db, player.tenant_id, idempotencyKey)) return replay();
+    if (await store.findAdjustmentByKey(this.#db, key)) return replay();
     const policy = await this.#tenants.get(player.tenant_id);
     checkWithinMaximum(policy, body.amount);
     const aboveAlone = body.amount > policy.adjustment_approval_above;

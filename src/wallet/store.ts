@@ -587,23 +587,31 @@ export async function callFigures(q: Queryable, since: Date, until: Date) {
   return rows.map((row) => ({ ...row, p50: Number(row.p50), p99: Number(row.p99) }));
 }
 
-/** Inserts the adjustment unless its Idempotency-Key was used in the tenant already; returns whether it did. */
+/**
+ * Inserts the adjustment unless its staff member used its Idempotency-Key in the tenant already; returns whether it
+ * did.
+ */
 export async function insertAdjustment(q: Queryable, row: Insertable<AdjustmentsTable>): Promise<boolean> {
   const inserted = await q
     .insertInto('adjustments')
     .values(row)
-    .onConflict((oc) => oc.columns(['tenant_id', 'idempotency_key']).doNothing())
+    .onConflict((oc) => oc.columns(['tenant_id', 'staff_id', 'idempotency_key']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
 }
 
-export function findAdjustmentByKey(q: Queryable, tenantId: string, key: string): Promise<Adjustment | undefined> {
+/** The adjustment a staff member made in the tenant with this Idempotency-Key. */
+export function findAdjustmentByKey(
+  q: Queryable,
+  by: { tenantId: string; staffId: string; key: string },
+): Promise<Adjustment | undefined> {
   return q
     .selectFrom('adjustments')
     .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('idempotency_key', '=', key)
+    .where('tenant_id', '=', by.tenantId)
+    .where('staff_id', '=', by.staffId)
+    .where('idempotency_key', '=', by.key)
     .executeTakeFirst();
 }
 

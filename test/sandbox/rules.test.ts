@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { newIdempotencyKey } from '../helpers/aggregator.ts';
+import { loginAsStaff } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   activateClient,
@@ -119,6 +120,23 @@ describe('every call happens once', () => {
     await drainDeliveries(f.t);
     assert.equal((await walletMoves(f, betId)).length, 2);
     assert.equal(await f.wallets.sandbox.balanceOf(f.player), START_BALANCE - 20_00 + 21_00);
+  });
+
+  it('an Idempotency-Key is bound to the integration key that sent it: after a rotation, a retry is refused, not replayed', async () => {
+    const betId = await place(f, home());
+    const key = newIdempotencyKey();
+    assert.equal((await control(f, betId, 'settle', won(), { key })).status, 200);
+    const admin = (await loginAsStaff(f.t, 'platform_admin')).token;
+    const rotated = await f.t.request('POST', `/api/v1/admin/integration/api-key?tenantId=${f.sandbox.tenantId}`, {
+      token: admin,
+    });
+    assert.equal(rotated.status, 200, rotated.text);
+    const environment = { ...f.sandbox, apiKey: rotated.body.integrationApiKey };
+    const retried = await control(f, betId, 'settle', won(), { key, environment });
+    assert.deepEqual(
+      [retried.status, retried.body.error.code, retried.body.error.details],
+      [409, 'idempotency_mismatch', { reason: 'credential' }],
+    );
   });
 
   it("a call whose target is already the bet's state changes nothing and owes nothing, whatever its key", async () => {

@@ -123,6 +123,25 @@ describe('adjustments', () => {
     assert.equal((await t.db.selectFrom('adjustments').select('id').execute()).length, 1);
   });
 
+  it("an Idempotency-Key is its staff member's own: another operator's same key and body make another adjustment", async () => {
+    const colleague = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+    const body = { direction: 'credit', amount: 2_00, reason: 'goodwill, same wording' };
+    const key = newIdempotencyKey();
+    const first = await adjust(body, { key });
+    const second = await adjust(body, { key, as: colleague });
+    assert.deepEqual([first.status, second.status], [201, 201], second.text);
+    assert.equal(second.headers.get('idempotency-replayed'), null, 'not a replay of the first operator');
+    assert.notEqual(second.body.adjustment.id, first.body.adjustment.id);
+    const again = await adjust(body, { key, as: colleague });
+    assert.deepEqual(
+      [again.status, again.headers.get('idempotency-replayed'), again.body.adjustment.id],
+      [200, 'true', second.body.adjustment.id],
+      "the colleague's own retry replays the colleague's adjustment",
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(externalId), 54_00, 'two adjustments, each once');
+  });
+
   it('refuses bodies outside the schema, and a request without Idempotency-Key', async () => {
     const valid = { direction: 'credit', amount: 1_00, reason: 'fine reason' };
     for (const body of [

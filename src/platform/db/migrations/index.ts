@@ -19,6 +19,7 @@ import * as aggregatorAllowedIps from './0017_aggregator_allowed_ips.ts';
 import * as marketDepth from './0018_market_depth.ts';
 import * as playerPreferences from './0019_player_preferences.ts';
 import * as leanWriteIndexes from './0020_lean_write_indexes.ts';
+import * as adjustmentKeysPerStaff from './0021_adjustment_keys_per_staff.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_market_depth': marketDepth,
   '0019_player_preferences': playerPreferences,
   '0020_lean_write_indexes': leanWriteIndexes,
+  '0021_adjustment_keys_per_staff': adjustmentKeysPerStaff,
 };
 
 export const migrationProvider: MigrationProvider = {
