@@ -4,8 +4,8 @@ import type { IntegrationService } from '../integration/service.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet, BetLeg, Cashout } from './tables.ts';
-import { notFound, platformErrors, validationError } from '../platform/errors.ts';
-import { tenantScope } from '../platform/http/auth.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import { tenantFilter } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
 import type { Ledger } from '../wallet/ledger.ts';
@@ -76,11 +76,7 @@ export class BetViews {
         'Name exactly one of player (our player id), externalPlayerId (the casino’s) and betId.',
       );
     }
-    const scope = tenantScope(call.staff);
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
-      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
-    }
-    const tenantId = scope ?? query.tenantId;
+    const tenantId = tenantFilter(call.staff, query.tenantId) ?? undefined;
     const { page, nextCursor } = query.betId
       ? { page: [await this.#visibleBet(tenantId, query.betId)], nextCursor: '' }
       : await this.#page(

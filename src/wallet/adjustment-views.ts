@@ -1,6 +1,5 @@
 import type { Db } from '../platform/db/database.ts';
-import { platformErrors } from '../platform/errors.ts';
-import { tenantScope } from '../platform/http/auth.ts';
+import { tenantFilter } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
@@ -20,13 +19,11 @@ export class AdjustmentViews {
 
   /** Adjustments of the caller's tenant (platform: any, or the one named), newest first: the approvals queue. */
   async list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
-    const scope = tenantScope(call.staff);
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
-      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
-    }
+    const tenantId = tenantFilter(call.staff, query.tenantId);
+    if (query.tenantId !== undefined) await this.#tenants.get(query.tenantId);
     const limit = query.limit ?? ADJUSTMENTS_PAGE;
     const rows = await store.listAdjustments(this.#db, {
-      tenantId: scope ?? query.tenantId ?? null,
+      tenantId,
       status: query.status,
       playerId: query.player,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,

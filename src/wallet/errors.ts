@@ -32,6 +32,13 @@ export const walletErrors = defineErrors({
     status: 409,
     message: 'Sending this movement again cannot help (details.reason says why); resolve or cancel it instead.',
   },
+  sent_again_too_soon: {
+    status: 429,
+    message:
+      'This movement was retried or redelivered moments ago: ask again after Retry-After seconds ' +
+      '(details.retryAfterSeconds), once that attempt has had its answer.',
+    headers: (details) => ({ 'retry-after': String(details.retryAfterSeconds) }),
+  },
   redelivery_not_allowed: {
     status: 409,
     message:

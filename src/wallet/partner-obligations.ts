@@ -10,7 +10,7 @@ import type { DeliveryEngine } from './delivery.ts';
 import { walletErrors } from './errors.ts';
 import type { Ledger } from './ledger.ts';
 import type { Movement } from './movement.ts';
-import { retryRefusal } from './retry-rule.ts';
+import { retryRefusal, sendAgainWait } from './retry-rule.ts';
 import {
   CALLS_SHOWN,
   PARTNER_PAGE,
@@ -110,8 +110,9 @@ export class PartnerObligations {
   /**
    * Sends a movement again now: the same row, so the same txId, body and wallet; never a new movement. Allowed for a
    * movement still owed (pending, but not a stake debit: it is sent once) and for one the wallet refused (failed),
-   * under the operator's retry rule (retry-rule.ts). Idempotent: one already due, or with an attempt on its way,
-   * is left as it is, and concurrent requests make it due once. Audited with the effect.
+   * under the operator's retry rule (retry-rule.ts). Idempotent: one already due is left as it is, and concurrent
+   * requests make it due once. Throttled: refused while an attempt is on its way (409 obligation_in_flight), and
+   * within SEND_AGAIN_GAP_MS of the last retry or redelivery (429 sent_again_too_soon). Audited with the effect.
    */
   async redeliver(
     call: CasinoCall,
@@ -144,18 +145,21 @@ export class PartnerObligations {
         'A stake debit is sent once, by the placement, and never again; if its outcome is unknown, its rollback is owed.',
       );
     }
-    let effect: RedeliveryEffect;
+    // One attempt at a time: the answer on its way decides, and nothing is asked of the wallet meanwhile.
     if (this.#inFlight(obligation)) {
-      effect = 'in_flight';
-    } else if (state === 'failed') {
-      const tenant = await this.#tenants.get(obligation.tenant_id, tx);
-      const refusal = retryRefusal(obligation, tenant.wallet_url);
-      if (refusal) throw refuse(refusal.details, refusal.message);
-      await this.#ledger.redeliverNow(locked);
-      effect = 'scheduled';
-    } else if (obligation.next_attempt_at <= this.#clock.now()) {
+      throw walletErrors.obligation_in_flight({ claimedUntil: obligation.claimed_until!.toISOString() });
+    }
+    let effect: RedeliveryEffect;
+    if (state === 'pending' && obligation.next_attempt_at <= this.#clock.now()) {
       effect = 'already_due';
     } else {
+      if (state === 'failed') {
+        const tenant = await this.#tenants.get(obligation.tenant_id, tx);
+        const refusal = retryRefusal(obligation, tenant.wallet_url);
+        if (refusal) throw refuse(refusal.details, refusal.message);
+      }
+      const wait = sendAgainWait(await store.lastSentAgainAt(tx, id), this.#clock.now());
+      if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
       await this.#ledger.redeliverNow(locked);
       effect = 'scheduled';
     }

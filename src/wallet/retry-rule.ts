@@ -48,3 +48,17 @@ export function retryRefusal(
   }
   return null;
 }
+
+/**
+ * The least time between two requests to send one movement again (an operator's retry, a casino's redelivery): each
+ * makes the engine call the wallet at once, and a script or an impatient double press must not turn that into a
+ * stream of calls to one wallet for one movement.
+ */
+export const SEND_AGAIN_GAP_MS = 10_000;
+
+/** Seconds to wait before this movement may be sent again on request, or null when it may be now. */
+export function sendAgainWait(lastSentAgainAt: Date | undefined, now: Date): number | null {
+  if (!lastSentAgainAt) return null;
+  const waited = now.getTime() - lastSentAgainAt.getTime();
+  return waited >= SEND_AGAIN_GAP_MS ? null : Math.ceil((SEND_AGAIN_GAP_MS - waited) / 1000);
+}

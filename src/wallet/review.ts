@@ -2,8 +2,8 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { WalletObligation } from './tables.ts';
-import { notFound, platformErrors, validationError } from '../platform/errors.ts';
-import { tenantScope } from '../platform/http/auth.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import { tenantFilter, tenantScope } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
@@ -14,7 +14,7 @@ import * as store from './store.ts';
 import type { Ledger, Review } from './ledger.ts';
 import type { LockedObligation } from './locks.ts';
 import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
-import { retryRefusal } from './retry-rule.ts';
+import { retryRefusal, sendAgainWait } from './retry-rule.ts';
 import type { Movement } from './movement.ts';
 import {
   CALLS_SHOWN,
@@ -64,13 +64,10 @@ export class ObligationReview {
   }
 
   async list(call: Pick<StaffCall, 'staff'>, query: ObligationsQuery) {
-    const scope = tenantScope(call.staff);
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
-      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
-    }
+    const tenantId = await this.#tenantNamed(call, query.tenantId);
     const limit = query.limit ?? OBLIGATIONS_PAGE;
     const rows = await store.listObligations(this.#db, {
-      tenantId: scope ?? query.tenantId ?? null,
+      tenantId,
       status: query.state,
       playerId: query.player,
       betId: query.bet,
@@ -88,11 +85,7 @@ export class ObligationReview {
 
   /** The badges of the workspace: obligations per state, held ones per reason (every one listed, zeros too). */
   async counts(call: Pick<StaffCall, 'staff'>, query: ObligationCountsQuery): Promise<ObligationCounts> {
-    const scope = tenantScope(call.staff);
-    if (scope !== null && query.tenantId !== undefined && query.tenantId !== scope) {
-      throw platformErrors.forbidden(undefined, 'Operators see their own tenant only; leave tenantId out.');
-    }
-    const tenantId = scope ?? query.tenantId ?? null;
+    const tenantId = await this.#tenantNamed(call, query.tenantId);
     const counts: ObligationCounts = {
       tenantId,
       states: zeros(OBLIGATION_STATES),
@@ -192,11 +185,23 @@ export class ObligationReview {
     return { obligation: record! };
   }
 
-  /** Sending again must be able to help, and can go only where the movement was recorded for (retry-rule.ts). */
+  /**
+   * Sending again must be able to help, can go only where the movement was recorded for, and not moments after it was
+   * last sent again on request (retry-rule.ts).
+   */
   async #checkRetry(locked: LockedObligation): Promise<void> {
     const tenant = await this.#tenants.get(locked.obligation.tenant_id, locked.tx);
     const refusal = retryRefusal(locked.obligation, tenant.wallet_url);
     if (refusal) throw walletErrors.retry_not_allowed(refusal.details, refusal.message);
+    const wait = sendAgainWait(await store.lastSentAgainAt(locked.tx, locked.obligation.id), this.#clock.now());
+    if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
+  }
+
+  /** The tenant a read is filtered to (tenantFilter); one named that does not exist is not found, not empty. */
+  async #tenantNamed(call: Pick<StaffCall, 'staff'>, requested: string | undefined): Promise<string | null> {
+    const tenantId = tenantFilter(call.staff, requested);
+    if (requested !== undefined) await this.#tenants.get(requested);
+    return tenantId;
   }
 
   /** An attempt is on its way to the wallet: the engine's claim on it is alive. */

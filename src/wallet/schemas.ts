@@ -174,7 +174,7 @@ export const obligationsSchema = {
   summary: 'Money owed to or by wallets, with each movement’s attempts; newest first',
   querystring: ObligationsQuery,
   response: { 200: Type.Object({ obligations: Type.Array(ObligationRecord), nextCursor: Type.String() }) },
-  errors: [platformErrors.validation, platformErrors.forbidden],
+  errors: [platformErrors.validation, platformErrors.forbidden, platformErrors.not_found],
 };
 export const obligationCountsSchema = {
   tags: workspaceTags,
@@ -182,7 +182,7 @@ export const obligationCountsSchema = {
   summary: 'How many obligations are in each state, and held ones for each reason (the workspace badges)',
   querystring: ObligationCountsQuery,
   response: { 200: ObligationCounts },
-  errors: [platformErrors.validation, platformErrors.forbidden],
+  errors: [platformErrors.validation, platformErrors.forbidden, platformErrors.not_found],
 };
 export const retrySchema = {
   tags: workspaceTags,
@@ -191,7 +191,7 @@ export const retrySchema = {
   params: ObligationParams,
   body: RetryBody,
   response: { 200: Type.Object({ obligation: ObligationRecord }) },
-  errors: [...reviewErrors, walletErrors.retry_not_allowed],
+  errors: [...reviewErrors, walletErrors.retry_not_allowed, walletErrors.sent_again_too_soon],
 };
 export const resolveSchema = {
   tags: workspaceTags,
@@ -307,7 +307,7 @@ export const adjustmentsSchema = {
   summary: 'Adjustments, newest first; status=proposed is the queue waiting for a second staff member',
   querystring: AdjustmentsQuery,
   response: { 200: Type.Object({ adjustments: Type.Array(AdjustmentView), nextCursor: Type.String() }) },
-  errors: [platformErrors.validation, platformErrors.forbidden],
+  errors: [platformErrors.validation, platformErrors.forbidden, platformErrors.not_found],
 };
 export const approveAdjustmentSchema = {
   tags: adjustmentTags,
@@ -446,7 +446,7 @@ export const partnerObligationsSchema = {
   errors: [platformErrors.validation],
 };
 
-export const REDELIVERY_EFFECTS = ['scheduled', 'already_due', 'in_flight'] as const;
+export const REDELIVERY_EFFECTS = ['scheduled', 'already_due'] as const;
 const RedeliverBody = Type.Object(
   { reason: Type.Optional({ ...Reason, description: 'why, for the audit trail' }) },
   { additionalProperties: false },
@@ -458,8 +458,9 @@ export const redeliverSchema = {
   summary: 'Send a pending or failed movement again now: same txId, same body, same wallet; never a new one',
   description:
     'Idempotent: asking again, or many times at once, changes nothing more. `scheduled`: it is due now; ' +
-    '`already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor); `in_flight`: ' +
-    'an attempt is on its way now and its answer decides.',
+    '`already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor). One attempt ' +
+    'at a time, at most one redelivery or retry of a movement every 10 s: 409 `obligation_in_flight` while an ' +
+    'attempt is on its way, 429 `sent_again_too_soon` (with Retry-After) within 10 s of the last.',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
   body: RedeliverBody,
   response: {
@@ -468,7 +469,12 @@ export const redeliverSchema = {
       redelivery: Type.Enum(REDELIVERY_EFFECTS),
     }),
   },
-  errors: [platformErrors.not_found, walletErrors.redelivery_not_allowed],
+  errors: [
+    platformErrors.not_found,
+    walletErrors.redelivery_not_allowed,
+    walletErrors.obligation_in_flight,
+    walletErrors.sent_again_too_soon,
+  ],
 };
 
 export const transactionSchema = {

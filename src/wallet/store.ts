@@ -308,6 +308,17 @@ function historyRow(
   };
 }
 
+/** When the obligation was last made due again on request: an operator's retry or a casino's redelivery. */
+export async function lastSentAgainAt(q: Queryable, obligationId: string): Promise<Date | undefined> {
+  const row = await q
+    .selectFrom('wallet_obligation_history')
+    .select((eb) => eb.fn.max('at').as('at'))
+    .where('obligation_id', '=', obligationId)
+    .where('cause', 'in', ['retry', 'redelivery'])
+    .executeTakeFirst();
+  return row?.at ?? undefined;
+}
+
 /** The history of obligations, oldest change first. */
 export function historyOf(q: Queryable, obligationIds: string[]): Promise<ObligationHistoryEntry[]> {
   if (obligationIds.length === 0) return Promise.resolve([]);

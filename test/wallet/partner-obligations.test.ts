@@ -338,6 +338,40 @@ describe('redelivery', () => {
     assert.equal(await wallet.balanceOf(player), balanceBefore + 21_00);
   });
 
+  it('one attempt at a time: refused while an attempt is on its way (409), its answer decides', async () => {
+    const { id } = await pendingPayout();
+    t.clock.advance(30_000);
+    wallet.setLatency(500);
+    const attempt = t.app.services.delivery.runOnce();
+    try {
+      while (wallet.wallet.stats.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const asked = await redeliver(id);
+      assert.deepEqual([asked.status, asked.body.error.code], [409, 'obligation_in_flight'], asked.text);
+      assert.ok(Date.parse(asked.body.error.details.claimedUntil) > t.clock.now().getTime());
+    } finally {
+      await attempt;
+      wallet.setLatency(0);
+    }
+    const row = await t.db.selectFrom('wallet_obligations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual([row.status, row.attempts], ['applied', 6], 'the attempt on its way decided');
+  });
+
+  it('at most once every 10 s per movement: sooner is 429 sent_again_too_soon with Retry-After', async () => {
+    const { id } = await failedPayout();
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    assert.equal((await redeliver(id)).body.redelivery, 'scheduled');
+    await drainDeliveries(t);
+    t.clock.advance(4_000);
+    const tooSoon = await redeliver(id);
+    assert.deepEqual(
+      [tooSoon.status, tooSoon.body.error.code, tooSoon.body.error.details, tooSoon.headers.get('retry-after')],
+      [429, 'sent_again_too_soon', { retryAfterSeconds: 6 }, '6'],
+    );
+    t.clock.advance(6_000);
+    const asked = await redeliver(id);
+    assert.deepEqual([asked.status, asked.body.redelivery], [202, 'scheduled']);
+  });
+
   it('of a delivered movement is refused, and changes nothing', async () => {
     const { betId } = await failedPayout();
     const stake = (await list(`?bet=${betId}&state=delivered`)).body.obligations[0];

@@ -189,6 +189,20 @@ describe('decisions on a held movement', () => {
     assert.deepEqual([row.tx_id, row.status, row.attempts], [`payout:${betId}:1`, 'applied', 3]);
   });
 
+  it('retry at most once every 10 s per movement: sooner is 429 sent_again_too_soon with Retry-After', async () => {
+    const { id } = await heldPayout();
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    assert.equal((await act(id, 'retry', { reason: 'the casino unblocked the player' })).status, 200);
+    await drainDeliveries(t);
+    const tooSoon = await act(id, 'retry', { reason: 'once more' });
+    assert.deepEqual(
+      [tooSoon.status, tooSoon.body.error.code, tooSoon.body.error.details, tooSoon.headers.get('retry-after')],
+      [429, 'sent_again_too_soon', { retryAfterSeconds: 10 }, '10'],
+    );
+    t.clock.advance(10_000);
+    assert.equal((await act(id, 'retry', { reason: 'once more' })).status, 200);
+  });
+
   it('retry is refused while the tenant points at another wallet: a movement never goes elsewhere', async () => {
     const { id, betId } = await heldPayout();
     await t.db.updateTable('tenants').set({ wallet_url: 'http://127.0.0.1:9' }).execute();
@@ -285,6 +299,21 @@ describe('the workspace badges', () => {
     assert.deepEqual((await counts(`?tenantId=${other.tenantId}`, book.admin)).body.states, states);
     const trader = await counts('', book.trader);
     assert.deepEqual([trader.status, trader.body.error.code], [403, 'forbidden']);
+  });
+
+  it('a tenant that does not exist is not found, not a row of zeros: for the counts, the list and the adjustments', async () => {
+    for (const path of [
+      '/api/v1/admin/obligations/counts?tenantId=tn_nobody',
+      '/api/v1/admin/obligations?tenantId=tn_nobody',
+      '/api/v1/admin/adjustments?tenantId=tn_nobody',
+    ]) {
+      const response = await t.request('GET', path, { token: book.admin });
+      assert.deepEqual(
+        [response.status, response.body.error.code, response.body.error.message],
+        [404, 'not_found', 'Tenant not found.'],
+        path,
+      );
+    }
   });
 
   it('refuses what it cannot read', async () => {

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { platformErrors, validationError } from '../errors.ts';
-import { tenantScope } from '../http/auth.ts';
+import { validationError } from '../errors.ts';
+import { tenantFilter } from '../http/auth.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import type { StaffCall } from '../http/principals.ts';
 import { auditCsv } from './csv.ts';
@@ -61,14 +61,11 @@ export class AuditViews {
   }
 
   async #filter(call: Pick<StaffCall, 'staff'>, query: AuditQuery): Promise<Omit<AuditFilter, 'limit'>> {
-    const own = tenantScope(call.staff);
-    if (own !== null && query.tenantId !== undefined && query.tenantId !== own) {
-      throw platformErrors.forbidden(undefined, 'Operators read the audit log of their own tenant only.');
-    }
+    const tenantId =
+      tenantFilter(call.staff, query.tenantId, 'Operators read the audit log of their own tenant only.') ?? undefined;
     const from = query.from ? new Date(query.from) : undefined;
     const to = query.to ? new Date(query.to) : undefined;
     if (from && to && to <= from) throw validationError('to', 'to must be after from.');
-    const tenantId = own ?? query.tenantId;
     return {
       actorType: query.actorType,
       actorId: query.actorId,

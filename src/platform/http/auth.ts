@@ -63,6 +63,20 @@ export function tenantScope(staff: StaffPrincipal): string | null {
   return staff.tenantId;
 }
 
+/**
+ * The tenant a staff member's read is filtered to: an operator's own (naming another is 403 with `refusal`), the one
+ * a platform administrator names, or null (every tenant) when the platform names none.
+ */
+export function tenantFilter(
+  staff: StaffPrincipal,
+  requested: string | undefined,
+  refusal = 'Operators see their own tenant only; leave tenantId out.',
+): string | null {
+  const own = tenantScope(staff);
+  if (own !== null && requested !== undefined && requested !== own) throw platformErrors.forbidden(undefined, refusal);
+  return own ?? requested ?? null;
+}
+
 /** The tenant a tenant-settings request acts on: operators their own (may omit it), the platform must name one. */
 export function targetTenant(staff: StaffPrincipal, requested: string | undefined): string {
   const own = tenantScope(staff);

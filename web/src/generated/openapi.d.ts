@@ -1133,7 +1133,7 @@ export interface paths {
     put?: never;
     /**
      * Send a pending or failed movement again now: same txId, same body, same wallet; never a new one
-     * @description Idempotent: asking again, or many times at once, changes nothing more. `scheduled`: it is due now; `already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor); `in_flight`: an attempt is on its way now and its answer decides.
+     * @description Idempotent: asking again, or many times at once, changes nothing more. `scheduled`: it is due now; `already_due`: it was due already (or waits for an earlier movement of its bet, see waitingFor). One attempt at a time, at most one redelivery or retry of a movement every 10 s: 409 `obligation_in_flight` while an attempt is on its way, 429 `sent_again_too_soon` (with Retry-After) within 10 s of the last.
      */
     post: operations['redeliverMovement'];
     delete?: never;
@@ -17261,6 +17261,31 @@ export interface operations {
           };
         };
       };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
       /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
       414: {
         headers: {
@@ -17419,6 +17444,31 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -17792,6 +17842,31 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description sent_again_too_soon: This movement was retried or redelivered moments ago: ask again after Retry-After seconds (details.retryAfterSeconds), once that attempt has had its answer. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sent_again_too_soon';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -18652,6 +18727,31 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -20053,7 +20153,7 @@ export interface operations {
               }[];
             };
             /** @enum {unknown} */
-            redelivery: 'scheduled' | 'already_due' | 'in_flight';
+            redelivery: 'scheduled' | 'already_due';
           };
         };
       };
@@ -20132,7 +20232,7 @@ export interface operations {
           };
         };
       };
-      /** @description redelivery_not_allowed: Only a movement still owed (pending) or one the wallet refused (failed) can be sent again now, and only when sending it again can help; details.state and details.reason say why not. */
+      /** @description obligation_in_flight: An attempt to deliver this movement is on its way to the wallet; its answer is recorded and decides. Look again in a minute. | redelivery_not_allowed: Only a movement still owed (pending) or one the wallet refused (failed) can be sent again now, and only when sending it again can help; details.state and details.reason say why not. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20144,7 +20244,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'redelivery_not_allowed';
+              code: 'obligation_in_flight' | 'redelivery_not_allowed';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -20232,7 +20332,7 @@ export interface operations {
           };
         };
       };
-      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. | sent_again_too_soon: This movement was retried or redelivered moments ago: ask again after Retry-After seconds (details.retryAfterSeconds), once that attempt has had its answer. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -20244,7 +20344,7 @@ export interface operations {
                * @description stable machine-readable code
                * @enum {unknown}
                */
-              code: 'rate_limited';
+              code: 'rate_limited' | 'sent_again_too_soon';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
