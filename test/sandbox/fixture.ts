@@ -35,10 +35,10 @@ export interface SandboxFixture {
 const PLAYER = 'sandbox-player';
 export const START_BALANCE = 100_00;
 
-export function sandboxPerTest(): SandboxFixture {
+export function sandboxPerTest(appDeps: Parameters<typeof startTestApp>[1] = {}): SandboxFixture {
   const f = {} as SandboxFixture;
   before(async () => {
-    f.t = await startTestApp();
+    f.t = await startTestApp({}, appDeps);
     f.wallets = await startWalletPair(f.t.clock);
   });
   after(async () => {

@@ -20,17 +20,12 @@ import type { TestWallet } from '../helpers/wallet.ts';
  * waits, and the money is what the rules say whichever runs first.
  */
 const interleaving = new Interleaving();
-const fresh = freshSportsbookPerTest('race-player', 100_00, { interleaving });
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
 let operator: string;
-beforeEach(async () => {
-  ({ t, wallet, book, token, player } = fresh);
-  operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
-});
 
 /** Statements of the ledger: an obligation's guarded move, and the read that locks a bet's obligations. */
 const MOVES_AN_OBLIGATION = /update "wallet_obligations"/;
@@ -73,82 +68,76 @@ function answered<T>(settled: { ok: true; value: T } | { ok: false; error: unkno
   return settled.value;
 }
 
-describe('a decision on a held movement racing a resettlement', () => {
-  it(
-    "an operator's retry of a refused payout while a resettlement makes the bet lost pays nothing",
-    ON_POSTGRES,
-    async () => {
-      const { betId, id } = await refusedPayout();
-      const race = await interleaving.race(
-        t.db,
-        { name: 'the retry has read the held payout and is about to move it', before: MOVES_AN_OBLIGATION },
-        operatorDecides(id, 'retry', 'the casino unblocked the player'),
-        resettle('away'),
-      );
-      assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
-      assert.equal(answered(race.meanwhile).status, 200, answered(race.meanwhile).text);
-      await drainDeliveries(t);
-      assert.equal(await wallet.balanceOf(player), 90_00, 'the stake lost, and no payout on a lost bet');
-      assert.equal(race.waited, true, 'the resettlement waited for the bet the retry had locked');
-      const payout = await obligation(`payout:${betId}:1`);
-      assert.deepEqual(
-        [payout.status, payout.superseded_by],
-        ['cancelled', `result:${book.events[0]!.marketId}:2`],
-        'retried first, then superseded: its one answer was a refusal the wallet keeps, so the rules cancel it',
-      );
-      const bet = (await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet;
-      assert.deepEqual([bet.status, bet.settledReturn], ['lost', 0]);
-    },
-  );
+describe('a decision on a held movement racing a resettlement', ON_POSTGRES, () => {
+  const fresh = freshSportsbookPerTest('race-player', 100_00, { interleaving });
+  beforeEach(async () => {
+    ({ t, wallet, book, token, player } = fresh);
+    operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+  });
 
-  it(
-    "a casino's redelivery of a failed payout while a resettlement makes the bet lost pays nothing",
-    ON_POSTGRES,
-    async () => {
-      const { betId, id } = await refusedPayout();
-      const race = await interleaving.race(
-        t.db,
-        { name: 'the redelivery has read the failed payout and is about to move it', before: MOVES_AN_OBLIGATION },
-        casinoRedelivers(id),
-        resettle('away'),
-      );
-      assert.equal(answered(race.paused).status, 202, answered(race.paused).text);
-      assert.equal(answered(race.meanwhile).status, 200, answered(race.meanwhile).text);
-      await drainDeliveries(t);
-      assert.equal(await wallet.balanceOf(player), 90_00, 'the stake lost, and no payout on a lost bet');
-      assert.equal(race.waited, true, 'the resettlement waited for the bet the redelivery had locked');
-      assert.equal((await obligation(`payout:${betId}:1`)).status, 'cancelled');
-    },
-  );
+  it("an operator's retry of a refused payout while a resettlement makes the bet lost pays nothing", async () => {
+    const { betId, id } = await refusedPayout();
+    const race = await interleaving.race(
+      t.db,
+      { name: 'the retry has read the held payout and is about to move it', before: MOVES_AN_OBLIGATION },
+      operatorDecides(id, 'retry', 'the casino unblocked the player'),
+      resettle('away'),
+    );
+    assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
+    assert.equal(answered(race.meanwhile).status, 200, answered(race.meanwhile).text);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 90_00, 'the stake lost, and no payout on a lost bet');
+    assert.equal(race.waited, true, 'the resettlement waited for the bet the retry had locked');
+    const payout = await obligation(`payout:${betId}:1`);
+    assert.deepEqual(
+      [payout.status, payout.superseded_by],
+      ['cancelled', `result:${book.events[0]!.marketId}:2`],
+      'retried first, then superseded: its one answer was a refusal the wallet keeps, so the rules cancel it',
+    );
+    const bet = (await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet;
+    assert.deepEqual([bet.status, bet.settledReturn], ['lost', 0]);
+  });
 
-  it(
-    "an operator's cancel during a resettlement to void leaves the exact correction: the stake back",
-    ON_POSTGRES,
-    async () => {
-      const { betId, id } = await refusedPayout();
-      const race = await interleaving.race(
-        t.db,
-        { name: "the resettlement has read the bet's account and is about to supersede", before: LOCKS_OBLIGATIONS },
-        resettle('void'),
-        operatorDecides(id, 'cancel', 'the casino confirms the payout never arrived'),
-      );
-      assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
-      const cancel = answered(race.meanwhile);
-      assert.deepEqual(
-        [cancel.status, cancel.body.error.code, cancel.body.error.details],
-        [409, 'obligation_not_held', { status: 'cancelled' }],
-        'the resettlement cancelled the refused payout by rule first; the operator is told',
-      );
-      await drainDeliveries(t);
-      assert.equal(await wallet.balanceOf(player), 100_00, 'void: the stake comes back, nothing else');
-      assert.equal(race.waited, true, 'the cancel waited for the bet the resettlement had locked');
-      const correction = await t.db
-        .selectFrom('wallet_obligations')
-        .select(['endpoint', 'amount', 'status'])
-        .where('bet_id', '=', betId)
-        .where('kind', '=', 'resettle')
-        .execute();
-      assert.deepEqual(correction, [{ endpoint: 'credit', amount: 10_00, status: 'applied' }]);
-    },
-  );
+  it("a casino's redelivery of a failed payout while a resettlement makes the bet lost pays nothing", async () => {
+    const { betId, id } = await refusedPayout();
+    const race = await interleaving.race(
+      t.db,
+      { name: 'the redelivery has read the failed payout and is about to move it', before: MOVES_AN_OBLIGATION },
+      casinoRedelivers(id),
+      resettle('away'),
+    );
+    assert.equal(answered(race.paused).status, 202, answered(race.paused).text);
+    assert.equal(answered(race.meanwhile).status, 200, answered(race.meanwhile).text);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 90_00, 'the stake lost, and no payout on a lost bet');
+    assert.equal(race.waited, true, 'the resettlement waited for the bet the redelivery had locked');
+    assert.equal((await obligation(`payout:${betId}:1`)).status, 'cancelled');
+  });
+
+  it("an operator's cancel during a resettlement to void leaves the exact correction: the stake back", async () => {
+    const { betId, id } = await refusedPayout();
+    const race = await interleaving.race(
+      t.db,
+      { name: "the resettlement has read the bet's account and is about to supersede", before: LOCKS_OBLIGATIONS },
+      resettle('void'),
+      operatorDecides(id, 'cancel', 'the casino confirms the payout never arrived'),
+    );
+    assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
+    const cancel = answered(race.meanwhile);
+    assert.deepEqual(
+      [cancel.status, cancel.body.error.code, cancel.body.error.details],
+      [409, 'obligation_not_held', { status: 'cancelled' }],
+      'the resettlement cancelled the refused payout by rule first; the operator is told',
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'void: the stake comes back, nothing else');
+    assert.equal(race.waited, true, 'the cancel waited for the bet the resettlement had locked');
+    const correction = await t.db
+      .selectFrom('wallet_obligations')
+      .select(['endpoint', 'amount', 'status'])
+      .where('bet_id', '=', betId)
+      .where('kind', '=', 'resettle')
+      .execute();
+    assert.deepEqual(correction, [{ endpoint: 'credit', amount: 10_00, status: 'applied' }]);
+  });
 });
