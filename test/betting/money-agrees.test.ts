@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { newIdempotencyKey } from '../helpers/aggregator.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
@@ -15,19 +16,25 @@ import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 /**
  * For any sequence of settlements, resettlements (reopening accumulators, voiding, turning winners into losers; also
- * while a credit's answer is on its way back), full and partial cash-outs, deliveries and a wallet that applies a
- * credit and then answers 503, once the ledger has
- * drained and the operator has decided what the rules left to a person: the bet's own figures, My Bets, the staff
- * look-up, the ledger and the GGR report all say exactly what the wallet's journal says the player received.
+ * while a credit's answer is on its way back), full and partial cash-outs, deliveries, a wallet that applies a credit
+ * and then answers 503 or refuses one, and resettlements fired at the same moment as other actors' requests (an
+ * operator's retry, resolve or cancel, the casino's redelivery, an adjustment, a cash-out, a delivery round: real
+ * concurrency on PostgreSQL), once the ledger has drained and the operator has decided what the rules left to a
+ * person: the bet's own figures, My Bets, the staff look-up, the ledger, exposure and the GGR report all say exactly
+ * what the wallet's journal says the player received.
  */
 
 type Outcome = 'home' | 'draw' | 'away' | 'void';
+/** What another actor does at the same moment as a resettlement. */
+type Actor = 'retry' | 'decide' | 'redeliver' | 'adjust' | 'cashout' | 'deliver';
 type Step =
   | { type: 'result'; market: 0 | 1; outcome: Outcome }
   | { type: 'result_while_a_credit_is_in_flight'; market: 0 | 1; outcome: Outcome }
+  | { type: 'result_while_others_act'; market: 0 | 1; outcome: Outcome; actors: Actor[] }
   | { type: 'cashout'; part: boolean }
   | { type: 'deliver' }
-  | { type: 'credit_applied_then_503' };
+  | { type: 'credit_applied_then_503' }
+  | { type: 'credit_refused' };
 
 const result = <T extends 'result' | 'result_while_a_credit_is_in_flight'>(type: T) =>
   fc.record({
@@ -36,16 +43,28 @@ const result = <T extends 'result' | 'result_while_a_credit_is_in_flight'>(type:
     outcome: fc.constantFrom<Outcome>('home', 'draw', 'away', 'void'),
   });
 
+const ACTORS: Actor[] = ['retry', 'decide', 'redeliver', 'adjust', 'cashout', 'deliver'];
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: result('result') },
   { weight: 2, arbitrary: result('result_while_a_credit_is_in_flight') },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('result_while_others_act' as const),
+      market: fc.constantFrom(0 as const, 1 as const),
+      outcome: fc.constantFrom<Outcome>('home', 'draw', 'away', 'void'),
+      actors: fc.uniqueArray(fc.constantFrom(...ACTORS), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('cashout' as const), part: fc.boolean() }) },
   { weight: 2, arbitrary: fc.constant({ type: 'deliver' as const }) },
   { weight: 1, arbitrary: fc.constant({ type: 'credit_applied_then_503' as const }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'credit_refused' as const }) },
 );
 
 const BALANCE = 1_000_00;
 const STAKE = 10_00;
+const ADJUSTMENT = 1_00;
 
 let t: TestApp;
 let wallet: TestWallet;
@@ -124,24 +143,108 @@ async function apply(run: Run, action: Step): Promise<void> {
       return record(run, action);
     case 'result_while_a_credit_is_in_flight':
       return recordWhileInFlight(run, action);
-    case 'cashout': {
-      const stake = action.part ? '?stake=400' : '';
-      const offer = await t.request('GET', `/api/v1/bets/${run.betId}/cashout${stake}`, { token: run.token });
-      if (offer.status !== 200) return; // closed, or a leg is settled or suspended: no offer, nothing to do
-      const body = {
-        requestId: newRequestId(),
-        amount: offer.body.offer.amount,
-        ...(action.part ? { stake: 4_00 } : {}),
-      };
-      const taken = await t.request('POST', `/api/v1/bets/${run.betId}/cashout`, { token: run.token, body });
-      assert.ok([200, 409].includes(taken.status), taken.text);
-      return;
-    }
+    case 'result_while_others_act':
+      return recordWhileOthersAct(run, action);
+    case 'cashout':
+      return cashOut(run, action.part);
     case 'deliver':
       return drainDeliveries(t);
     case 'credit_applied_then_503':
       wallet.fault({ mode: 'status_503', endpoint: 'credit', apply: true });
+      return;
+    case 'credit_refused':
+      wallet.fault({ mode: 'refuse', endpoint: 'credit' });
   }
+}
+
+/** The player takes the offer, if there is one (closed, a leg settled or suspended: none, nothing to do). */
+async function cashOut(run: Run, part: boolean): Promise<void> {
+  const stake = part ? '?stake=400' : '';
+  const offer = await t.request('GET', `/api/v1/bets/${run.betId}/cashout${stake}`, { token: run.token });
+  if (offer.status !== 200) return;
+  const body = { requestId: newRequestId(), amount: offer.body.offer.amount, ...(part ? { stake: 4_00 } : {}) };
+  const taken = await t.request('POST', `/api/v1/bets/${run.betId}/cashout`, { token: run.token, body });
+  assert.ok([200, 409].includes(taken.status), taken.text);
+}
+
+/**
+ * The results recorded while other actors act on the bet's money at the same moment. Each looks first, as a person
+ * at a screen would (the bet's held or owed movements, the wallet's journal), then all requests are sent at once.
+ * Each answer must be one its API documents for a request that lost a race: never a 5xx.
+ */
+async function recordWhileOthersAct(
+  run: Run,
+  action: { market: 0 | 1; outcome: Outcome; actors: Actor[] },
+): Promise<void> {
+  const listed = await t.request('GET', `/api/v1/admin/obligations?bet=${run.betId}`, { token: run.operator });
+  type Listed = {
+    id: string;
+    txId: string;
+    kind: string;
+    status: string;
+    supersededBy: string | null;
+    actions: string[];
+  };
+  const movements = (listed.body.obligations as Listed[]).filter((o) => o.kind !== 'bet');
+  const refused = movements.find((o) => o.status === 'held' && o.actions.includes('retry'));
+  const superseded = movements.find((o) => o.status === 'held' && o.supersededBy !== null);
+  const owed = movements.find((o) => o.status === 'pending' || o.status === 'held');
+  const { txIds } = await journalNet(run.betId);
+  const casino = { 'x-tenant-id': run.book.tenant.tenantId, 'x-api-key': run.book.tenant.apiKey };
+  const acts: Record<Actor, () => Promise<unknown>> = {
+    retry: async () => {
+      if (!refused) return;
+      const answer = await t.request('POST', `/api/v1/admin/obligations/${refused.id}/retry`, {
+        token: run.operator,
+        body: { reason: 'the casino asks for it again' },
+      });
+      assert.ok([200, 409, 429].includes(answer.status), answer.text);
+    },
+    decide: async () => {
+      if (!superseded) return;
+      // As the casino's journal says: applied, it counts (resolve); never applied, it is not owed (cancel).
+      const decision = txIds.includes(superseded.txId) ? 'resolve' : 'cancel';
+      const answer = await t.request('POST', `/api/v1/admin/obligations/${superseded.id}/${decision}`, {
+        token: run.operator,
+        body: { reason: `the casino's journal, read a moment ago` },
+      });
+      assert.ok([200, 409].includes(answer.status), answer.text);
+    },
+    redeliver: async () => {
+      if (!owed) return;
+      const answer = await t.request('POST', `/api/v1/integration/obligations/${owed.id}/redeliver`, {
+        headers: casino,
+        body: {},
+      });
+      assert.ok([202, 409, 429].includes(answer.status), answer.text);
+    },
+    adjust: async () => {
+      const answer = await t.request('POST', '/api/v1/admin/adjustments', {
+        token: run.operator,
+        headers: { 'idempotency-key': newIdempotencyKey() },
+        body: { playerId: await playerId(run), direction: 'credit', amount: ADJUSTMENT, reason: 'goodwill' },
+      });
+      assert.equal(answer.status, 201, answer.text);
+    },
+    cashout: () => cashOut(run, false),
+    deliver: () => t.app.services.delivery.runOnce(),
+  };
+  const event = run.book.events[action.market]!;
+  const mode = run.settled.has(action.market) ? 'resettle' : 'settle';
+  const [answer] = await Promise.all([
+    settleMarket(t, run.book, event.marketId, resultsOf(event, action.outcome), mode),
+    ...action.actors.map((actor) => acts[actor]()),
+  ]);
+  assert.equal(answer.status, 200, answer.text);
+  run.settled.add(action.market);
+}
+
+/** The operators' adjustments the wallet applied for the player (they belong to no bet). */
+async function adjusted(player: string): Promise<number> {
+  const rows = (await wallet.wallet.store.transactions()).filter(
+    (row) => row.player_id === player && row.kind === 'adjustment' && row.status === 200,
+  );
+  return rows.reduce((total, row) => total + (row.endpoint === 'credit' ? 1 : -1) * Number(row.amount), 0);
 }
 
 /** What the wallet's journal says the player received for the bet: credits plus, debits minus, refusals nothing. */
@@ -155,8 +258,9 @@ async function journalNet(betId: string): Promise<{ net: number; txIds: string[]
 }
 
 /**
- * Drains the ledger, then decides what it holds for a person as the operator would with the casino's help (the
- * wallet's journal): applied, resolve; never applied, cancel. Until nothing is owed or held.
+ * Drains the ledger, then decides what it holds for a person as the operator would with the casino's help: a movement
+ * the wallet refused and still owed is retried (the casino fixed what made it refuse); one a resettlement superseded is
+ * decided by the wallet's journal: applied, resolve; never applied, cancel. Until nothing is owed or held.
  */
 async function settleEverything(run: Run): Promise<void> {
   for (let round = 0; round < 10; round += 1) {
@@ -181,6 +285,15 @@ async function settleEverything(run: Run): Promise<void> {
       obligation.calls.every((call: { outcome: string }) => call.outcome !== 'applied'),
       `a movement the wallet confirmed is never left to a person: ${obligation.txId}`,
     );
+    if (obligation.actions.includes('retry')) {
+      t.clock.advance(10_000); // a retry or redelivery of it may have been asked a moment ago
+      const retried = await t.request('POST', `/api/v1/admin/obligations/${obligation.id}/retry`, {
+        token: run.operator,
+        body: { reason: 'the casino fixed what made its wallet refuse it' },
+      });
+      assert.equal(retried.status, 200, retried.text);
+      continue;
+    }
     const applied = txIds.includes(obligation.txId);
     const action = applied ? 'resolve' : 'cancel';
     const decided = await t.request('POST', `/api/v1/admin/obligations/${obligation.id}/${action}`, {
@@ -197,7 +310,11 @@ const signed = (movement: { direction?: string; endpoint?: string; amount: numbe
 
 async function checkEveryViewAgrees(run: Run): Promise<void> {
   const { net, txIds } = await journalNet(run.betId);
-  assert.equal(await wallet.balanceOf(run.player), BALANCE + net, 'the balance moved by the journal');
+  assert.equal(
+    await wallet.balanceOf(run.player),
+    BALANCE + net + (await adjusted(run.player)),
+    'the balance moved by the journal: the bet, and the adjustments beside it',
+  );
 
   const mine = (await t.request('GET', `/api/v1/bets/${run.betId}`, { token: run.token })).body.bet;
   const applied = mine.movements.filter((movement: { status: string }) => movement.status === 'applied');
