@@ -54,7 +54,7 @@ export function retryRefusal(
  * makes the engine call the wallet at once, and a script or an impatient double press must not turn that into a
  * stream of calls to one wallet for one movement.
  */
-export const SEND_AGAIN_GAP_MS = 10_000;
+const SEND_AGAIN_GAP_MS = 10_000;
 
 /** Seconds to wait before this movement may be sent again on request, or null when it may be now. */
 export function sendAgainWait(lastSentAgainAt: Date | undefined, now: Date): number | null {
