@@ -1,7 +1,8 @@
 // npm run soak -- [--seed N] [--bets N] [--restarts N] [--minutes M] [--json] [--keep]
 //
 // The fault soak: the reference wallet and `bookmaker serve` each in a process of their own, on loopback; a tenant,
-// players and markets; thousands of bets (singles and accumulators), cash-outs, settlements and resettlements,
+// players and markets; thousands of bets (singles and accumulators), cash-outs, settlements and resettlements (each
+// sent at the same moment as an operator's and the casino's decisions on the held and owed movements of its bets),
 // while the wallet answers with every fault mode at random and the service is killed with SIGKILL and started again.
 // Once the queue has drained it checks that the ledger, the wallet's journal and balances and the signed daily
 // statements agree to the unit (bench/soak-check.ts), prints the figures, and exits 0 only when nothing differs.
@@ -18,6 +19,7 @@ import type { SelectionResult } from '../src/catalog/tables.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { startServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
+import { isObsolete } from '../src/wallet/states.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import { runCli } from '../test/helpers/process.ts';
 import {
@@ -75,6 +77,13 @@ const PLACERS = 6;
 /** Faults waiting in the wallet at once, at most (a few more can queue while the service is down). */
 const FAULTS_WAITING = 6;
 const PASSWORD = 'the soak administrator password';
+const OPERATOR_PASSWORD = 'the soak operator password';
+/** At each resettlement, the most held movements the operator decides, and the most the casino asks again for. */
+const OPERATOR_AT_ONCE = 12;
+const CASINO_AT_ONCE = 8;
+/** What the operator (retry, resolve, cancel) and the casino (redeliver) may send during a resettlement. */
+const DECISIONS = ['retry', 'resolve', 'cancel', 'redeliver'] as const;
+type Decision = (typeof DECISIONS)[number];
 /** Where a fault lands (undefined: the next call, whatever its endpoint); rollbacks are rare, so rarely aimed at. */
 const ENDPOINTS = ['debit', 'debit', 'credit', 'credit', 'credit', 'rollback', undefined, undefined] as const;
 
@@ -158,6 +167,19 @@ const figures = {
   unexpectedExits: 0,
   operator: { resolved: 0, cancelled: 0, retried: 0 },
   redeliveries: 0,
+  duringResettlements: {
+    /** Resettlements with decisions sent at the same moment, of all resettlements sent. */
+    resettlements: 0,
+    sent: 0,
+    done: 0,
+    refused: {} as Record<string, number>,
+    /** Answers neither success nor a refusal the race explains: each is a discrepancy. */
+    unexpected: 0,
+    byAction: Object.fromEntries(DECISIONS.map((action) => [action, { sent: 0, done: 0, refused: {} }])) as Record<
+      Decision,
+      { sent: number; done: number; refused: Record<string, number> }
+    >,
+  },
   wallet: { requests: 0, resent: 0 },
   statements: { days: [] as string[], movements: 0 },
   reconcile: 'not run',
@@ -173,7 +195,14 @@ const activeUntil = started + opts.minutes * 60_000 * 0.6;
 const hardStop = deadline + 120_000;
 
 const random = new Random(opts.seed);
-const choices = { slips: random.fork(), faults: random.fork(), kills: random.fork(), results: random.fork() };
+// Forked in this order, so that a new stream leaves the earlier ones (and older seeds' scenarios) as they were.
+const choices = {
+  slips: random.fork(),
+  faults: random.fork(),
+  kills: random.fork(),
+  results: random.fork(),
+  decisions: random.fork(),
+};
 const say = (line: string) => process.stderr.write(`soak: ${line}\n`);
 
 // ---- the processes ----
@@ -296,6 +325,8 @@ const OUTCOMES = ['home', 'draw', 'away', 'void'];
 const otherOutcome = (rng: Random, not: string | undefined) => rng.pick(OUTCOMES.filter((o) => o !== not));
 
 let staffToken = '';
+/** The tenant's operator (a second staff account): the decisions taken during resettlements are theirs. */
+let operatorToken = '';
 let tenantId = '';
 let integrationKey = '';
 const sessions: string[] = [];
@@ -305,6 +336,8 @@ const progress = { actions: 0, drain: false };
 
 const admin = (method: string, path: string, body?: unknown) =>
   call(method, path, { token: staffToken, ...(body === undefined ? {} : { body }) });
+const operator = (method: string, path: string, body?: unknown) =>
+  call(method, path, { token: operatorToken, ...(body === undefined ? {} : { body }) });
 const casino = (method: string, path: string, body?: unknown) =>
   call(method, path, {
     headers: { 'x-tenant-id': tenantId, 'x-api-key': integrationKey },
@@ -351,6 +384,7 @@ async function provision(): Promise<Round[]> {
   tenantId = tenant.tenant.id;
   integrationKey = tenant.integrationApiKey;
   await wallet.control('PUT', '/secret', { secret: tenant.walletSecret });
+  operatorToken = await signInOperator();
 
   for (const player of players) {
     await wallet.control('PUT', `/players/${player}`, { balance: OPENING, currency: CURRENCY });
@@ -430,6 +464,21 @@ async function provision(): Promise<Round[]> {
     rounds.push({ markets, slips, actions, late, bets: [] });
   }
   return rounds;
+}
+
+/**
+ * A second staff account, an operator bound to the tenant, as the casino's back office has. Made through the admin
+ * API rather than `bookmaker staff create` (on PGlite the CLI cannot open the database the service holds), and
+ * enrolled with its authenticator at its first sign-in.
+ */
+async function signInOperator(): Promise<string> {
+  const email = 'soak-operator@bookmaker.test';
+  const account = { email, password: OPERATOR_PASSWORD, role: 'operator', tenantId };
+  expect(await admin('POST', '/api/v1/admin/staff', account), 201, 'operator account');
+  const login = await call('POST', '/api/v1/admin/auth/login', { body: { email, password: OPERATOR_PASSWORD } });
+  const { enrolmentToken, secret } = expect(login, 200, 'operator login').enrolment;
+  const enrolment = { enrolmentToken, totp: totpCode(secret, new Date()) };
+  return expect(await call('POST', '/api/v1/admin/auth/enrol', { body: enrolment }), 200, 'operator enrolment').token;
 }
 
 // `provision` needs the environment before the service exists.
@@ -553,8 +602,12 @@ async function act(action: Action): Promise<void> {
   progress.actions += 1;
   const results = resultsOf(market, action.outcome);
   const body = { results: Object.entries(results).map(([selectionId, result]) => ({ selectionId, result })) };
+  // A resettlement is sent with the operator's and the casino's decisions on the market's bets, once.
+  let amid = action.kind === 'resettle';
   for (;;) {
-    const answer = await admin('POST', `/api/v1/admin/trading/markets/${market.id}/${action.kind}`, body);
+    const send = () => admin('POST', `/api/v1/admin/trading/markets/${market.id}/${action.kind}`, body);
+    const answer = amid ? await resettleAmidDecisions(market, send) : await send();
+    amid = false;
     const code = answer.body?.error?.code;
     if (answer.status === 200 || (action.kind === 'settle' && code === 'market_settled')) break;
     if (code === 'bets_pending') {
@@ -690,16 +743,9 @@ function runKills(plans: KillPlan[]): Promise<void> {
 
 // ---- reading the ledger, and the operator's decisions ----
 
-async function obligations(state?: string): Promise<any[]> {
-  const rows: any[] = [];
-  let cursor = '';
-  do {
-    const query = `tenantId=${tenantId}&limit=100${state ? `&state=${state}` : ''}${cursor ? `&cursor=${cursor}` : ''}`;
-    const page = expect(await admin('GET', `/api/v1/admin/obligations?${query}`), 200, 'obligations');
-    rows.push(...page.obligations);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return rows;
+function obligations(state?: string): Promise<any[]> {
+  const filter = `tenantId=${tenantId}${state ? `&state=${state}` : ''}`;
+  return everyPage((query) => admin('GET', `/api/v1/admin/obligations?${filter}&${query}`), 'obligations');
 }
 
 async function queueDepth(): Promise<{ unsettled: number; held: number } | undefined> {
@@ -735,6 +781,9 @@ async function decideHeld(): Promise<void> {
       const code = answer.body?.error?.code;
       if (answer.status === 200) {
         figures.operator[action === 'retry' ? 'retried' : action === 'resolve' ? 'resolved' : 'cancelled'] += 1;
+      } else if (code === 'sent_again_too_soon') {
+        // Sent again moments ago (by a decision during a resettlement): not one of its tries; asked again later.
+        retries.set(row.txId, (retries.get(row.txId) ?? 1) - 1);
       } else if (code !== 'obligation_not_held' && code !== 'obligation_in_flight') {
         discrepancies.push({ check: 'operator', detail: `${action} ${row.txId}: ${answer.status} ${answer.text}` });
       }
@@ -775,6 +824,153 @@ async function redeliverLate(): Promise<void> {
     if (row.inFlight || !row.nextAttemptAt || Date.parse(row.nextAttemptAt) < Date.now() + 2_000) continue;
     const answer = await casino('POST', `/api/v1/integration/obligations/${row.id}/redeliver`, {});
     if (answer.status === 202) figures.redeliveries += 1;
+  }
+}
+
+// ---- the operator and the casino, at the moment of a resettlement ----
+
+/**
+ * The answers a decision may get besides success when the resettlement (or the other side's decision, or the engine)
+ * changed its movement first, with their HTTP status: the service refuses what no longer applies, it never decides
+ * on what it did not read under the bet's lock (docs/ledger.md, the lock order).
+ */
+const RACE_REFUSALS: Record<Decision, Record<string, number>> = {
+  retry: { obligation_not_held: 409, obligation_in_flight: 409, retry_not_allowed: 409, sent_again_too_soon: 429 },
+  resolve: { obligation_not_held: 409, obligation_in_flight: 409 },
+  cancel: { obligation_not_held: 409, obligation_in_flight: 409 },
+  redeliver: { redelivery_not_allowed: 409, obligation_in_flight: 409, sent_again_too_soon: 429 },
+};
+
+interface Intent {
+  decision: Decision;
+  txId: string;
+  send: () => Promise<HttpAnswer>;
+}
+
+/**
+ * A resettlement sent at the same moment as what the operator and the casino decide, from their screens, on the held
+ * and owed movements of the market's bets. They race on purpose: whichever takes the bet's lock first decides, and
+ * the other must find the movement as that decision left it. Every answer is counted; one that is neither success
+ * nor a refusal the race explains is a discrepancy.
+ */
+async function resettleAmidDecisions(market: Market, resettle: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
+  const bets = new Set(
+    accepted.filter((bet) => bet.legs.some((leg) => leg.marketId === market.id)).map((bet) => bet.betId),
+  );
+  const intents = [...(await operatorIntents(bets)), ...(await casinoIntents(bets))];
+  if (intents.length > 0) figures.duringResettlements.resettlements += 1;
+  const [answer] = await Promise.all([resettle(), ...intents.map((intent) => decideAmid(market, intent))]);
+  return answer;
+}
+
+/** Every page of a list the service serves by cursor (`limit=100&cursor=…`). */
+async function everyPage(read: (query: string) => Promise<HttpAnswer>, what: string): Promise<any[]> {
+  const rows: any[] = [];
+  let cursor = '';
+  do {
+    const page = expect(await read(`limit=100${cursor ? `&cursor=${cursor}` : ''}`), 200, what);
+    rows.push(...page.obligations);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return rows;
+}
+
+/**
+ * What the operator decides on the bets' held movements, as in the drain: a superseded one resolved when the casino's
+ * journal shows it applied and cancelled when it does not (never while an attempt is on its way, nor while a request
+ * of it may still apply in the wallet), a refused one sent again (three times at most; the drain reports the rest).
+ */
+async function operatorIntents(bets: Set<string>): Promise<Intent[]> {
+  const held = (
+    await everyPage((query) => operator('GET', `/api/v1/admin/obligations?state=held&${query}`), 'held')
+  ).filter((row) => bets.has(row.betId) && !row.inFlight);
+  const chosen = choices.decisions.shuffle(held).slice(0, OPERATOR_AT_ONCE);
+  const journal = chosen.some((row) => isObsolete(row.holdReason) && row.requestSent) ? await journalNow() : undefined;
+  const intents: Intent[] = [];
+  for (const row of chosen) {
+    const decide = (decision: 'retry' | 'resolve' | 'cancel', reason?: string) =>
+      intents.push({
+        decision,
+        txId: row.txId,
+        send: () => operator('POST', `/api/v1/admin/obligations/${row.id}/${decision}`, reason ? { reason } : {}),
+      });
+    if (isObsolete(row.holdReason)) {
+      if (!row.requestSent) decide('cancel');
+      else if (journal!.applied.has(row.txId)) decide('resolve', "the casino's journal shows it applied");
+      else if (!journal!.mayStillApply.has(row.txId))
+        decide('cancel', "the casino's journal has no applied movement of this txId");
+    } else if (row.holdReason === 'refused' && (retries.get(row.txId) ?? 0) < 3) {
+      decide('retry', 'sent again by the soak operator during a resettlement');
+    }
+  }
+  return intents;
+}
+
+/**
+ * What the casino asks again for, from its own view (integration API): the bets' movements it may redeliver now,
+ * failed ones first, then some still owed (most are due already: `already_due` changes nothing).
+ */
+async function casinoIntents(bets: Set<string>): Promise<Intent[]> {
+  const listed = async (state: 'failed' | 'pending') =>
+    (
+      await everyPage((query) => casino('GET', `/api/v1/integration/obligations?state=${state}&${query}`), state)
+    ).filter((row) => bets.has(row.betId) && row.redeliverable);
+  const failed = await listed('failed');
+  const pending = choices.decisions.shuffle(await listed('pending'));
+  return [...failed, ...pending].slice(0, CASINO_AT_ONCE).map((row) => ({
+    decision: 'redeliver',
+    txId: row.txId,
+    send: () => casino('POST', `/api/v1/integration/obligations/${row.id}/redeliver`, {}),
+  }));
+}
+
+/**
+ * What the casino's journal (the wallet's) says now: the txIds it applied, and those a request may still apply. A
+ * `delay` fault that applies holds its request in the wallet for up to 6.4 s, past the service's 5 s timeout and past
+ * a SIGKILL: once the engine has given up on the attempt, nothing in the ledger says it is still on its way, and a
+ * cancel would be wrong if it then applied. The journal is read before the faults that hit, so that a request delayed
+ * in between is seen.
+ */
+async function journalNow(): Promise<{ applied: Set<string>; mayStillApply: Set<string> }> {
+  const journal: Array<{ tx_id: string; status: number | string }> = (await wallet.control('GET', '/transactions'))
+    .transactions;
+  const { hits } = (await wallet.control('GET', '/faults')) as {
+    hits: Array<{ mode: Mode; apply: boolean; txId: string }>;
+  };
+  const answered = new Set(journal.map((tx) => tx.tx_id));
+  return {
+    applied: new Set(journal.filter((tx) => Number(tx.status) === 200).map((tx) => tx.tx_id)),
+    mayStillApply: new Set(
+      hits.filter((hit) => hit.mode === 'delay' && hit.apply && !answered.has(hit.txId)).map((hit) => hit.txId),
+    ),
+  };
+}
+
+/** Sends one decision and counts its answer. */
+async function decideAmid(market: Market, intent: Intent): Promise<void> {
+  const tally = figures.duringResettlements;
+  const mine = tally.byAction[intent.decision];
+  tally.sent += 1;
+  mine.sent += 1;
+  const answer = await intent.send();
+  const code: string | undefined = answer.body?.error?.code;
+  if (answer.status === (intent.decision === 'redeliver' ? 202 : 200)) {
+    tally.done += 1;
+    mine.done += 1;
+    if (intent.decision === 'retry') retries.set(intent.txId, (retries.get(intent.txId) ?? 0) + 1);
+  } else if (code !== undefined && RACE_REFUSALS[intent.decision][code] === answer.status) {
+    // Per decision, with what the movement had become (details.reason or details.status): who changed it first.
+    const details = answer.body.error.details ?? {};
+    const why = details.reason ?? details.status;
+    const key = typeof why === 'string' ? `${code}: ${why}` : code;
+    tally.refused[code] = (tally.refused[code] ?? 0) + 1;
+    mine.refused[key] = (mine.refused[key] ?? 0) + 1;
+  } else {
+    tally.unexpected += 1;
+    discrepancies.push({
+      check: 'decision_during_resettlement',
+      detail: `${intent.decision} ${intent.txId} during the resettlement of ${market.id}: ${answer.status} ${answer.text.slice(0, 500)}`,
+    });
   }
 }
 
@@ -946,6 +1142,18 @@ function printFigures(): void {
     `${figures.operator.resolved} resolved, ${figures.operator.cancelled} cancelled, ${figures.operator.retried} retried; ` +
       `${figures.redeliveries} redeliveries asked by the casino`,
   );
+  const amid = figures.duringResettlements;
+  const refusals = (refused: Record<string, number>) =>
+    `${Object.values(refused).reduce((a, b) => a + b, 0)} refused ${JSON.stringify(refused)}`;
+  line(
+    'during resettlements',
+    `${amid.sent} decisions sent beside ${amid.resettlements} of ${figures.markets.resettled} resettlements: ` +
+      `${amid.done} done, ${refusals(amid.refused)}${amid.unexpected ? `, ${amid.unexpected} unexpected` : ''}`,
+  );
+  for (const [decision, tally] of Object.entries(amid.byAction)) {
+    const who = decision === 'redeliver' ? 'casino' : 'operator';
+    line(`  ${who} ${decision}`, `${tally.sent} sent, ${tally.done} done, ${refusals(tally.refused)}`);
+  }
   line('wallet requests', `${figures.wallet.requests} (${figures.wallet.resent} movements sent more than once)`);
   line('statements', `${figures.statements.days.join(', ')}: ${figures.statements.movements} movements`);
   line('partner reconcile', figures.reconcile);

@@ -75,6 +75,16 @@ describe('npm run soak, the short version', () => {
         `some ${kind} movements counted: ${JSON.stringify(figures.movements)}`,
       );
     }
+    // The operator's and the casino's decisions sent with the resettlements: each answer counted once, none unexpected.
+    const amid = figures.duringResettlements;
+    const total = (refused: Record<string, number>) => Object.values(refused).reduce((a, b) => a + b, 0);
+    assert.equal(amid.unexpected, 0, context);
+    assert.equal(amid.sent, amid.done + total(amid.refused), JSON.stringify(amid));
+    assert.ok(amid.resettlements <= figures.markets.resettled, JSON.stringify(amid));
+    type Tally = { sent: number; done: number; refused: Record<string, number> };
+    for (const tally of Object.values<Tally>(amid.byAction)) {
+      assert.equal(tally.sent, tally.done + total(tally.refused), JSON.stringify(amid));
+    }
     assert.ok(figures.statements.movements > 0);
     assert.ok(figures.wallet.resent > 0, 'some movements had to be sent again');
     // The progress line names the phase, the bets, the restarts and the queue.
