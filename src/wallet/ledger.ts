@@ -146,8 +146,8 @@ export class Ledger {
    * settled yet, which then no longer count in its account; the correction is owed against what does. Confirmed
    * cash-outs are never touched. What the rules know of each decides what becomes of it:
    *
-   * - the wallet refused it (and keeps that refusal under its txId, which every repeat gets), and no claim on it is
-   *   alive: nothing moved or ever will, so it is cancelled by rule;
+   * - every answer the wallet gave it was a refusal (which it keeps under the txId, and every repeat gets), and no
+   *   claim on it is alive or unanswered: nothing moved or ever will, so it is cancelled by rule;
    * - otherwise it stops, held for review (obsolete credit or debit). A claim in flight is kept: the attempt's answer
    *   is still recorded, and decides (LedgerAttempts.recordSuperseded).
    */
@@ -158,8 +158,9 @@ export class Ledger {
         (SETTLEMENT_KINDS as readonly string[]).includes(posting.kind) &&
         (posting.status === 'pending' || posting.status === 'held'),
     );
+    const refused = await this.#refusedForGood(bet.tx, unresolved, now);
     for (const posting of unresolved) {
-      if (refusedForGood(posting, now)) {
+      if (refused.has(posting.id)) {
         await this.#move(
           bet.tx,
           posting,
@@ -332,6 +333,26 @@ export class Ledger {
     return store.confirmedTotals(q, tenantId, from, to);
   }
 
+  /**
+   * The postings that never moved and never will: the wallet refused them, and that proves it. By the contract a
+   * wallet keeps a refusal under the txId and answers every repeat with it; but a refusal given before the txId was
+   * looked at (a bad signature, say) proves nothing of an earlier attempt that may have applied. So: its last answer
+   * a refusal, no claim on it alive, every claim of it answered (none whose request may have left unrecorded), and
+   * every answer of its call log a refusal (or nothing sent).
+   */
+  async #refusedForGood(tx: Tx, postings: WalletObligation[], now: Date): Promise<Set<string>> {
+    const candidates = postings.filter((posting) => {
+      const claimAlive = posting.claimed_until !== null && posting.claimed_until > now;
+      return posting.last_outcome === 'refused' && !claimAlive && posting.claims <= posting.attempts;
+    });
+    if (candidates.length === 0) return new Set();
+    const unproven = await store.withAnswersOtherThanRefusal(
+      tx,
+      candidates.map((posting) => posting.id),
+    );
+    return new Set(candidates.filter((posting) => !unproven.has(posting.id)).map((posting) => posting.id));
+  }
+
   /** A guarded move of a posting of a locked bet, which then counts it as moved. */
   async #move(
     tx: Tx,
@@ -354,15 +375,6 @@ export class Ledger {
   ): Promise<WalletObligation> {
     return this.#move(locked.tx, locked.obligation, to, changes, why, locked.bet);
   }
-}
-
-/**
- * The wallet refused the movement and no claim on it is alive: by the contract the wallet keeps that refusal under
- * the txId and answers every repeat with it, so nothing moved and nothing ever will.
- */
-function refusedForGood(posting: WalletObligation, now: Date): boolean {
-  const claimAlive = posting.claimed_until !== null && posting.claimed_until > now;
-  return posting.last_outcome === 'refused' && !claimAlive;
 }
 
 function byStaff(action: string, review: Review): Omit<store.Change, 'at'> {

@@ -437,6 +437,21 @@ function callRow({ attempt, ...call }: WalletCall): Insertable<WalletCallsTable>
   };
 }
 
+/**
+ * Of these obligations, those with an attempt in the wallet call log that was not a refusal: applied, or of unknown
+ * outcome (not_sent: nothing left the service).
+ */
+export async function withAnswersOtherThanRefusal(q: Queryable, obligationIds: string[]): Promise<Set<string>> {
+  const rows = await q
+    .selectFrom('wallet_calls')
+    .select('obligation_id')
+    .distinct()
+    .where('obligation_id', 'in', obligationIds)
+    .where('outcome', 'in', ['applied', 'unknown'])
+    .execute();
+  return new Set(rows.map((row) => row.obligation_id!));
+}
+
 /** Calls of obligations, newest first, at most `perObligation` each. */
 export async function callsOf(q: Queryable, obligationIds: string[], perObligation: number) {
   if (obligationIds.length === 0) return [];

@@ -401,6 +401,21 @@ describe('superseded movements', () => {
     );
   });
 
+  it('a superseded credit refused after an attempt that may have applied is held for review: a refusal proves nothing of it', async () => {
+    const betId = await single();
+    wallet.fault({ mode: 'status_503', endpoint: 'credit', apply: true });
+    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    await settle('home');
+    await drainDeliveries(t);
+    assert.deepEqual((await postings(betId)).at(-1), [`payout:${betId}:1`, 'credit', 21_00, 'held', 'refused']);
+    await settle('void', 'resettle');
+    assert.deepEqual(
+      (await postings(betId))[1],
+      [`payout:${betId}:1`, 'credit', 21_00, 'held', 'obsolete_credit_requires_review'],
+      'its first answer was unknown (the wallet had in fact applied it): only a person with the casino can say',
+    );
+  });
+
   it('a superseded credit the wallet refused while in flight is cancelled by the rules: nothing moved', async () => {
     const betId = await single();
     await settle('home');
