@@ -53,6 +53,7 @@ import { simulateLiveTick } from './seed/live-simulator.ts';
 import { randomSource } from './seed/random.ts';
 import { StaffAccounts } from './staff/accounts.ts';
 import { staffRoutes } from './staff/routes.ts';
+import type { PasswordCost } from './staff/password.ts';
 import { STAFF_SESSION_ERRORS, StaffService } from './staff/service.ts';
 import { TenantCredentials } from './tenants/credentials.ts';
 import { TenantEnvironments } from './tenants/environments.ts';
@@ -86,6 +87,11 @@ export interface AppDeps {
   authLimits?: AuthLimits;
   /** Development only: run the demo live simulator (odds, suspensions, scores) beside the API. */
   demoLive?: boolean;
+  /**
+   * scrypt's cost for the passwords of accounts this app creates: PASSWORD_COST (staff/password.ts) unless a test
+   * makes its throwaway accounts cheap to hash.
+   */
+  passwordCost?: PasswordCost;
 }
 
 export interface App {
@@ -213,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const walletMetrics = new WalletMetrics(metrics, { db, clock });
   const wallets = new WalletClient(transport, clock, walletMetrics);
   http.addHook('onClose', async () => transport.close());
-  const staff = new StaffService({ db, clock, secrets, audit });
+  const staff = new StaffService({ db, clock, secrets, audit, passwordCost: deps.passwordCost });
   const tenants = new TenantService({ db, clock, secrets });
   const tenantEnvironments = new TenantEnvironments({ db, clock, secrets, tenants });
   const tenantCredentials = new TenantCredentials({ db, clock, secrets, audit, tenants });

@@ -6,7 +6,7 @@ import { inTransaction, type Db } from '../platform/db/database.ts';
 import { validationError } from '../platform/errors.ts';
 import { STAFF_ROLES, TENANT_BOUND_ROLES, type StaffRole } from '../platform/http/principals.ts';
 import { staffErrors } from './errors.ts';
-import { hashPassword } from './password.ts';
+import { hashPassword, type PasswordCost } from './password.ts';
 import { NEW_PASSWORD_MIN_LENGTH } from './schemas.ts';
 import * as store from './store.ts';
 import type { StaffUser } from './tables.ts';
@@ -36,7 +36,7 @@ export const totpContext = (staffId: string) => `staff_users.totp_secret:${staff
  * without, it enrols its authenticator at first sign-in.
  */
 export async function insertNewStaff(
-  deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog },
+  deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; passwordCost: PasswordCost },
   input: NewStaffInput,
   by: Creator,
   totpSecret?: string,
@@ -45,7 +45,7 @@ export async function insertNewStaff(
   const role = checkNewStaff(email, input, by.tenantField);
   const tenantId = TENANT_BOUND_ROLES.includes(role) ? input.tenantId! : null;
   const id = randomUUID();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
     if (await store.findStaffByEmail(tx, email)) {

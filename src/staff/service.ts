@@ -7,7 +7,7 @@ import type { ErrorFactory } from '../platform/errors.ts';
 import type { StaffCall, StaffPrincipal, StaffRole } from '../platform/http/principals.ts';
 import { insertNewStaff, totpContext, type NewStaffInput } from './creation.ts';
 import { staffErrors } from './errors.ts';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
+import { DUMMY_PASSWORD_HASH, PASSWORD_COST, verifyPassword, type PasswordCost } from './password.ts';
 import { staffView } from './records.ts';
 import type { EnrolBody, LoginBody, StaffView } from './schemas.ts';
 import * as store from './store.ts';
@@ -61,12 +61,14 @@ export class StaffService {
   readonly #clock: Clock;
   readonly #secrets: SecretBox;
   readonly #audit: AuditLog;
+  readonly #passwordCost: PasswordCost;
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog }) {
+  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; passwordCost?: PasswordCost }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#secrets = deps.secrets;
     this.#audit = deps.audit;
+    this.#passwordCost = deps.passwordCost ?? PASSWORD_COST;
   }
 
   /**
@@ -297,7 +299,13 @@ export class StaffService {
   }
 
   #deps() {
-    return { db: this.#db, clock: this.#clock, secrets: this.#secrets, audit: this.#audit };
+    return {
+      db: this.#db,
+      clock: this.#clock,
+      secrets: this.#secrets,
+      audit: this.#audit,
+      passwordCost: this.#passwordCost,
+    };
   }
 }
 

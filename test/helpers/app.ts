@@ -79,9 +79,16 @@ const CLOCK_START = '2026-03-01T12:00:00Z';
  */
 const TEST_AUTH_LIMITS: AuthLimits = { ...DEFAULT_AUTH_LIMITS, failedAttemptsPerMinute: 100_000 };
 
+/**
+ * Tests create a few staff accounts each and sign them in: at production's scrypt cost (N=2^15, about 0.1 s of a core
+ * each for the hash and again for every sign-in) that was half of a money test's set-up. Their throwaway passwords
+ * are hashed at the least cost scrypt takes; test/staff/login.test.ts proves production's.
+ */
+export const TEST_PASSWORD_COST = { N: 2, r: 1, p: 1 };
+
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver' | 'logStream'>> & {
+  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver' | 'logStream' | 'passwordCost'>> & {
     /**
      * Run the delivery engine's loop as the server does. Off by default: tests drive delivery themselves
      * (delivery.idle(), drainDeliveries()), so what they assert cannot change under them.
@@ -102,6 +109,7 @@ export async function startTestApp(
     clock,
     logStream: logs,
     authLimits: TEST_AUTH_LIMITS,
+    passwordCost: TEST_PASSWORD_COST,
     ...appDeps,
   });
   const url = await app.http.listen({ port: 0, host: '127.0.0.1' });

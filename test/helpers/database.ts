@@ -28,7 +28,7 @@ export async function createTestDatabase(
     db: handle.db,
     handle,
     databaseUrl,
-    reset: () => truncateAll(handle.db),
+    reset: () => emptyAll(handle.db),
     close: async () => {
       await handle.close();
       if (databaseUrl) await dropPostgresDatabase(databaseUrl);
@@ -36,13 +36,23 @@ export async function createTestDatabase(
   };
 }
 
-async function truncateAll(db: Db): Promise<void> {
-  const { rows } = await sql<{ name: string }>`
+/**
+ * Every table emptied and every sequence started again, as `truncate … restart identity` would, but by deleting rows:
+ * a test leaves a few rows in each table, and deleting them costs a fifth of a truncate, which makes new files for
+ * every table (60 ms a test on either engine, measured, against 10). Triggers (the audit log's append-only guard,
+ * foreign keys) are off for this transaction only (`session_replication_role`, as pg_restore does).
+ */
+async function emptyAll(db: Db): Promise<void> {
+  const { rows: tables } = await sql<{ name: string }>`
     select tablename as name from pg_tables
     where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(db);
-  if (rows.length === 0) return;
-  const tables = rows.map((row) => `"${row.name}"`).join(', ');
-  await sql.raw(`truncate ${tables} restart identity cascade`).execute(db);
+  const { rows: sequences } = await sql<{ name: string }>`
+    select sequencename as name from pg_sequences where schemaname = 'public'`.execute(db);
+  await db.transaction().execute(async (tx) => {
+    await sql`set local session_replication_role = replica`.execute(tx);
+    for (const { name } of tables) await sql`delete from ${sql.table(name)}`.execute(tx);
+    for (const { name } of sequences) await sql`select setval(${name}, 1, false)`.execute(tx);
+  });
 }
 
 /** A new, empty database on the server of `baseUrl`; returns its URL. */

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT, STAFF_IDLE_TIMEOUT_MS, STAFF_TOKEN_TTL_MS } from '../../src/staff/service.ts';
+import { hashPassword, PASSWORD_COST, verifyPassword } from '../../src/staff/password.ts';
 import { totpCode } from '../../src/staff/totp.ts';
-import { STAFF_PASSWORD, loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { STAFF_PASSWORD, TEST_PASSWORD_COST, loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 before(async () => (t = await startTestApp()));
@@ -30,6 +31,19 @@ async function auditRows(action: string) {
 }
 
 const INVALID = { error: { code: 'invalid_credentials', message: 'E-mail, password or authenticator code is wrong.' } };
+
+describe('passwords', () => {
+  it("are hashed with scrypt at production's cost (N=2^15, r=8, p=1) unless told otherwise; each hash records its own", async () => {
+    assert.deepEqual(PASSWORD_COST, { N: 32_768, r: 8, p: 1 });
+    const hash = await hashPassword(STAFF_PASSWORD);
+    assert.match(hash, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+    assert.equal(await verifyPassword(STAFF_PASSWORD, hash), true);
+    assert.equal(await verifyPassword(`${STAFF_PASSWORD}!`, hash), false);
+    const cheap = await hashPassword(STAFF_PASSWORD, TEST_PASSWORD_COST);
+    assert.match(cheap, /^scrypt\$2\$1\$1\$/, "the tests' throwaway accounts, verified at the cost they record");
+    assert.equal(await verifyPassword(STAFF_PASSWORD, cheap), true);
+  });
+});
 
 describe('staff login', () => {
   it('returns an opaque staff token valid for 12 hours', async () => {
