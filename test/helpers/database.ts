@@ -1,8 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget, type Db } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { PGliteDialect } from '../../src/platform/db/pglite-dialect.ts';
+import { preparedClusterImage } from '../../src/platform/db/pglite-image.ts';
+import type { Database } from '../../src/platform/db/schema.ts';
 
 /**
  * One migrated database per test file: in-memory PGlite by default, or a fresh PostgreSQL database
@@ -21,9 +25,12 @@ export interface TestDatabase {
 export async function createTestDatabase(
   options: { migrate?: boolean } & Pick<DatabaseTarget, 'interpose'> = {},
 ): Promise<TestDatabase> {
+  const migrate = options.migrate !== false;
   const databaseUrl = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
-  const handle = await openDatabase({ databaseUrl, interpose: options.interpose });
-  if (options.migrate !== false) await migrateToLatest(handle.db);
+  const image = migrate ? migratedClusterImage : undefined;
+  const handle = await openDatabase({ databaseUrl, interpose: options.interpose, image });
+  // Started from a migrated image (PGlite), there is nothing left to do but read the history once.
+  if (migrate) await migrateToLatest(handle.db);
   return {
     db: handle.db,
     handle,
@@ -34,6 +41,25 @@ export async function createTestDatabase(
       if (databaseUrl) await dropPostgresDatabase(databaseUrl);
     },
   };
+}
+
+/**
+ * A PGlite cluster with every migration run, as an image new test databases start from: opening one costs a fifth of
+ * running the migrations on a fresh cluster (1.7 s of CPU a test file, measured). Named after the migrations' own
+ * files, so a changed or added migration makes a new image.
+ */
+const migratedClusterImage = () =>
+  preparedClusterImage(`migrated-${migrationsFingerprint()}`, async (cluster) => {
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(cluster) });
+    await migrateToLatest(db);
+    await db.destroy();
+  });
+
+function migrationsFingerprint(): string {
+  const folder = new URL('../../src/platform/db/migrations/', import.meta.url);
+  const hash = createHash('sha256');
+  for (const file of readdirSync(folder).sort()) hash.update(file).update(readFileSync(new URL(file, folder)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /**

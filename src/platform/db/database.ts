@@ -24,6 +24,11 @@ export interface DatabaseTarget {
   databaseUrl?: string | undefined;
   /** PGlite data directory; absent means in memory (tests). A new cluster starts from an image (pglite-image.ts). */
   dataDir?: string | undefined;
+  /**
+   * The image a new PGlite cluster starts from, in place of a fresh cluster's: the tests give one already migrated
+   * (test/helpers/database.ts).
+   */
+  image?: () => Promise<Blob | undefined>;
   /** Told when an idle pooled connection breaks (server restart, terminated backend); the pool replaces it. */
   onConnectionError?: (error: Error) => void;
   /**
@@ -80,7 +85,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     }));
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  const pglite = await openPglite(target.dataDir);
+  const pglite = await openPglite(target.dataDir, target.image);
   const dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   connectionUses.set(db, () => {
@@ -102,11 +107,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
  * so once it is open everything in its directory is made 0700/0600; the caller has checked the directory above it
  * (data-dir.ts). A failure to open says which directory and what to do.
  */
-async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+async function openPglite(dataDir: string | undefined, image?: () => Promise<Blob | undefined>): Promise<PGlite> {
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   let pglite: PGlite;
   try {
-    pglite = await createPglite({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } });
+    pglite = await createPglite({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } }, image);
   } catch (error) {
     // A file system error of Node's own (permissions, a missing directory) is said as such by whoever reports it.
     if (typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;

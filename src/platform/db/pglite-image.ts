@@ -19,11 +19,14 @@ const version = (
 ).version;
 const usersFolder = join(tmpdir(), `bookmaker-${process.getuid?.() ?? 'user'}`);
 
-let image: Promise<Blob | undefined> | undefined;
+const images = new Map<string, Promise<Blob | undefined>>();
 
-/** PGlite.create, a new cluster started from the image of a fresh one when there is one. */
-export function createPglite(options: PGliteOptions): Promise<PGlite> {
-  return createPgliteFrom(freshClusterImage, options);
+/**
+ * PGlite.create, a new cluster started from an image when there is one: of a fresh cluster, or the one `imageOf` gives
+ * (the tests start from a migrated one).
+ */
+export function createPglite(options: PGliteOptions, imageOf = freshClusterImage): Promise<PGlite> {
+  return createPgliteFrom(imageOf, options);
 }
 
 /** createPglite with the image taken from `imageOf` (the tests give a damaged one). */
@@ -57,26 +60,51 @@ function emptyDirectory(dir: string): void {
 
 /** The image of a fresh cluster, made by this call if no process has made it yet; undefined if it cannot be had. */
 function freshClusterImage(): Promise<Blob | undefined> {
-  image ??= clusterImageIn(usersFolder);
+  return preparedClusterImage('fresh-cluster');
+}
+
+/**
+ * The image named `name` (per PGlite version, in this user's private folder of the temporary directory), made by this
+ * call from a fresh cluster and `prepare` if no process has made it yet; undefined if it cannot be had.
+ */
+export function preparedClusterImage(
+  name: string,
+  prepare: (cluster: PGlite) => Promise<void> = async () => {},
+): Promise<Blob | undefined> {
+  let image = images.get(name);
+  if (!image) {
+    image = clusterImageIn(usersFolder, name, prepare);
+    images.set(name, image);
+  }
   return image;
 }
 
 /** The image kept in `folder`, made there if missing; undefined when the folder is not private or not writable. */
-export async function clusterImageIn(folder: string): Promise<Blob | undefined> {
+export async function clusterImageIn(
+  folder: string,
+  name = 'fresh-cluster',
+  prepare: (cluster: PGlite) => Promise<void> = async () => {},
+): Promise<Blob | undefined> {
   try {
-    return await readOrMakeImage(folder);
+    return await readOrMakeImage(folder, name, prepare);
   } catch {
     return undefined;
   }
 }
 
-async function readOrMakeImage(folder: string): Promise<Blob> {
+async function readOrMakeImage(
+  folder: string,
+  name: string,
+  prepare: (cluster: PGlite) => Promise<void>,
+): Promise<Blob> {
   ensurePrivateDir(folder, 'the PGlite image folder');
-  const imagePath = join(folder, `pglite-${version}-fresh-cluster.tar`);
+  const imagePath = join(folder, `pglite-${version}-${name}.tar`);
   try {
     return new Blob([readFileSync(imagePath)]);
   } catch {
-    const cluster = await PGlite.create();
+    const fresh = name === 'fresh-cluster' ? undefined : await freshClusterImage();
+    const cluster = await PGlite.create(fresh ? { loadDataDir: fresh } : {});
+    await prepare(cluster);
     const tarball = await cluster.dumpDataDir('none');
     await cluster.close();
     // Written under a name of its own, then renamed: a process reading the image never sees half of one.
