@@ -2,9 +2,10 @@
 // embedded PGlite (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
 // fails; every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { globSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENGINE_INDEPENDENT } from '../test/engines.ts';
 
 const files = process.argv.slice(2);
 // Every statement compiled once per shape is also built afresh on each run and compared (src/platform/db/compiled.ts).
@@ -76,8 +77,15 @@ if (files.length === 0) {
 const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts'];
 results.push(run('tests on embedded PGlite', process.execPath, nodeTest(tests), withoutDatabase));
 if (DATABASE_URL) {
-  // The browser tests check pages, not the database: once is enough.
-  const databaseTests = files.length > 0 ? files : ['test/**/*.test.ts'];
+  // The browser tests check pages, not the database: once is enough. So do the files of test/engines.ts, whose
+  // outcome cannot depend on the engine; every other file under test/ runs again on PostgreSQL.
+  const databaseTests = files.length > 0 ? files : engineDependentTests();
   results.push(run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, nodeTest(databaseTests)));
 }
 process.exit(results.every(Boolean) ? 0 : 1);
+
+function engineDependentTests(): string[] {
+  return globSync('test/**/*.test.ts')
+    .filter((file) => !(file in ENGINE_INDEPENDENT))
+    .sort();
+}
