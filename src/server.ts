@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { buildApp, type App } from './app.ts';
-import { openLocalChannel, type LocalChannel } from './cli/local-channel.ts';
+import { openLocalChannel, type LocalChannel } from './commands/local-channel.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { DEFAULT_DATA_DIR, type Config } from './platform/config.ts';
 import { ensurePrivateDir, makePrivate } from './platform/data-dir.ts';

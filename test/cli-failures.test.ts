@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { debugDetails, explainFailure } from '../src/cli/failures.ts';
+import { debugDetails, explainFailure } from '../src/commands/failures.ts';
 import { BIN, until } from './helpers/process.ts';
 
 const ROOT = join(import.meta.dirname, '..');

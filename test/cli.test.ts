@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { CHANNEL_FILE } from '../src/cli/local-channel.ts';
+import { CHANNEL_FILE } from '../src/commands/local-channel.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { DATA_DIR_LOCK, InstanceLockError } from '../src/platform/db/instance-lock.ts';
 import { migrationProvider } from '../src/platform/db/migrations/index.ts';

@@ -16,7 +16,7 @@ import {
   StartupInterrupted,
   type RunningServer,
 } from '../server.ts';
-import type { UsageError } from './commands.ts';
+import type { UsageError } from '../commands/definitions.ts';
 import {
   ADMIN_COMMANDS,
   adminServices,
@@ -27,9 +27,10 @@ import {
   type AdminCommandSpec,
   type CommandSpec,
   type Output,
-} from './commands.ts';
-import { debugDetails, explainFailure, type FailureContext } from './failures.ts';
-import { channelPath, runInServer } from './local-channel.ts';
+} from '../commands/definitions.ts';
+import { debugDetails, explainFailure, type FailureContext } from '../commands/failures.ts';
+import { channelPath } from '../commands/local-channel.ts';
+import { runInServer } from './channel-client.ts';
 import { RECONCILE_COMMAND } from './reconcile.ts';
 import { WALLET_CERTIFY } from './wallet-certify.ts';
 

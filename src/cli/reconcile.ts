@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { reconciliationErrors } from '../wallet/errors.ts';
 import { compare, readStatement, readWalletExport, type Booked, type Difference } from '../wallet/reconciliation.ts';
 import { statementKeyId, statementPublicKey, verifyStatement } from '../wallet/statement-signing.ts';
-import { exitCodeOf, type Output, type StandaloneCommandSpec } from './commands.ts';
+import { exitCodeOf, type Output, type StandaloneCommandSpec } from '../commands/definitions.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 

@@ -18,7 +18,7 @@ import {
 } from '../wallet/certification/report.ts';
 import { certifyWallet, DestinationRefused } from '../wallet/certification/runner.ts';
 import { confirmSandboxWallet, SandboxNotConfirmed } from '../wallet/certification/target.ts';
-import { commandHelp, UsageError, type Output, type StandaloneCommandSpec } from './commands.ts';
+import { commandHelp, UsageError, type Output, type StandaloneCommandSpec } from '../commands/definitions.ts';
 
 /** The contract's wallet timeout ("Limits": 5 s per attempt); certification may be stricter, never looser. */
 const CONTRACT_TIMEOUT_MS = 5_000;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseCommandLine } from '../../src/cli/commands.ts';
+import { parseCommandLine } from '../../src/commands/definitions.ts';
 import { runWalletCertify, WALLET_CERTIFY } from '../../src/cli/wallet-certify.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { createClientBody, setUpAggregator, type AggregatorFixture } from '../helpers/aggregator.ts';

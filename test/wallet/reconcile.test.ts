@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { parseCommandLine, UsageError } from '../../src/cli/commands.ts';
+import { parseCommandLine, UsageError } from '../../src/commands/definitions.ts';
 import { RECONCILE_COMMAND } from '../../src/cli/reconcile.ts';
 import { StatementSigner } from '../../src/wallet/statement-signing.ts';
 import type { TestApp } from '../helpers/app.ts';
