@@ -9,6 +9,8 @@ const STORE_BOUNDARY = {
   regex: '^\\.\\./(.+/)?store\\.ts$',
   message: "A domain's tables belong to its own store: ask the owning service instead.",
 };
+/** A domain of rooms (src/wallet/ledger/, …): its rooms' stores are the domain's, so one room may use another's. */
+const ROOM_STORE_BOUNDARY = { ...STORE_BOUNDARY, regex: '^\\.\\./\\.\\./(.+/)?store\\.ts$' };
 const SQL_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'].map(
   (property) => ({ property, message: 'SQL lives in store.ts files only.' }),
 );
@@ -71,6 +73,15 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [STORE_BOUNDARY], paths: [SQL_TAG] }],
       'no-restricted-properties': ['error', ...SQL_BUILDERS],
     },
+  },
+  {
+    files: ['src/wallet/*/*.ts'],
+    ignores: ['src/**/store.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ROOM_STORE_BOUNDARY], paths: [SQL_TAG] }] },
+  },
+  {
+    files: ['src/wallet/*/store.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ROOM_STORE_BOUNDARY] }] },
   },
   {
     files: ['src/platform/errors.ts', 'src/platform/clock.ts'],

@@ -17,8 +17,8 @@ import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import type { Db } from '../src/platform/db/database.ts';
 import type { StaffCall } from '../src/platform/http/principals.ts';
-import { WALLET_CONCURRENCY } from '../src/wallet/delivery.ts';
-import { movementBody } from '../src/wallet/movement.ts';
+import { WALLET_CONCURRENCY } from '../src/wallet/delivery/engine.ts';
+import { movementBody } from '../src/wallet/ledger/movement.ts';
 import { testConfig } from '../test/helpers/app.ts';
 import { createPostgresDatabase, createTestDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 import {

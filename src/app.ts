@@ -60,18 +60,18 @@ import { TenantEnvironments } from './tenants/environments.ts';
 import { tenantRoutes } from './tenants/routes.ts';
 import { TenantService } from './tenants/service.ts';
 import { TenantSettings } from './tenants/settings.ts';
-import { Adjustments } from './wallet/adjustments.ts';
-import { WalletClient } from './wallet/client.ts';
-import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery.ts';
-import { Ledger } from './wallet/ledger.ts';
+import { Adjustments } from './wallet/operator/adjustments.ts';
+import { WalletClient } from './wallet/delivery/client.ts';
+import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery/engine.ts';
+import { Ledger } from './wallet/ledger/ledger.ts';
 import { WalletMetrics } from './wallet/metrics.ts';
-import { PartnerObligations } from './wallet/partner-obligations.ts';
-import { ObligationReview } from './wallet/review.ts';
+import { PartnerObligations } from './wallet/partner/obligations.ts';
+import { ObligationReview } from './wallet/operator/workspace.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { WalletService } from './wallet/service.ts';
-import { StatementSigner } from './wallet/statement-signing.ts';
-import { Statements } from './wallet/statements.ts';
-import { WalletTransport, type Resolver } from './wallet/transport.ts';
+import { StatementSigner } from './wallet/partner/statement-signing.ts';
+import { Statements } from './wallet/partner/statements.ts';
+import { WalletTransport, type Resolver } from './wallet/delivery/transport.ts';
 
 export interface AppDeps {
   config: Config;
@@ -282,7 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   ledger.lockBetsWith((tx, betIds) => settlement.lockBetRows(tx, betIds));
   ledger.whenCountedLate((bet, obligation) => settlement.reconcile(bet, obligation));
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
-  const reports = new Reports({ db, clock, ledger, review, tenants });
+  const reports = new Reports({ clock, review, tenants });
 
   const auth = await Auth.create(
     http,

@@ -7,7 +7,7 @@ import type { TenantCredentials } from '../tenants/credentials.ts';
 import type { TenantEnvironments } from '../tenants/environments.ts';
 import type { Environment } from '../tenants/schemas.ts';
 import type { TenantService } from '../tenants/service.ts';
-import type { WalletClient } from '../wallet/client.ts';
+import type { WalletClient } from '../wallet/delivery/client.ts';
 import { validateWallet } from '../wallet/validation.ts';
 import { checkAuthorizationLive } from './authentication.ts';
 import { idempotencyScope, recordAggregatorAction, type IdempotentCall } from './calls.ts';

@@ -6,9 +6,9 @@ import { inTransaction, type Db, type Queryable } from '../platform/db/database.
 import type { Bet, BetLeg } from './tables.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
-import type { DeliveryEngine } from '../wallet/delivery.ts';
-import type { Ledger } from '../wallet/ledger.ts';
-import type { LockedBet } from '../wallet/locks.ts';
+import type { DeliveryEngine } from '../wallet/delivery/engine.ts';
+import type { Ledger } from '../wallet/ledger/ledger.ts';
+import type { LockedBet } from '../wallet/ledger/locks.ts';
 import { bettingErrors } from './errors.ts';
 import { releaseExposure } from './exposure.ts';
 import type { BettingMetrics } from './metrics.ts';

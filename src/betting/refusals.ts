@@ -1,6 +1,6 @@
 import type { AppError } from '../platform/errors.ts';
 import type { Bet } from './tables.ts';
-import type { WalletAttempt } from '../wallet/client.ts';
+import type { WalletAttempt } from '../wallet/delivery/client.ts';
 import { bettingErrors, type RefusalCode } from './errors.ts';
 
 /** Why a bet was refused, as stored with it: a catalogued code and its details, never an HTTP status. */

@@ -8,7 +8,7 @@ import { notFound, validationError } from '../platform/errors.ts';
 import { tenantFilter } from '../platform/http/auth.ts';
 import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
-import type { Ledger } from '../wallet/ledger.ts';
+import type { Ledger } from '../wallet/ledger/ledger.ts';
 import type { ObligationState } from '../wallet/states.ts';
 import { bettingErrors } from './errors.ts';
 import { storedRefusal } from './refusals.ts';

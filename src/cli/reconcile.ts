@@ -6,8 +6,14 @@
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { reconciliationErrors } from '../wallet/errors.ts';
-import { compare, readStatement, readWalletExport, type Booked, type Difference } from '../wallet/reconciliation.ts';
-import { statementKeyId, statementPublicKey, verifyStatement } from '../wallet/statement-signing.ts';
+import {
+  compare,
+  readStatement,
+  readWalletExport,
+  type Booked,
+  type Difference,
+} from '../wallet/partner/statement-check.ts';
+import { statementKeyId, statementPublicKey, verifyStatement } from '../wallet/partner/statement-signing.ts';
 import { exitCodeOf, type Output, type StandaloneCommandSpec } from '../commands/definitions.ts';
 
 type Values = Record<string, string | boolean | undefined>;

@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
 import type { TenantService } from '../tenants/service.ts';
-import type { ObligationReview } from '../wallet/review.ts';
+import type { ObligationReview } from '../wallet/operator/workspace.ts';
 import { add, zero } from './figures.ts';
 import type { CurrencyFigures, Dashboard, GgrFigures } from './schemas.ts';
 

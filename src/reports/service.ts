@@ -1,11 +1,9 @@
 import type { Clock } from '../platform/clock.ts';
-import type { Db } from '../platform/db/database.ts';
 import { validationError } from '../platform/errors.ts';
 import { targetTenant, tenantScope } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
-import type { Ledger } from '../wallet/ledger.ts';
-import type { ObligationReview } from '../wallet/review.ts';
+import type { ObligationReview } from '../wallet/operator/workspace.ts';
 import { PlatformDashboard } from './dashboard.ts';
 import { add, addUp, zero } from './figures.ts';
 import {
@@ -20,18 +18,14 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** Reports read money from the ledger, never from a copy of it. */
+/** Reports read money from the ledger (through the operator workspace's figures), never from a copy of it. */
 export class Reports {
-  readonly #db: Db;
-  readonly #ledger: Ledger;
   readonly #review: ObligationReview;
   readonly #tenants: TenantService;
   /** The platform administrators' home. */
   readonly dashboard: PlatformDashboard;
 
-  constructor(deps: { db: Db; clock: Clock; ledger: Ledger; review: ObligationReview; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#ledger = deps.ledger;
+  constructor(deps: { clock: Clock; review: ObligationReview; tenants: TenantService }) {
     this.#review = deps.review;
     this.#tenants = deps.tenants;
     this.dashboard = new PlatformDashboard(deps);
@@ -53,7 +47,7 @@ export class Reports {
     if (count > MAX_REPORT_DAYS) throw validationError('to', `At most ${MAX_REPORT_DAYS} days per report.`);
     const end = new Date(to.getTime() + DAY_MS);
     if (tenant) {
-      const rows = await this.#ledger.confirmedTotals(this.#db, tenant.id, from, end);
+      const rows = await this.#review.confirmedTotals(tenant.id, from, end);
       return tenantReport(tenant, from, count, rows);
     }
     const rows = await this.#review.confirmedTotalsOfTenants(from, end);

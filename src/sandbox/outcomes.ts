@@ -7,8 +7,8 @@ import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db } from '../platform/db/database.ts';
 import type { TenantPrincipal } from '../platform/http/principals.ts';
 import type { IdempotencyScope, IdempotencyService, StoredResponse } from '../platform/idempotency/service.ts';
-import type { DeliveryEngine } from '../wallet/delivery.ts';
-import type { Ledger } from '../wallet/ledger.ts';
+import type { DeliveryEngine } from '../wallet/delivery/engine.ts';
+import type { Ledger } from '../wallet/ledger/ledger.ts';
 import { sandboxErrors } from './errors.ts';
 import type { ActionBody, OwnResultsBody } from './schemas.ts';
 

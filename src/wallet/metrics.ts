@@ -1,9 +1,10 @@
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Count, Family, Metrics, Timing } from '../platform/metrics/metrics.ts';
-import type { WalletEndpoint } from './movement.ts';
-import type { WalletOutcome } from './outcome.ts';
-import * as store from './store.ts';
+import type { WalletEndpoint } from './ledger/movement.ts';
+import type { WalletOutcome } from './delivery/answers.ts';
+import * as operatorStore from './operator/store.ts';
+import * as deliveryStore from './delivery/store.ts';
 
 type CallResult = 'applied' | 'refused' | 'unknown' | 'transport_error';
 const CALL_RESULTS: readonly CallResult[] = ['applied', 'refused', 'unknown', 'transport_error'];
@@ -101,7 +102,7 @@ function readLedger(metrics: Metrics, { db, clock }: { db: Db; clock: Clock }): 
     'Obligations waiting, by state: pending (owed, waiting for delivery) and held (waiting for an operator).',
     ['state'],
     async (report) => {
-      const [owed, held] = await Promise.all([store.owedPerTenant(db), store.heldPerTenant(db)]);
+      const [owed, held] = await Promise.all([deliveryStore.owedPerTenant(db), operatorStore.heldPerTenant(db)]);
       report({ state: 'pending' }, total(owed));
       report({ state: 'held' }, total(held));
     },
@@ -112,7 +113,7 @@ function readLedger(metrics: Metrics, { db, clock }: { db: Db; clock: Clock }): 
     ['tenant'],
     async (report) => {
       const ages = new Map<string, number>();
-      for (const row of await store.owedPerTenant(db)) {
+      for (const row of await deliveryStore.owedPerTenant(db)) {
         const tenant = metrics.tenant(row.tenant_id);
         const age = Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000);
         ages.set(tenant, Math.max(ages.get(tenant) ?? 0, age));
@@ -124,6 +125,6 @@ function readLedger(metrics: Metrics, { db, clock }: { db: Db; clock: Clock }): 
     'bookmaker_ledger_held_for_review',
     'Obligations held for review: automatic delivery stopped until an operator decides.',
     [],
-    async (report) => report({}, total(await store.heldPerTenant(db))),
+    async (report) => report({}, total(await operatorStore.heldPerTenant(db))),
   );
 }

@@ -1,8 +1,8 @@
 import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import type { Adjustments } from './adjustments.ts';
-import type { PartnerObligations } from './partner-obligations.ts';
-import type { ObligationReview } from './review.ts';
+import type { Adjustments } from './operator/adjustments.ts';
+import type { PartnerObligations } from './partner/obligations.ts';
+import type { ObligationReview } from './operator/workspace.ts';
 import {
   adjustmentSchema,
   adjustmentsSchema,
@@ -21,7 +21,7 @@ import {
   transactionSchema,
 } from './schemas.ts';
 import type { WalletService } from './service.ts';
-import type { Statements } from './statements.ts';
+import type { Statements } from './partner/statements.ts';
 
 export interface WalletUseCases {
   wallet: WalletService;

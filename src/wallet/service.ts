@@ -3,10 +3,10 @@ import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
-import type { WalletClient } from './client.ts';
+import type { WalletClient } from './delivery/client.ts';
 import { walletErrors } from './errors.ts';
-import { movementBody } from './movement.ts';
-import * as store from './store.ts';
+import { movementBody } from './ledger/movement.ts';
+import * as store from './delivery/store.ts';
 
 /** The balance shown in the sportsbook header: asked of the wallet every time, never cached or guessed. */
 export class WalletService {

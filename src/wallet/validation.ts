@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { WalletClient } from './client.ts';
-import { movementBody, WALLET_ENDPOINTS, type MovementKind, type WalletEndpoint } from './movement.ts';
+import type { WalletClient } from './delivery/client.ts';
+import { movementBody, WALLET_ENDPOINTS, type MovementKind, type WalletEndpoint } from './ledger/movement.ts';
 
 /**
  * The activation checks of a wallet (contract: "Wallet requirements checked at validation"): the balance of

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { RETRY_DELAYS_MS } from '../../src/wallet/delivery.ts';
+import { RETRY_DELAYS_MS } from '../../src/wallet/delivery/engine.ts';
 import type { TestApp } from './app.ts';
 
 /** The whole burst of five attempts: after it, the next attempt is a 30 s resend. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../src/platform/clock.ts';
-import { signatureHeaders } from '../../src/wallet/client.ts';
+import { signatureHeaders } from '../../src/wallet/delivery/client.ts';
 import { createReferenceWallet, type Fault, type ReferenceWallet } from '../../reference-wallet/server.ts';
 import { request, type HttpResponse } from './app.ts';
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { systemClock } from '../../src/platform/clock.ts';
-import { signatureHeaders } from '../../src/wallet/client.ts';
+import { signatureHeaders } from '../../src/wallet/delivery/client.ts';
 import { renderJunit, renderText, type CertificationReport } from '../../src/wallet/certification/report.ts';
 import { certifyWallet, DestinationRefused, type CertificationOptions } from '../../src/wallet/certification/runner.ts';
 import type { Fault } from '../../reference-wallet/server.ts';

@@ -4,16 +4,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ManualClock } from '../../src/platform/clock.ts';
-import { WalletClient } from '../../src/wallet/client.ts';
-import { movementBody } from '../../src/wallet/movement.ts';
-import { classifyAnswer } from '../../src/wallet/outcome.ts';
+import { WalletClient } from '../../src/wallet/delivery/client.ts';
+import { movementBody } from '../../src/wallet/ledger/movement.ts';
+import { classifyAnswer } from '../../src/wallet/delivery/answers.ts';
 import {
   IDLE_CONNECTION_MS,
   TransportRefused,
   TransportTimeout,
   WalletTransport,
   type TransportPolicy,
-} from '../../src/wallet/transport.ts';
+} from '../../src/wallet/delivery/transport.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 
 const clock = new ManualClock('2026-03-01T12:00:00Z');
@@ -269,7 +269,7 @@ describe('wallet transport: SSRF rules', () => {
     const proxyUrl = `http://127.0.0.1:${proxy.port}`;
     // Node reads proxy settings at start-up, so the call runs in a process started with them.
     const script = `
-      import { WalletTransport } from ${JSON.stringify(new URL('../../src/wallet/transport.ts', import.meta.url).href)};
+      import { WalletTransport } from ${JSON.stringify(new URL('../../src/wallet/delivery/transport.ts', import.meta.url).href)};
       const answer = await new WalletTransport({ allowLoopback: true, requireHttps443: false, timeoutMs: 5000 })
         .post('http://127.0.0.1:${listener.port}/balance', '{}', {});
       process.stdout.write(String(answer.status));`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../src/platform/db/database.ts';
 import { beforeEach, describe, it } from 'node:test';
-import { moveGuarded } from '../../src/wallet/ledger-rows.ts';
+import { moveGuarded } from '../../src/wallet/ledger/rows.ts';
 import type { WalletObligation } from '../../src/wallet/tables.ts';
 import {
   checkTransition,

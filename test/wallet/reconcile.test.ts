@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { parseCommandLine, UsageError } from '../../src/commands/definitions.ts';
 import { RECONCILE_COMMAND } from '../../src/cli/reconcile.ts';
-import { StatementSigner } from '../../src/wallet/statement-signing.ts';
+import { StatementSigner } from '../../src/wallet/partner/statement-signing.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { freshSportsbookPerTest, type Sportsbook } from '../helpers/sportsbook.ts';
 import { aDayOfMovements, AFTER_THE_DAY, getStatement } from '../helpers/statements.ts';

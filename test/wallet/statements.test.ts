@@ -8,7 +8,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { loginAsStaff, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import { freshSportsbookPerTest, type Sportsbook } from '../helpers/sportsbook.ts';
-import { StatementSigner } from '../../src/wallet/statement-signing.ts';
+import { StatementSigner } from '../../src/wallet/partner/statement-signing.ts';
 import { aDayOfMovements, AFTER_THE_DAY, getStatement, STATEMENT_DAY } from '../helpers/statements.ts';
 import { createTenant } from '../helpers/tenant.ts';
 import type { TestWallet } from '../helpers/wallet.ts';

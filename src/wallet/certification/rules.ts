@@ -1,4 +1,4 @@
-import { WALLET_ENDPOINTS, type Movement, type MovementKind, type WalletEndpoint } from '../movement.ts';
+import { WALLET_ENDPOINTS, type Movement, type MovementKind, type WalletEndpoint } from '../ledger/movement.ts';
 import type { Tamper, WireCall } from './wire.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
-import { WalletClient, type WalletTarget } from '../client.ts';
-import type { WalletEndpoint } from '../movement.ts';
-import type { WalletOutcome } from '../outcome.ts';
-import { WalletTransport, type Resolver, type TransportPolicy, type TransportResponse } from '../transport.ts';
+import { WalletClient, type WalletTarget } from '../delivery/client.ts';
+import type { WalletEndpoint } from '../ledger/movement.ts';
+import type { WalletOutcome } from '../delivery/answers.ts';
+import { WalletTransport, type Resolver, type TransportPolicy, type TransportResponse } from '../delivery/transport.ts';
 
 /**
  * How certification calls a wallet: through the service's own WalletClient (signing, one attempt, classifyAnswer)

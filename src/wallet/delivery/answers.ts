@@ -1,4 +1,4 @@
-import type { WalletEndpoint } from './movement.ts';
+import type { WalletEndpoint } from '../ledger/movement.ts';
 
 /**
  * What one wallet attempt proved (contract: "Wallet movement delivery"). `not_sent` is ours, not the wallet's:

@@ -1,7 +1,7 @@
-import type { Tx } from '../platform/db/database.ts';
-import { countsAsSettled, signed, type BetAccount } from './ledger-rows.ts';
+import type { Tx } from '../../platform/db/database.ts';
+import { countsAsSettled, signed, type BetAccount } from './rows.ts';
 import * as store from './store.ts';
-import type { WalletObligation } from './tables.ts';
+import type { WalletObligation } from '../tables.ts';
 
 /**
  * The lock order of every decision on a bet's money (docs/ledger.md, "The lock order"): the bet's row first, then its

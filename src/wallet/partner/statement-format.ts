@@ -1,5 +1,5 @@
-import { toCsv } from '../platform/http/csv.ts';
-import type { Statement, StatementMovement, StatementTotal } from './schemas.ts';
+import { toCsv } from '../../platform/http/csv.ts';
+import type { Statement, StatementMovement, StatementTotal } from '../schemas.ts';
 
 /**
  * The reconciliation statement's two forms, written here and read back here (by `bookmaker reconcile`), so the two

@@ -1,26 +1,28 @@
-import { playerIdOf } from '../integration/player-ids.ts';
-import type { AuditLog } from '../platform/audit/log.ts';
-import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import { notFound, validationError } from '../platform/errors.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
-import type { TenantService } from '../tenants/service.ts';
-import type { Tenant } from '../tenants/tables.ts';
-import type { DeliveryEngine } from './delivery.ts';
-import { walletErrors } from './errors.ts';
-import type { Ledger } from './ledger.ts';
-import type { Movement } from './movement.ts';
-import { retryRefusal, sendAgainWait } from './retry-rule.ts';
+import { playerIdOf } from '../../integration/player-ids.ts';
+import type { AuditLog } from '../../platform/audit/log.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
+import { notFound, validationError } from '../../platform/errors.ts';
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import type { TenantService } from '../../tenants/service.ts';
+import type { Tenant } from '../../tenants/tables.ts';
+import type { DeliveryEngine } from '../delivery/engine.ts';
+import { walletErrors } from '../errors.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import type { Movement } from '../ledger/movement.ts';
+import { retryRefusal, sendAgainWait } from '../ledger/retry-rule.ts';
 import {
   CALLS_SHOWN,
   PARTNER_PAGE,
   type PartnerObligation,
   type PartnerObligationsQuery,
   type REDELIVERY_EFFECTS,
-} from './schemas.ts';
-import { FAILED_HOLD_REASONS, PARTNER_STATE_STATUSES, type PARTNER_STATES } from './states.ts';
+} from '../schemas.ts';
+import { FAILED_HOLD_REASONS, PARTNER_STATE_STATUSES, type PARTNER_STATES } from '../states.ts';
 import * as store from './store.ts';
-import type { WalletObligation } from './tables.ts';
+import * as operatorStore from '../operator/store.ts';
+import * as deliveryStore from '../delivery/store.ts';
+import type { WalletObligation } from '../tables.ts';
 
 type PartnerState = (typeof PARTNER_STATES)[number];
 type RedeliveryEffect = (typeof REDELIVERY_EFFECTS)[number];
@@ -158,7 +160,7 @@ export class PartnerObligations {
         const refusal = retryRefusal(obligation, tenant.wallet_url);
         if (refusal) throw refuse(refusal.details, refusal.message);
       }
-      const wait = sendAgainWait(await store.lastSentAgainAt(tx, id), this.#clock.now());
+      const wait = sendAgainWait(await operatorStore.lastSentAgainAt(tx, id), this.#clock.now());
       if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
       await this.#ledger.redeliverNow(locked);
       effect = 'scheduled';
@@ -188,8 +190,8 @@ export class PartnerObligations {
 
   async #records(tenant: Tenant, rows: WalletObligation[]): Promise<PartnerObligation[]> {
     const ids = rows.map((row) => row.id);
-    const calls = await store.callsOf(this.#db, ids, CALLS_SHOWN);
-    const history = await store.historyOf(this.#db, ids);
+    const calls = await deliveryStore.callsOf(this.#db, ids, CALLS_SHOWN);
+    const history = await operatorStore.historyOf(this.#db, ids);
     const waiting = await store.waitingFor(
       this.#db,
       rows.filter((row) => row.status === 'pending').map((row) => row.id),

@@ -1,10 +1,10 @@
-import type { Clock } from '../platform/clock.ts';
-import type { Db } from '../platform/db/database.ts';
-import { validationError } from '../platform/errors.ts';
-import type { Tenant } from '../tenants/tables.ts';
-import { walletErrors } from './errors.ts';
-import type { Movement } from './movement.ts';
-import type { Statement, StatementMovement } from './schemas.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { validationError } from '../../platform/errors.ts';
+import type { Tenant } from '../../tenants/tables.ts';
+import { walletErrors } from '../errors.ts';
+import type { Movement } from '../ledger/movement.ts';
+import type { Statement, StatementMovement } from '../schemas.ts';
 import { directionOf, STATEMENT_FORMAT, statementCsv, statementJson, totalsOf } from './statement-format.ts';
 import type { PublishedKey, StatementSigner } from './statement-signing.ts';
 import * as store from './store.ts';

@@ -1,21 +1,22 @@
-import type { AuditLog } from '../platform/audit/log.ts';
-import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import type { WalletObligation } from './tables.ts';
-import { notFound, validationError } from '../platform/errors.ts';
-import { tenantFilter, tenantScope } from '../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
-import type { StaffCall } from '../platform/http/principals.ts';
-import type { TenantService } from '../tenants/service.ts';
-import type { DeliveryEngine } from './delivery.ts';
-import { walletErrors } from './errors.ts';
-import { requestMayHaveLeft } from './delivery-table.ts';
+import type { AuditLog } from '../../platform/audit/log.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
+import type { WalletObligation } from '../tables.ts';
+import { notFound, validationError } from '../../platform/errors.ts';
+import { tenantFilter, tenantScope } from '../../platform/http/auth.ts';
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import type { StaffCall } from '../../platform/http/principals.ts';
+import type { TenantService } from '../../tenants/service.ts';
+import type { DeliveryEngine } from '../delivery/engine.ts';
+import { walletErrors } from '../errors.ts';
+import { requestMayHaveLeft } from '../ledger/delivery-table.ts';
 import * as store from './store.ts';
-import type { Ledger, Review } from './ledger.ts';
-import type { LockedObligation } from './locks.ts';
-import { HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
-import { retryRefusal, sendAgainWait } from './retry-rule.ts';
-import type { Movement } from './movement.ts';
+import * as deliveryStore from '../delivery/store.ts';
+import type { Ledger, Review } from '../ledger/ledger.ts';
+import type { LockedObligation } from '../ledger/locks.ts';
+import { HOLD_REASONS, OBLIGATION_STATES } from '../states.ts';
+import { retryRefusal, sendAgainWait } from '../ledger/retry-rule.ts';
+import type { Movement } from '../ledger/movement.ts';
 import {
   CALLS_SHOWN,
   OBLIGATIONS_PAGE,
@@ -24,7 +25,7 @@ import {
   type ObligationRecord,
   type ObligationsQuery,
   type REVIEW_ACTIONS,
-} from './schemas.ts';
+} from '../schemas.ts';
 
 type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
@@ -100,6 +101,11 @@ export class ObligationReview {
 
   // ---- figures for the platform's reports and dashboard (every tenant: the caller checks the permission) ----
 
+  /** Money confirmed (applied or resolved) in [from, to) for one tenant, per UTC day, kind and direction. */
+  confirmedTotals(tenantId: string, from: Date, to: Date) {
+    return store.confirmedTotals(this.#db, tenantId, from, to);
+  }
+
   /** Money confirmed (applied or resolved) in [from, to), per tenant, UTC day, kind and direction. */
   confirmedTotalsOfTenants(from: Date, to: Date) {
     return store.confirmedTotalsOfTenants(this.#db, from, to);
@@ -112,12 +118,12 @@ export class ObligationReview {
 
   /** Movements owed and waiting for delivery: how many, and since when the oldest was owed. */
   deliveryBacklog() {
-    return store.deliveryBacklog(this.#db);
+    return deliveryStore.deliveryBacklog(this.#db);
   }
 
   /** The wallet call log of (since, until], per tenant: calls, failures, refusals, latency percentiles. */
   callFigures(since: Date, until: Date) {
-    return store.callFigures(this.#db, since, until);
+    return deliveryStore.callFigures(this.#db, since, until);
   }
 
   retry(call: StaffCall, id: string, reason: string | undefined) {
@@ -220,7 +226,7 @@ export class ObligationReview {
 
   async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {
     const ids = rows.map((row) => row.id);
-    const calls = await store.callsOf(this.#db, ids, CALLS_SHOWN);
+    const calls = await deliveryStore.callsOf(this.#db, ids, CALLS_SHOWN);
     const history = await store.historyOf(this.#db, ids);
     // A retry goes only to the wallet a movement was recorded for: offered only while the tenant still points there.
     const heldTenants = [...new Set(rows.filter((row) => row.status === 'held').map((row) => row.tenant_id))];

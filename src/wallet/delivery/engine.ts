@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../platform/clock.ts';
-import type { Db } from '../platform/db/database.ts';
-import type { WalletObligation } from './tables.ts';
-import type { TenantService, TenantWallet } from '../tenants/service.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/database.ts';
+import type { WalletObligation } from '../tables.ts';
+import type { TenantService, TenantWallet } from '../../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
-import type { Ledger } from './ledger.ts';
-import { DeliveryRecords, RECORD_BATCH } from './delivery-records.ts';
-import type { WalletMetrics } from './metrics.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import { DeliveryRecords, RECORD_BATCH } from './recorder.ts';
+import type { WalletMetrics } from '../metrics.ts';
 import * as store from './store.ts';
 
 /** Contract: up to 5 attempts, waiting 200 ms, 400 ms, 800 ms, 1.6 s between them (doubling, at most 2 s). */

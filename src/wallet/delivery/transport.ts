@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { bareHostname, specialAddressRange } from '../platform/urls.ts';
+import { bareHostname, specialAddressRange } from '../../platform/urls.ts';
 
 /**
  * The one way out to a partner wallet. It resolves the host once per call, checks every address, then connects to

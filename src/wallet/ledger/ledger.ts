@@ -1,10 +1,10 @@
 import type { Updateable } from 'kysely';
-import type { Clock } from '../platform/clock.ts';
-import type { Queryable, Tx } from '../platform/db/database.ts';
-import type { StatementPart } from '../platform/db/one-statement.ts';
-import type { WalletObligation, WalletObligationsTable } from './tables.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable, Tx } from '../../platform/db/database.ts';
+import type { StatementPart } from '../../platform/db/one-statement.ts';
+import type { WalletObligation, WalletObligationsTable } from '../tables.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
-import { LedgerAttempts, type CountedLate } from './ledger-attempts.ts';
+import { LedgerAttempts, type CountedLate } from './attempts.ts';
 import {
   type BetMovement,
   countsAsSettled,
@@ -14,10 +14,11 @@ import {
   SETTLEMENT_KINDS,
   signed,
   type Stake,
-} from './ledger-rows.ts';
+} from './rows.ts';
 import { lockBets, lockObligation, type BetRowLock, type LockedBet, type LockedObligation } from './locks.ts';
-import type { HistoryActor, ObligationState } from './states.ts';
+import type { HistoryActor, ObligationState } from '../states.ts';
 import * as store from './store.ts';
+import * as deliveryStore from '../delivery/store.ts';
 
 /** An operator's decision on a held obligation. */
 export interface Review {
@@ -293,16 +294,16 @@ export class Ledger {
 
   // ---- the delivery engine's claims ----
 
-  claimDue(q: Queryable, slots: store.ClaimSlots): Promise<WalletObligation[]> {
-    return store.claimDue(q, slots);
+  claimDue(q: Queryable, slots: deliveryStore.ClaimSlots): Promise<WalletObligation[]> {
+    return deliveryStore.claimDue(q, slots);
   }
 
   releaseClaims(q: Queryable): Promise<void> {
-    return store.releaseClaims(q);
+    return deliveryStore.releaseClaims(q);
   }
 
   giveBackClaim(q: Queryable, obligation: WalletObligation): Promise<void> {
-    return store.giveBackClaim(q, obligation);
+    return deliveryStore.giveBackClaim(q, obligation);
   }
 
   // ---- reading, for the other domains ----
@@ -329,10 +330,6 @@ export class Ledger {
     return store.obligationsOfBets(q, betIds);
   }
 
-  confirmedTotals(q: Queryable, tenantId: string, from: Date, to: Date) {
-    return store.confirmedTotals(q, tenantId, from, to);
-  }
-
   /**
    * The postings that never moved and never will: the wallet refused them, and that proves it. By the contract a
    * wallet keeps a refusal under the txId and answers every repeat with it; but a refusal given before the txId was
@@ -346,7 +343,7 @@ export class Ledger {
       return posting.last_outcome === 'refused' && !claimAlive && posting.claims <= posting.attempts;
     });
     if (candidates.length === 0) return new Set();
-    const unproven = await store.withAnswersOtherThanRefusal(
+    const unproven = await deliveryStore.withAnswersOtherThanRefusal(
       tx,
       candidates.map((posting) => posting.id),
     );

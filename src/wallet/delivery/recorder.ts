@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
-import type { Ledger } from './ledger.ts';
-import type { Delivery } from './ledger-attempts.ts';
-import type { ObligationState } from './states.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { inTransaction, type Db } from '../../platform/db/database.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import type { Delivery } from '../ledger/attempts.ts';
+import type { ObligationState } from '../states.ts';
 import * as store from './store.ts';
 
 /** Results recorded per statement at most; the rest wait for the next write. */

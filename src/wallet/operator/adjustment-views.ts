@@ -1,11 +1,12 @@
-import type { Db } from '../platform/db/database.ts';
-import { tenantFilter } from '../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
-import type { StaffCall } from '../platform/http/principals.ts';
-import type { TenantService } from '../tenants/service.ts';
-import type { Adjustment } from './tables.ts';
-import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from './schemas.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { tenantFilter } from '../../platform/http/auth.ts';
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import type { StaffCall } from '../../platform/http/principals.ts';
+import type { TenantService } from '../../tenants/service.ts';
+import type { Adjustment } from '../tables.ts';
+import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from '../schemas.ts';
 import * as store from './store.ts';
+import * as ledgerStore from '../ledger/store.ts';
 
 /** Adjustments as staff see them: with their tenant's currency, the decision, and the movement owed once approved. */
 export class AdjustmentViews {
@@ -44,7 +45,7 @@ export class AdjustmentViews {
 
   async views(adjustments: Adjustment[]): Promise<AdjustmentView[]> {
     const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
-    const obligations = new Map((await store.findObligations(this.#db, owed)).map((row) => [row.id, row]));
+    const obligations = new Map((await ledgerStore.findObligations(this.#db, owed)).map((row) => [row.id, row]));
     const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
     const currencies = new Map(
       await Promise.all(tenantIds.map(async (id) => [id, (await this.#tenants.get(id)).currency] as const)),

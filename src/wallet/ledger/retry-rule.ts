@@ -1,5 +1,5 @@
-import { isObsolete } from './states.ts';
-import type { WalletObligation } from './tables.ts';
+import { isObsolete } from '../states.ts';
+import type { WalletObligation } from '../tables.ts';
 
 /** Why sending a held movement again cannot help: what the refusal says in details.reason, and in words. */
 export interface RetryRefusal {

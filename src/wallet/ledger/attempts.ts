@@ -1,10 +1,10 @@
-import type { Clock } from '../platform/clock.ts';
-import type { Queryable, Tx } from '../platform/db/database.ts';
-import type { StatementPart } from '../platform/db/one-statement.ts';
-import type { WalletObligation } from './tables.ts';
-import type { WalletAttempt } from './client.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable, Tx } from '../../platform/db/database.ts';
+import type { StatementPart } from '../../platform/db/one-statement.ts';
+import type { WalletObligation } from '../tables.ts';
+import type { WalletAttempt } from '../delivery/client.ts';
 import { confirmation, deliveryChange, noteOf, supersededDeliveryChange } from './delivery-table.ts';
-import { moveGuarded } from './ledger-rows.ts';
+import { moveGuarded } from './rows.ts';
 import type { LockedBet } from './locks.ts';
 import {
   checkTransition,
@@ -13,8 +13,9 @@ import {
   type HistoryActor,
   type HoldReason,
   type ObligationState,
-} from './states.ts';
+} from '../states.ts';
 import * as store from './store.ts';
+import * as deliveryStore from '../delivery/store.ts';
 
 /** What one delivery attempt of an owed movement proved, and when to try again if it proved nothing. */
 export interface Delivery {
@@ -89,7 +90,7 @@ export class LedgerAttempts {
       cause: lastOutcome,
       note: noteOf(attempt),
     };
-    const parts = store.moveObligationParts(name, move, store.callOfObligation(stake, attempt, now), why, gate);
+    const parts = store.moveObligationParts(name, move, deliveryStore.callOfObligation(stake, attempt, now), why, gate);
     return { recorded: { ...stake, ...changes }, parts };
   }
 
@@ -178,7 +179,7 @@ export class LedgerAttempts {
       );
     } catch (error) {
       if (!(error instanceof LostRaceError)) throw error;
-      await store.giveBackClaim(q, obligation);
+      await deliveryStore.giveBackClaim(q, obligation);
     }
   }
 }

@@ -1,6 +1,6 @@
-import { reconciliationErrors } from './errors.ts';
+import { reconciliationErrors } from '../errors.ts';
 import { CSV_COLUMNS, parseCsv, STATEMENT_FORMAT } from './statement-format.ts';
-import { OBLIGATION_KINDS } from './states.ts';
+import { OBLIGATION_KINDS } from '../states.ts';
 
 /**
  * The casino's side of reconciliation (`bookmaker reconcile`, docs/reconciliation.md): a statement (JSON or CSV, as

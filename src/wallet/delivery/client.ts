@@ -1,7 +1,7 @@
-import type { Clock } from '../platform/clock.ts';
-import { hmacSha256Hex } from '../platform/crypto.ts';
-import type { WalletEndpoint } from './movement.ts';
-import { classifyAnswer, type WalletOutcome } from './outcome.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { hmacSha256Hex } from '../../platform/crypto.ts';
+import type { WalletEndpoint } from '../ledger/movement.ts';
+import { classifyAnswer, type WalletOutcome } from './answers.ts';
 import { TransportRefused, TransportTimeout, type WalletTransport } from './transport.ts';
 
 export interface WalletTarget {

@@ -1,4 +1,4 @@
-import type { OBLIGATION_KINDS } from './states.ts';
+import type { OBLIGATION_KINDS } from '../states.ts';
 
 /** The four wallet endpoints and the movement kinds each one carries (contract: "Kinds and endpoints"). */
 export const WALLET_ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;

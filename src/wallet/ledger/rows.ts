@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { Queryable } from '../platform/db/database.ts';
-import type { WalletObligation, WalletObligationsTable } from './tables.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { WalletObligation, WalletObligationsTable } from '../tables.ts';
 import { movementBody, type Movement, type ObligationKind } from './movement.ts';
 import {
   type OBLIGATION_ENDPOINTS,
@@ -9,7 +9,7 @@ import {
   isObsolete,
   LostRaceError,
   type ObligationState,
-} from './states.ts';
+} from '../states.ts';
 import * as store from './store.ts';
 
 /**

@@ -1,7 +1,7 @@
-import type { WalletAttempt } from './client.ts';
+import type { WalletAttempt } from '../delivery/client.ts';
 import type { DeliveryChange } from './store.ts';
-import type { HoldReason } from './states.ts';
-import type { WalletObligation } from './tables.ts';
+import type { HoldReason } from '../states.ts';
+import type { WalletObligation } from '../tables.ts';
 
 /**
  * The contract's delivery table as pure functions: what one attempt's answer does to an owed movement, and what
