@@ -14,7 +14,7 @@ import { BettingMetrics } from './betting/metrics.ts';
 import { Placement } from './betting/placement.ts';
 import { Recovery } from './betting/recovery.ts';
 import { Settlement } from './betting/settlement.ts';
-import { StakeOutcomes } from './betting/stake-outcome.ts';
+import { StakeDecisions } from './betting/stake-decision.ts';
 import { BetViews } from './betting/views.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { CatalogService } from './catalog/service.ts';
@@ -47,7 +47,7 @@ import { preferencesRoutes } from './preferences/routes.ts';
 import { PlayerPreferences } from './preferences/service.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { Reports } from './reports/service.ts';
-import { SandboxOutcomes } from './sandbox/outcomes.ts';
+import { SandboxControls } from './sandbox/controls.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
 import { simulateLiveTick } from './seed/live-simulator.ts';
 import { randomSource } from './seed/random.ts';
@@ -113,7 +113,7 @@ export interface App {
     catalog: CatalogService;
     placement: Placement;
     betViews: BetViews;
-    stakeOutcomes: StakeOutcomes;
+    stakeDecisions: StakeDecisions;
     recovery: Recovery;
     settlement: Settlement;
     cashOut: CashOut;
@@ -259,7 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps.delivery,
   );
   const bettingMetrics = new BettingMetrics(metrics);
-  const stakeOutcomes = new StakeOutcomes({ db, clock, ledger, delivery });
+  const stakeDecisions = new StakeDecisions({ db, clock, ledger, delivery });
   const betViews = new BetViews({ db, catalog, integration, ledger });
   const placement = new Placement({
     db,
@@ -268,19 +268,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     catalog,
     ledger,
     delivery,
-    outcomes: stakeOutcomes,
+    decisions: stakeDecisions,
     views: betViews,
     log: http.log,
     metrics: bettingMetrics,
   });
-  const recovery = new Recovery({ db, clock, outcomes: stakeOutcomes });
+  const recovery = new Recovery({ db, clock, decisions: stakeDecisions });
   const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
   // The bets are betting's: it locks their rows, the first step of every decision on their money (wallet/locks.ts).
   ledger.lockBetsWith((tx, betIds) => settlement.lockBetRows(tx, betIds));
-  ledger.whenCountedLate((bet, obligation) => settlement.reconcile(bet, obligation));
+  ledger.whenCountedLate((bet, obligation) => settlement.correctAfterLateCount(bet, obligation));
   const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
   const reports = new Reports({ clock, review, tenants });
 
@@ -310,7 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   aggregatorRoutes(http, { provisioning, activation, rotation: credentialRotation }, auth);
   tenantRoutes(http, { settings: tenantSettings, credentials: tenantCredentials }, auth);
   integrationRoutes(http, integration, auth);
-  const sandbox = new SandboxOutcomes({ db, clock, audit, idempotency, catalog, ledger, delivery, views: betViews });
+  const sandbox = new SandboxControls({ db, clock, audit, idempotency, catalog, ledger, delivery, views: betViews });
   sandboxRoutes(http, sandbox, auth);
   catalogRoutes(http, catalog.browsing);
   tradingRoutes(http, { trading: catalog.trading, views: catalog.tradingViews }, auth);
@@ -352,7 +352,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       catalog,
       placement,
       betViews,
-      stakeOutcomes,
+      stakeDecisions,
       recovery,
       settlement,
       cashOut,

@@ -52,7 +52,7 @@ export const bettingErrors = defineErrors({
 export type RefusalCode = keyof typeof bettingErrors;
 
 /**
- * Why a bet's own outcome (a sandbox outcome control, bet-outcomes.ts) cannot be decided as asked: the bet's state
+ * Why a bet's own outcome (a sandbox outcome control, own-settlement.ts) cannot be decided as asked: the bet's state
  * does not allow it. details.status is the bet's state.
  */
 export const betOutcomeErrors = defineErrors({

@@ -22,7 +22,7 @@ import type { BettingMetrics } from './metrics.ts';
 import { storedRefusal, toError } from './refusals.ts';
 import { checkSlipShape, checkStake, payoutWithinMaximum, priceLegs } from './slip-rules.ts';
 import type { BetView, PlaceBetBody } from './schemas.ts';
-import type { BetRef, StakeOutcomes } from './stake-outcome.ts';
+import type { BetRef, StakeDecisions } from './stake-decision.ts';
 import * as store from './store.ts';
 import { betView, type BetViews } from './views.ts';
 
@@ -38,7 +38,7 @@ type Placed = { bet: BetView; balance?: { balance: number; currency: string }; r
  * 1. One transaction checks the slip, then one statement in it reserves exposure and records the pending bet and
  *    its stake-debit obligation (row first, call second).
  * 2. Outside any transaction the debit is sent once.
- * 3. One statement records an acceptance, one transaction a refusal (stake-outcome.ts). If anything fails after
+ * 3. One statement records an acceptance, one transaction a refusal (stake-decision.ts). If anything fails after
  *    step 1, the player is told what the bet's stored state says, never a guess.
  */
 export class Placement {
@@ -48,7 +48,7 @@ export class Placement {
   readonly #catalog: CatalogService;
   readonly #ledger: Ledger;
   readonly #delivery: DeliveryEngine;
-  readonly #outcomes: StakeOutcomes;
+  readonly #decisions: StakeDecisions;
   readonly #views: BetViews;
   readonly #log: FastifyBaseLogger;
   readonly #metrics: BettingMetrics;
@@ -60,7 +60,7 @@ export class Placement {
     catalog: CatalogService;
     ledger: Ledger;
     delivery: DeliveryEngine;
-    outcomes: StakeOutcomes;
+    decisions: StakeDecisions;
     views: BetViews;
     log: FastifyBaseLogger;
     metrics: BettingMetrics;
@@ -71,7 +71,7 @@ export class Placement {
     this.#catalog = deps.catalog;
     this.#ledger = deps.ledger;
     this.#delivery = deps.delivery;
-    this.#outcomes = deps.outcomes;
+    this.#decisions = deps.decisions;
     this.#views = deps.views;
     this.#log = deps.log;
     this.#metrics = deps.metrics;
@@ -97,7 +97,7 @@ export class Placement {
     let attempt: WalletAttempt | undefined;
     try {
       attempt = await this.#delivery.attempt(placed.stake);
-      const outcome = await this.#outcomes.decide(placed.bet, placed.stake, attempt);
+      const outcome = await this.#decisions.decide(placed.bet, placed.stake, attempt);
       if (outcome.refusal) throw toError(outcome.refusal);
       // Built from the rows as written, as a read would show them: nothing is read again.
       const accepted = { ...placed.bet, status: 'accepted' as const, decided_at: outcome.decidedAt };
@@ -123,7 +123,7 @@ export class Placement {
    */
   async #recordAttemptAlone(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<void> {
     try {
-      if (await this.#outcomes.settleLeftStake(bet, stake, attempt)) return;
+      if (await this.#decisions.settleLeftStake(bet, stake, attempt)) return;
     } catch (error) {
       this.#log.error({ err: error, betId: bet.id }, "the stake debit's outcome could not be recorded on its own");
     }
@@ -139,7 +139,7 @@ export class Placement {
   async #answerFromState(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt | undefined): Promise<Placed> {
     try {
       const current = await store.findBet(this.#db, bet.id);
-      if (current?.status === 'pending' && (await this.#outcomes.treatAsUnknown(bet, 'internal_error'))) {
+      if (current?.status === 'pending' && (await this.#decisions.treatAsUnknown(bet, 'internal_error'))) {
         throw toError({ code: 'wallet_unavailable' });
       }
       const decided = await store.findBet(this.#db, bet.id);

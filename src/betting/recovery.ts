@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
-import type { StakeOutcomes } from './stake-outcome.ts';
+import type { StakeDecisions } from './stake-decision.ts';
 import * as store from './store.ts';
 
 /**
@@ -17,12 +17,12 @@ export const STALE_PENDING_MS = 30_000;
 export class Recovery {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly #outcomes: StakeOutcomes;
+  readonly #decisions: StakeDecisions;
 
-  constructor(deps: { db: Db; clock: Clock; outcomes: StakeOutcomes }) {
+  constructor(deps: { db: Db; clock: Clock; decisions: StakeDecisions }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
-    this.#outcomes = deps.outcomes;
+    this.#decisions = deps.decisions;
   }
 
   /** Before the server listens: the process stopped between recording stakes and learning their outcomes. */
@@ -38,7 +38,7 @@ export class Recovery {
 
   async #resolve(bets: Awaited<ReturnType<typeof store.pendingBets>>, reason: string): Promise<number> {
     let resolved = 0;
-    for (const bet of bets) if (await this.#outcomes.treatAsUnknown(bet, reason)) resolved += 1;
+    for (const bet of bets) if (await this.#decisions.treatAsUnknown(bet, reason)) resolved += 1;
     return resolved;
   }
 }

@@ -197,7 +197,7 @@ export const staffBetsSchema = {
   errors: [platformErrors.not_found, platformErrors.forbidden, platformErrors.validation],
 };
 
-// ---- a bet's own outcome (the sandbox outcome controls: bet-outcomes.ts) ----
+// ---- a bet's own outcome (the sandbox outcome controls: own-settlement.ts) ----
 
 /** Results for legs of one bet, by their selection; legs not named keep the result they have (none: open). */
 export const OwnLegResults = Type.Array(

@@ -44,7 +44,7 @@ export interface BetChange {
 
 /**
  * The settlement rules for one bet, given its legs with their current results: a market's settlement, and a bet's
- * own outcome (bet-outcomes.ts), judge by this one rule.
+ * own outcome (own-settlement.ts), judge by this one rule.
  */
 export function changeOf(
   bet: Pick<Bet, 'id' | 'status' | 'stake' | 'cashed_out_stake' | 'settled_version' | 'settled_return'>,
@@ -119,7 +119,7 @@ function settlementMove(
  * Settlement and resettlement of a market: the results are recorded (catalog), every bet on the market is
  * judged by changeOf and movementFor, and what the bets are owed is recorded in the ledger, all in one transaction; the delivery
  * engine pays after the commit. Fully cashed-out bets are never touched: a confirmed cash-out stays guaranteed. Nor
- * are bets whose outcome is their own (a sandbox outcome control, bet-outcomes.ts): the market's results never
+ * are bets whose outcome is their own (a sandbox outcome control, own-settlement.ts): the market's results never
  * reach them.
  */
 export class Settlement {
@@ -212,7 +212,7 @@ export class Settlement {
    * return. Its postings owed on the old premise and never sent are cancelled, and the exact difference is owed in
    * their place: one correction, a credit or a debit.
    */
-  async reconcile(locked: LockedBet, obligation: WalletObligation): Promise<void> {
+  async correctAfterLateCount(locked: LockedBet, obligation: WalletObligation): Promise<void> {
     if (!(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
     const bet = await store.findBet(locked.tx, locked.betId);
     if (!bet || !isSettled(bet.status)) return;
@@ -230,7 +230,7 @@ export class Settlement {
   }
 
   async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
-    // The bets first, then their legs: the order a bet's own outcome takes (bet-outcomes.ts), so the two never
+    // The bets first, then their legs: the order a bet's own outcome takes (own-settlement.ts), so the two never
     // deadlock, and a bet that took its own outcome meanwhile is found with it and left alone.
     const bets = await store.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
     await store.setLegResults(tx, recorded.marketId, recorded.results);

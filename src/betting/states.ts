@@ -46,7 +46,7 @@ export const CLOSED_STATES: readonly BetState[] = [...SETTLED_STATES, 'cashed_ou
  */
 export const BET_TRANSITIONS: Readonly<Record<BetState, readonly BetState[]>> = {
   pending: ['accepted', 'refused'],
-  // refused: a sandbox cancellation of a bet that no credit has reached yet (bet-outcomes.ts); its stake is rolled back.
+  // refused: a sandbox cancellation of a bet that no credit has reached yet (own-settlement.ts); its stake is rolled back.
   accepted: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out', 'refused'],
   partially_cashed_out: [...SETTLED_STATES, 'partially_cashed_out', 'cashed_out'],
   won: [...SETTLED_STATES, ...OPEN_STATES],

@@ -45,7 +45,7 @@ export interface BetsTable {
   settled_return: ColumnType<number | null, number | null | undefined, number | null>;
   settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /**
-   * When the bet's outcome was first decided for it alone (a sandbox outcome control, bet-outcomes.ts): from then on
+   * When the bet's outcome was first decided for it alone (a sandbox outcome control, own-settlement.ts): from then on
    * its legs' results are its own, and no settlement or resettlement of a market touches it. Null: the markets decide.
    */
   outcome_override_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

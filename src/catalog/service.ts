@@ -58,7 +58,7 @@ export class CatalogService {
   }
 
   /**
-   * A bet's own outcome (betting/bet-outcomes.ts, the sandbox controls): which of these markets allow half results,
+   * A bet's own outcome (betting/own-settlement.ts, the sandbox controls): which of these markets allow half results,
    * by the rule a market's settlement follows (results.ts: quarter lines only).
    */
   async marketsWithHalfResults(q: Queryable, marketIds: string[]): Promise<Set<string>> {

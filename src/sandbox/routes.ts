@@ -2,7 +2,7 @@ import { sha256Hex } from '../platform/crypto.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
-import type { SandboxOutcomes } from './outcomes.ts';
+import type { SandboxControls } from './controls.ts';
 import {
   cancelSandboxBetSchema,
   getSandboxBetSchema,
@@ -18,7 +18,7 @@ function sendStored(reply: FastifyReply, result: { status: number; body: unknown
 }
 
 /** The sandbox outcome controls: a sandbox tenant's server (X-Tenant-ID + X-API-Key) decides its own bets' outcomes. */
-export function sandboxRoutes(app: TypedApp, outcomes: SandboxOutcomes, auth: Auth): void {
+export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Auth): void {
   const server = auth.tenantKey();
   const call = (request: FastifyRequest) => ({
     key: String(request.headers['idempotency-key']),

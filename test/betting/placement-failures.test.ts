@@ -77,7 +77,7 @@ describe('a placement that loses its database after the stake went out', () => {
 
 describe('a placement whose acceptance committed but whose acknowledgement was lost', () => {
   it('tells the player the bet is accepted, with the balance the wallet gave', async () => {
-    const outcomes = t.app.services.stakeOutcomes;
+    const outcomes = t.app.services.stakeDecisions;
     const decide = outcomes.decide.bind(outcomes);
     await failing(
       outcomes,

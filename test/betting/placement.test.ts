@@ -443,7 +443,7 @@ describe('the stake debit is sent once', () => {
   it('a bet decided elsewhere while its debit was in flight stays decided: the late "applied" writes nothing', async () => {
     const placing = await debitInFlight();
     const bet = await t.db.selectFrom('bets').selectAll().executeTakeFirstOrThrow();
-    assert.equal(await t.app.services.stakeOutcomes.treatAsUnknown(bet, 'test'), true);
+    assert.equal(await t.app.services.stakeDecisions.treatAsUnknown(bet, 'test'), true);
     const response = await placing.response;
     assert.deepEqual([response.status, response.body.error.code], [503, 'wallet_unavailable']);
     const stake = await stakeObligation();

@@ -5,7 +5,7 @@ import type { WalletObligation } from '../tables.ts';
 import type { TenantService, TenantWallet } from '../../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
 import type { Ledger } from '../ledger/ledger.ts';
-import { DeliveryRecords, RECORD_BATCH } from './recorder.ts';
+import { AttemptRecorder, RECORD_BATCH } from './recorder.ts';
 import type { WalletMetrics } from '../metrics.ts';
 import * as store from './store.ts';
 
@@ -72,7 +72,7 @@ export class DeliveryEngine {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #lanes = new Map<string, Lane>();
   /** Answers waiting to be recorded, written together. */
-  readonly #records: DeliveryRecords;
+  readonly #records: AttemptRecorder;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   /** Set by wake() while the loop is busy, so the wake is not lost. */
@@ -114,7 +114,7 @@ export class DeliveryEngine {
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
     this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
     this.#claimMs = options.claimMs ?? CLAIM_MS;
-    this.#records = new DeliveryRecords(deps, (due) => (this.#nextDue = Math.min(this.#nextDue ?? due, due)));
+    this.#records = new AttemptRecorder(deps, (due) => (this.#nextDue = Math.min(this.#nextDue ?? due, due)));
   }
 
   /**

@@ -13,7 +13,7 @@ export const RECORD_BATCH = 200;
  * The delivery engine's answers, written together: each attempt's obligation and its wallet call log line in one
  * transaction per batch, so a thousand answers cost a few statements, not a thousand.
  */
-export class DeliveryRecords {
+export class AttemptRecorder {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #ledger: Ledger;

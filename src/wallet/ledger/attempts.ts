@@ -27,7 +27,7 @@ export interface Delivery {
 /**
  * What betting does when a movement of a bet may count after all, having not counted before (an operator resolved
  * it, or the wallet confirmed it after a resettlement had superseded it), inside the transaction that records it, with
- * the bet locked: the bet owes what is due now (betting's Settlement.reconcile).
+ * the bet locked: the bet owes what is due now (betting's Settlement.correctAfterLateCount).
  */
 export type CountedLate = (bet: LockedBet, obligation: WalletObligation) => Promise<void>;
 

@@ -27,7 +27,7 @@ export interface Decision {
  * exposure released, when it refused or never got it; refused and rolled back when nobody can know. Placement and
  * recovery both decide through here, each move guarded, so only one of them ever decides a bet.
  */
-export class StakeOutcomes {
+export class StakeDecisions {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #ledger: Ledger;

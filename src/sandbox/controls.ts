@@ -1,4 +1,4 @@
-import { BetOutcomes, type BetOutcomeAction } from '../betting/bet-outcomes.ts';
+import { OwnSettlement, type OwnSettlementAction } from '../betting/own-settlement.ts';
 import type { BetOutcomeReport, BetView } from '../betting/schemas.ts';
 import type { BetViews } from '../betting/views.ts';
 import type { CatalogService } from '../catalog/service.ts';
@@ -23,20 +23,20 @@ export interface SandboxCall {
 /**
  * The sandbox outcome controls (docs/sandbox-outcomes.md): a sandbox tenant's server decides the outcome of one of its
  * own bets (settle, resettle, reopen, cancel) with its integration key, so that its wallet sees every movement on
- * demand, without a trader and without touching the shared markets. The money is betting's (bet-outcomes.ts, the
+ * demand, without a trader and without touching the shared markets. The money is betting's (own-settlement.ts, the
  * settlement's own rule and ledger); this adds who may ask and how: sandbox tenants only (production: 403
  * sandbox_only, audited as denied), their own bets only (another tenant's: 404), each call under its Idempotency-Key
  * (scoped to the tenant and bound to the integration key that sent it; the answer is stored with the change in one
  * transaction and replayed for 24 h to that key only), and audited
  * in the transaction that makes the change.
  */
-export class SandboxOutcomes {
+export class SandboxControls {
   readonly #db: Db;
   readonly #audit: AuditLog;
   readonly #idempotency: IdempotencyService;
   readonly #delivery: DeliveryEngine;
   readonly #views: BetViews;
-  readonly #bets: BetOutcomes;
+  readonly #bets: OwnSettlement;
 
   constructor(deps: {
     db: Db;
@@ -53,14 +53,14 @@ export class SandboxOutcomes {
     this.#idempotency = deps.idempotency;
     this.#delivery = deps.delivery;
     this.#views = deps.views;
-    this.#bets = new BetOutcomes(deps);
+    this.#bets = new OwnSettlement(deps);
   }
 
   async decide(
     tenant: TenantPrincipal,
     call: SandboxCall,
     betId: string,
-    action: BetOutcomeAction,
+    action: OwnSettlementAction,
     body: OwnResultsBody | ActionBody,
   ): Promise<StoredResponse & { replayed: boolean }> {
     await this.#sandboxOnly(tenant, call, betId, action);
@@ -108,7 +108,7 @@ export class SandboxOutcomes {
   }
 
   /** A production tenant's attempt is refused before anything is read, and audited as denied. */
-  async #sandboxOnly(tenant: TenantPrincipal, call: SandboxCall, betId: string, action: BetOutcomeAction) {
+  async #sandboxOnly(tenant: TenantPrincipal, call: SandboxCall, betId: string, action: OwnSettlementAction) {
     if (tenant.environment === 'sandbox') return;
     await this.#audit.record(this.#db, {
       actor: { type: 'tenant', id: tenant.id },

@@ -17,7 +17,7 @@ import * as store from './store.ts';
 import type { Bet, BetLeg } from './tables.ts';
 
 /** What a bet's own outcome can be asked to do. */
-export type BetOutcomeAction = 'settle' | 'resettle' | 'reopen' | 'cancel';
+export type OwnSettlementAction = 'settle' | 'resettle' | 'reopen' | 'cancel';
 
 export interface LegResult {
   selectionId: string;
@@ -46,7 +46,7 @@ type Judged = Array<SelectionResult | null>;
  * Each runs inside the caller's transaction with the bet locked; a call whose target is the bet's state already
  * changes nothing and owes nothing (`changed: false`).
  */
-export class BetOutcomes {
+export class OwnSettlement {
   readonly #clock: Clock;
   readonly #catalog: CatalogService;
   readonly #ledger: Ledger;
@@ -61,7 +61,7 @@ export class BetOutcomes {
     tx: Tx,
     tenantId: string,
     betId: string,
-    action: BetOutcomeAction,
+    action: OwnSettlementAction,
     results: LegResult[] = [],
   ): Promise<BetOutcomeReport> {
     // The lock order: the bet, then its obligations; what the decision reads of either holds until the commit.
