@@ -11,7 +11,7 @@ import { releaseExposure, settleExposure } from './exposure.ts';
 import { moveBet, moveBets } from './moves.ts';
 import { storedRefusal, type Refusal } from './refusals.ts';
 import type { BetOutcomeReport } from './schemas.ts';
-import { changeOf, movementFor } from './settlement.ts';
+import { changeOf, movementFor } from './settlement-rules.ts';
 import { isOpen, isSettled, type BetState } from './states.ts';
 import * as store from './store.ts';
 import type { Bet, BetLeg } from './tables.ts';
