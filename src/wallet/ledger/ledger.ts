@@ -1,34 +1,32 @@
-import type { Updateable } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable, Tx } from '../../platform/db/database.ts';
 import type { StatementPart } from '../../platform/db/one-statement.ts';
-import type { WalletObligation, WalletObligationsTable } from '../tables.ts';
+import type { WalletObligation } from '../tables.ts';
 import { requestMayHaveLeft } from './delivery-table.ts';
 import { LedgerAttempts, type CountedLate } from './attempts.ts';
+import { LedgerDecisions } from './decisions.ts';
 import {
   type BetMovement,
   countsAsSettled,
-  moveGuarded,
   obligationRow,
   postingRow,
   SETTLEMENT_KINDS,
   signed,
   type Stake,
 } from './rows.ts';
-import { lockBets, lockObligation, type BetRowLock, type LockedBet, type LockedObligation } from './locks.ts';
-import type { HistoryActor, ObligationState } from '../states.ts';
+import {
+  lockBets,
+  lockObligation,
+  movePosting,
+  type BetRowLock,
+  type LockedBet,
+  type LockedObligation,
+} from './locks.ts';
+import type { HistoryActor } from '../states.ts';
 import * as store from './store.ts';
 import * as deliveryStore from '../delivery/store.ts';
 
-/** An operator's decision on a held obligation. */
-export interface Review {
-  staffId: string;
-  reason: string | null;
-}
-
 const SETTLEMENT: HistoryActor = { type: 'system', id: 'settlement' };
-/** The integration API, on the casino's request. */
-const CASINO: HistoryActor = { type: 'system', id: 'integration' };
 
 /**
  * The ledger of obligations: money owed to or by a wallet. With `attempts` (ledger-attempts.ts, what attempts
@@ -44,6 +42,8 @@ export class Ledger {
   #lockRows: BetRowLock = () => Promise.reject(new Error('the ledger was not told how to lock bets'));
   /** Records what attempts proved: a stake's one attempt, and the delivery engine's. */
   readonly attempts: LedgerAttempts;
+  /** A person's decisions on a movement: an operator's retry, resolve and cancel, a casino's redelivery. */
+  readonly decisions: LedgerDecisions;
 
   constructor(deps: { clock: Clock }) {
     this.#clock = deps.clock;
@@ -52,6 +52,7 @@ export class Ledger {
       lockBets: (tx, betIds) => this.lockBets(tx, betIds),
       countedLate: () => this.#countedLate,
     });
+    this.decisions = new LedgerDecisions({ clock: deps.clock, countedLate: () => this.#countedLate });
   }
 
   /** Betting locks its bets' rows, the first step of the lock order (locks.ts). */
@@ -162,8 +163,9 @@ export class Ledger {
     const refused = await this.#refusedForGood(bet.tx, unresolved, now);
     for (const posting of unresolved) {
       if (refused.has(posting.id)) {
-        await this.#move(
-          bet.tx,
+        await movePosting(
+          bet,
+          now,
           posting,
           'cancelled',
           { resolved_at: now, superseded_by: by, claimed_until: null },
@@ -172,7 +174,6 @@ export class Ledger {
             cause: 'superseded',
             note: `superseded by ${by}; the wallet refused it and keeps that refusal under its txId: nothing moved`,
           },
-          bet,
         );
         continue;
       }
@@ -180,13 +181,13 @@ export class Ledger {
         posting.endpoint === 'credit' ? 'obsolete_credit_requires_review' : 'obsolete_debit_requires_review';
       if (posting.hold_reason === reason) continue;
       const sent = requestMayHaveLeft(posting) ? 'it may have reached the wallet' : 'no request for it ever left';
-      await this.#move(
-        bet.tx,
+      await movePosting(
+        bet,
+        now,
         posting,
         'held',
         { hold_reason: reason, last_outcome: 'superseded', superseded_by: by },
         { actor: SETTLEMENT, cause: 'superseded', note: `superseded by ${by}; ${sent}` },
-        bet,
       );
     }
     return unresolved;
@@ -206,13 +207,13 @@ export class Ledger {
         !requestMayHaveLeft(posting),
     );
     for (const posting of unsent) {
-      await this.#move(
-        bet.tx,
+      await movePosting(
+        bet,
+        now,
         posting,
         'cancelled',
         { resolved_at: now, last_outcome: 'replaced', claimed_until: null },
         { actor: SETTLEMENT, cause: 'replaced', note: why },
-        bet,
       );
     }
   }
@@ -249,47 +250,6 @@ export class Ledger {
     });
     await store.insertObligations(tx, [row]);
     return row;
-  }
-
-  // ---- an operator's decisions on held obligations (locked under the lock order: lockObligation) ----
-
-  /** Delivery resumes with the same txId and body, to the same wallet, now. */
-  async retry(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { hold_reason: null, next_attempt_at: this.#clock.now(), ...reviewed(review) };
-    await this.#moveLocked(locked, 'pending', changes, byStaff('retry', review));
-  }
-
-  /**
-   * The movement was done outside the service (the casino confirms it): it counts as applied, and its bet owes what
-   * is due now (CountedLate).
-   */
-  async resolve(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
-    const resolved = await this.#moveLocked(locked, 'resolved', changes, byStaff('resolve', review));
-    if (locked.bet) await this.#countedLate(locked.bet, resolved);
-  }
-
-  /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */
-  async cancel(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
-    await this.#moveLocked(locked, 'cancelled', changes, byStaff('cancel', review));
-  }
-
-  // ---- the casino's redelivery (integration API) ----
-
-  /**
-   * The casino asks for a movement now: the same row, so the same txId, body and wallet. An owed one becomes due at
-   * once (its attempts, schedule and any live claim kept); a failed one (held: the wallet or its address refused it)
-   * is owed again and due at once, its hold reason cleared, as an operator's retry does. The caller checks the retry
-   * rule (retry-rule.ts) and that no attempt is on its way.
-   */
-  async redeliverNow(locked: LockedObligation): Promise<WalletObligation> {
-    const now = this.#clock.now();
-    const why = { actor: CASINO, cause: 'redelivery', note: "asked by the casino's server (integration API)" };
-    if (locked.obligation.status === 'held') {
-      return this.#moveLocked(locked, 'pending', { hold_reason: null, next_attempt_at: now, claimed_until: null }, why);
-    }
-    return this.#moveLocked(locked, 'pending', { next_attempt_at: now }, why);
   }
 
   // ---- the delivery engine's claims ----
@@ -349,35 +309,4 @@ export class Ledger {
     );
     return new Set(candidates.filter((posting) => !unproven.has(posting.id)).map((posting) => posting.id));
   }
-
-  /** A guarded move of a posting of a locked bet, which then counts it as moved. */
-  async #move(
-    tx: Tx,
-    obligation: WalletObligation,
-    to: ObligationState,
-    changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
-    why: Omit<store.Change, 'at'>,
-    bet: LockedBet | null,
-  ): Promise<WalletObligation> {
-    const moved = await moveGuarded(tx, this.#clock.now(), obligation, to, changes, why);
-    bet?.wrote(moved);
-    return moved;
-  }
-
-  #moveLocked(
-    locked: LockedObligation,
-    to: ObligationState,
-    changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
-    why: Omit<store.Change, 'at'>,
-  ): Promise<WalletObligation> {
-    return this.#move(locked.tx, locked.obligation, to, changes, why, locked.bet);
-  }
-}
-
-function byStaff(action: string, review: Review): Omit<store.Change, 'at'> {
-  return { actor: { type: 'staff', id: review.staffId }, cause: action, note: review.reason };
-}
-
-function reviewed(review: Review) {
-  return { reviewed_by: review.staffId, review_reason: review.reason, claimed_until: null };
 }

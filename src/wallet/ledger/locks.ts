@@ -1,7 +1,10 @@
 import type { Tx } from '../../platform/db/database.ts';
-import { countsAsSettled, signed, type BetAccount } from './rows.ts';
+import type { Updateable } from 'kysely';
+import { countsAsSettled, moveGuarded, signed, type BetAccount } from './rows.ts';
+import type { ObligationState } from '../states.ts';
+import type { WalletObligation, WalletObligationsTable } from '../tables.ts';
+import type { Change } from './store.ts';
 import * as store from './store.ts';
-import type { WalletObligation } from '../tables.ts';
 
 /**
  * The lock order of every decision on a bet's money (docs/ledger.md, "The lock order"): the bet's row first, then its
@@ -124,4 +127,22 @@ export async function lockObligation(tx: Tx, id: string, lockRows: BetRowLock): 
     bet.postings.find((posting) => posting.id === id)!,
     bet,
   );
+}
+
+/**
+ * A guarded move (rows.ts moveGuarded) of an obligation a decision holds under the lock order, in its transaction: a
+ * posting of a locked bet, which then counts it as moved, or a movement of no bet.
+ */
+export async function movePosting(
+  locked: LockedBet | LockedObligation,
+  now: Date,
+  obligation: WalletObligation,
+  to: ObligationState,
+  changes: Omit<Updateable<WalletObligationsTable>, 'status'>,
+  why: Omit<Change, 'at'>,
+): Promise<WalletObligation> {
+  const moved = await moveGuarded(locked.tx, now, obligation, to, changes, why);
+  const bet = locked instanceof LockedBet ? locked : locked.bet;
+  bet?.wrote(moved);
+  return moved;
 }

@@ -12,7 +12,8 @@ import { walletErrors } from '../errors.ts';
 import { requestMayHaveLeft } from '../ledger/delivery-table.ts';
 import * as store from './store.ts';
 import * as deliveryStore from '../delivery/store.ts';
-import type { Ledger, Review } from '../ledger/ledger.ts';
+import type { Review } from '../ledger/decisions.ts';
+import type { Ledger } from '../ledger/ledger.ts';
 import type { LockedObligation } from '../ledger/locks.ts';
 import { HOLD_REASONS, OBLIGATION_STATES } from '../states.ts';
 import { retryRefusal, sendAgainWait } from '../ledger/retry-rule.ts';
@@ -129,12 +130,14 @@ export class ObligationReview {
   retry(call: StaffCall, id: string, reason: string | undefined) {
     return this.#decide(call, id, 'retry', reason ?? null, async (locked, review) => {
       await this.#checkRetry(locked);
-      await this.#ledger.retry(locked, review);
+      await this.#ledger.decisions.retry(locked, review);
     });
   }
 
   resolve(call: StaffCall, id: string, reason: string) {
-    return this.#decide(call, id, 'resolve', reason, (locked, review) => this.#ledger.resolve(locked, review));
+    return this.#decide(call, id, 'resolve', reason, (locked, review) =>
+      this.#ledger.decisions.resolve(locked, review),
+    );
   }
 
   /**
@@ -150,7 +153,7 @@ export class ObligationReview {
         }
         review = { ...review, reason: `never sent; superseded by ${obligation.superseded_by}` };
       }
-      return this.#ledger.cancel(locked, review);
+      return this.#ledger.decisions.cancel(locked, review);
     });
   }
 

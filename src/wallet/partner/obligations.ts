@@ -162,7 +162,7 @@ export class PartnerObligations {
       }
       const wait = sendAgainWait(await operatorStore.lastSentAgainAt(tx, id), this.#clock.now());
       if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
-      await this.#ledger.redeliverNow(locked);
+      await this.#ledger.decisions.redeliverNow(locked);
       effect = 'scheduled';
     }
     await this.#audit.record(tx, {
