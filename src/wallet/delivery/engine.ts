@@ -6,6 +6,8 @@ import type { TenantService, TenantWallet } from '../../tenants/service.ts';
 import type { WalletAttempt, WalletClient } from './client.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { AttemptRecorder, RECORD_BATCH } from './recorder.ts';
+import { Lanes, type Slot } from './lanes.ts';
+import { WalletTargets, type Target } from './targets.ts';
 import type { WalletMetrics } from '../metrics.ts';
 import * as store from './store.ts';
 
@@ -26,12 +28,6 @@ const CLAIM_MS = 60_000;
 const POLL_MS = 1_000;
 /** Answers waiting to be recorded at most before the engine stops claiming more. */
 const MAX_UNRECORDED = 4 * RECORD_BATCH;
-/**
- * How old a wallet's URL and secret may be when a movement that waited for a slot is sent: read again after that, so
- * that a change made while it waited (a rotated secret, a URL edited by hand) is seen, at one read per wallet per
- * quarter second however many movements resume.
- */
-const TARGET_FRESH_MS = 250;
 
 export interface DeliveryOptions {
   retryDelaysMs?: number[];
@@ -70,7 +66,7 @@ export class DeliveryEngine {
   readonly #claimMs: number;
   /** Deliveries in progress (sending, or claimed and waiting for a slot), and each tenant's lane (one wallet). */
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #lanes = new Map<string, Lane>();
+  readonly #lanes: Lanes;
   /** Answers waiting to be recorded, written together. */
   readonly #records: AttemptRecorder;
   #loop: Promise<void> | undefined;
@@ -84,8 +80,8 @@ export class DeliveryEngine {
   #mustLook = true;
   /** The earliest time an attempt recorded by this engine is due again (clock milliseconds). */
   #nextDue: number | undefined;
-  /** Each wallet's URL, secret and currency as last read, and when (performance.now()): see TARGET_FRESH_MS. */
-  readonly #read = new Map<string, { target: Promise<TenantWallet | Error>; at: number }>();
+  /** Where each wallet is: read per claim, and again for a movement that waited for a slot. */
+  readonly #targets: WalletTargets;
   /** The one timer for that time or the next poll, and when it fires (clock milliseconds). */
   #timer: NodeJS.Timeout | undefined;
   #timerAt = 0;
@@ -107,12 +103,14 @@ export class DeliveryEngine {
     this.#clock = deps.clock;
     this.#wallets = deps.wallets;
     this.#tenants = deps.tenants;
+    this.#targets = new WalletTargets(deps.tenants);
     this.#ledger = deps.ledger;
     this.#log = deps.log;
     this.#metrics = deps.metrics;
     this.#retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
     this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
+    this.#lanes = new Lanes(this.#walletConcurrency, () => this.#nudge());
     this.#claimMs = options.claimMs ?? CLAIM_MS;
     this.#records = new AttemptRecorder(deps, (due) => (this.#nextDue = Math.min(this.#nextDue ?? due, due)));
   }
@@ -234,10 +232,7 @@ export class DeliveryEngine {
     // Answers waiting to be written hold their claims: let the database catch up before sending more.
     if (this.#stopped || this.#records.waiting >= MAX_UNRECORDED) return [];
     const perWallet = CLAIMED_PER_SLOT * this.#walletConcurrency;
-    const busy = [...this.#lanes].map(([tenantId, lane]) => ({
-      tenantId,
-      free: Math.max(0, perWallet - lane.sending - lane.waiting.length),
-    }));
+    const busy = this.#lanes.room(perWallet);
     // Under load every answer nudges the loop: a claim for one or two movements at a time would cost the database
     // more than the movements (each claim reads past the rows claimed ahead). Claim when a lane has room for a batch.
     const roomForBatch = busy.length === 0 || busy.some((lane) => lane.free >= this.#walletConcurrency / 2);
@@ -251,30 +246,8 @@ export class DeliveryEngine {
       busy,
     });
     if (claimed.length === 0) return [];
-    const targets = await this.#targets(claimed);
+    const targets = await this.#targets.ofClaim(claimed);
     return claimed.map((obligation) => this.#start(obligation, targets));
-  }
-
-  /**
-   * Each tenant's wallet (URL, secret, currency), once per claim. A tenant whose wallet cannot be read (a secret
-   * that does not decrypt) delays its own movements only: their claims expire and they are tried again.
-   */
-  async #targets(claimed: WalletObligation[]): Promise<Map<string, TenantWallet | Error>> {
-    const tenantIds = [...new Set(claimed.map((obligation) => obligation.tenant_id))];
-    return new Map(await Promise.all(tenantIds.map(async (id) => [id, await this.#readTarget(id)] as const)));
-  }
-
-  #readTarget(tenantId: string): Promise<TenantWallet | Error> {
-    const target = this.#tenants.walletTarget(tenantId).catch((error: Error) => error);
-    this.#read.set(tenantId, { target, at: performance.now() });
-    return target;
-  }
-
-  /** The tenant's wallet as it is now, for a movement that waited for a slot: read again unless just read. */
-  #targetNow(tenantId: string): Promise<TenantWallet | Error> {
-    const last = this.#read.get(tenantId);
-    if (last && performance.now() - last.at < TARGET_FRESH_MS) return last.target;
-    return this.#readTarget(tenantId);
   }
 
   /**
@@ -284,30 +257,24 @@ export class DeliveryEngine {
    * stop() and idle(), until it is recorded. A movement still waiting when the engine stops is not sent: its claim is
    * given back.
    */
-  #start(obligation: WalletObligation, targets: Map<string, TenantWallet | Error>): Promise<void> {
+  #start(obligation: WalletObligation, targets: Map<string, Target>): Promise<void> {
     const tenantId = obligation.tenant_id;
-    const lane = this.#lanes.get(tenantId) ?? { sending: 0, waiting: [] };
-    this.#lanes.set(tenantId, lane);
-    let slotTaken = false;
-    const freeSlot = () => {
-      if (!slotTaken) return;
-      slotTaken = false;
-      this.#releaseSlot(tenantId, lane);
-    };
-    const tracked = this.#takeSlot(lane)
-      .then(async (waited) => {
-        slotTaken = true;
+    let slot: Slot | undefined;
+    const tracked = this.#lanes
+      .take(tenantId)
+      .then(async (taken) => {
+        slot = taken;
         if (this.#stopped) return this.#ledger.giveBackClaim(this.#db, obligation);
-        if (!waited) return this.#deliver(obligation, targets.get(tenantId)!, freeSlot);
+        if (!taken.waited) return this.#deliver(obligation, targets.get(tenantId)!, taken.free);
         // While it waited, a resettlement may have superseded it, an operator decided on it, or its wallet's URL or
         // secret changed: only what is still owed as claimed is sent, with its wallet as it is now. What is not
         // sent gives its claim back, so nothing says it may have reached the wallet.
         if (!(await this.#stillOwedAsClaimed(obligation))) return this.#ledger.giveBackClaim(this.#db, obligation);
-        return this.#deliver(obligation, await this.#targetNow(tenantId), freeSlot);
+        return this.#deliver(obligation, await this.#targets.now(tenantId), taken.free);
       })
       .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
       .finally(() => {
-        freeSlot();
+        slot?.free();
         this.#inFlight.delete(tracked);
         // A wallet with nothing left in flight nudges no more: what this record unblocked (its bet's next posting)
         // must be looked for now, even while another wallet's lane is full.
@@ -318,32 +285,13 @@ export class DeliveryEngine {
     return tracked;
   }
 
-  /**
-   * A slot of the lane's wallet: at once when one is free, else when an answer hands one over (in claim order).
-   * Resolves to whether it had to wait.
-   */
-  #takeSlot(lane: Lane): Promise<boolean> {
-    if (lane.sending < this.#walletConcurrency) {
-      lane.sending += 1;
-      return Promise.resolve(false);
-    }
-    return new Promise((resolve) => lane.waiting.push(() => resolve(true)));
-  }
-
   async #stillOwedAsClaimed(obligation: WalletObligation): Promise<boolean> {
     const current = await this.#ledger.find(this.#db, obligation.id);
     return current?.status === 'pending' && current.claims === obligation.claims;
   }
 
-  #releaseSlot(tenantId: string, lane: Lane): void {
-    const next = lane.waiting.shift();
-    if (next) next();
-    else if (--lane.sending === 0) this.#lanes.delete(tenantId);
-    this.#nudge();
-  }
-
   /** One attempt of one claimed obligation, then its record (written with others). */
-  async #deliver(obligation: WalletObligation, target: TenantWallet | Error, answered: () => void): Promise<void> {
+  async #deliver(obligation: WalletObligation, target: Target, answered: () => void): Promise<void> {
     if (target instanceof Error) throw target;
     if (target.walletUrl !== obligation.wallet_url) {
       // A movement goes only to the wallet it was recorded for: never to a replacement.
@@ -363,10 +311,4 @@ export class DeliveryEngine {
       { txId: obligation.tx_id, currency: target.currency },
     );
   }
-}
-
-/** One wallet's calls in flight, and the claimed movements waiting for one of its slots (each resumed by a slot). */
-interface Lane {
-  sending: number;
-  waiting: Array<() => void>;
 }
