@@ -2,36 +2,19 @@
 // odds since the player saw them a slip accepts, and that an accepted bet always stands at the current odds, for
 // its stake, its potential payout and what it records.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { type TestApp } from '../helpers/app.ts';
 import { until } from '../helpers/process.ts';
-import { newRequestId, playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { newRequestId, type Sportsbook, freshSportsbookPerTest } from '../helpers/sportsbook.ts';
+import { type TestWallet } from '../helpers/wallet.ts';
 
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  wallet.wallet.received.length = 0;
-  wallet.setLatency(0);
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `odds-player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 100_00);
-});
+const fresh = freshSportsbookPerTest('odds-player');
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 const ODDS_CHANGED = 'The odds have changed; review the new odds and place again.';
 

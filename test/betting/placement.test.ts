@@ -1,40 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
   newRequestId,
   playerWithBalance,
   resultsOf,
   settleMarket,
-  setUpSportsbook,
   type Sportsbook,
+  freshSportsbookPerTest,
 } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { type TestWallet } from '../helpers/wallet.ts';
 
+const fresh = freshSportsbookPerTest('player');
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
-let n = 0;
 let player: string;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  wallet.wallet.received.length = 0;
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 100_00);
-});
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 const place = (body: Record<string, unknown>, options: { token?: string } = {}) =>
   t.request('POST', '/api/v1/bets', { token: options.token ?? token, body: { requestId: newRequestId(), ...body } });
@@ -787,7 +771,7 @@ describe('balance and My Bets', () => {
     const bet = (await single()).body.bet;
     const own = await t.request('GET', `/api/v1/bets/${bet.id}`, { token });
     assert.deepEqual(own.body.bet, bet);
-    const other = await playerWithBalance(t, book, wallet, `other-${n}`, 10_00);
+    const other = await playerWithBalance(t, book, wallet, `other-${player}`, 10_00);
     assert.equal((await t.request('GET', `/api/v1/bets/${bet.id}`, { token: other })).status, 404);
   });
 

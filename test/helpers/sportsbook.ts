@@ -114,7 +114,8 @@ export interface FreshSportsbook {
 
 /**
  * One service and one reference wallet per test file; before each test, an empty database, the sportsbook of
- * setUpSportsbook, no fault or recorded request left in the wallet, and a new player with `balance` in the wallet.
+ * setUpSportsbook, no fault, latency or recorded request left in the wallet, and a new player with `balance` in the
+ * wallet. Every money suite starts from it; `appDeps` are the service's own (a shorter delivery schedule, say).
  * The returned object is filled in by those hooks.
  */
 export function freshSportsbookPerTest(
@@ -136,6 +137,7 @@ export function freshSportsbookPerTest(
     await fresh.t.reset();
     fresh.wallet.wallet.faults.length = 0;
     fresh.wallet.wallet.received.length = 0;
+    fresh.wallet.setLatency(0);
     fresh.book = await setUpSportsbook(fresh.t, fresh.wallet);
     n += 1;
     fresh.player = `${prefix}-${n}`;

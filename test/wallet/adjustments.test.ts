@@ -1,33 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { loginAsStaff, type TestApp } from '../helpers/app.ts';
 import { newIdempotencyKey } from '../helpers/aggregator.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
-import { playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
+import { type Sportsbook, freshSportsbookPerTest } from '../helpers/sportsbook.ts';
 import { createTenant } from '../helpers/tenant.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { type TestWallet } from '../helpers/wallet.ts';
 
+const fresh = freshSportsbookPerTest('adjusted', 50_00);
 let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let operator: string;
 let externalId: string;
 let playerId: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp();
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
 beforeEach(async () => {
-  await t.reset();
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  externalId = `adjusted-${n}`;
-  await playerWithBalance(t, book, wallet, externalId, 50_00);
+  ({ t, wallet, book, player: externalId } = fresh);
   playerId = (await t.db.selectFrom('players').select('id').executeTakeFirstOrThrow()).id;
   operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Fault } from '../../reference-wallet/server.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
@@ -10,6 +10,7 @@ import {
   settleMarket,
   setUpSportsbook,
   type Sportsbook,
+  freshSportsbookPerTest,
 } from '../helpers/sportsbook.ts';
 import { createTenant } from '../helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
@@ -20,24 +21,10 @@ let wallet: TestWallet;
 let book: Sportsbook;
 let token: string;
 let player: string;
-let n = 0;
-before(async () => {
-  t = await startTestApp({}, { delivery: { walletConcurrency: WALLET_CONCURRENCY } });
-  wallet = await startTestWallet(t.clock);
+const fresh = freshSportsbookPerTest('delivery-player', 1_000_00, {
+  delivery: { walletConcurrency: WALLET_CONCURRENCY },
 });
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
-  wallet.wallet.faults.length = 0;
-  wallet.setLatency(0);
-  book = await setUpSportsbook(t, wallet);
-  n += 1;
-  player = `delivery-player-${n}`;
-  token = await playerWithBalance(t, book, wallet, player, 1_000_00);
-});
+beforeEach(() => ({ t, wallet, book, token, player } = fresh));
 
 const event = () => book.events[0]!;
 async function single(as = token, stake = 10_00): Promise<string> {
