@@ -1,0 +1,96 @@
+import { useState } from 'preact/hooks';
+import { call } from '../../../api.ts';
+import { percent } from '../../../format.ts';
+import { t } from '../../../messages.ts';
+import { Badge, FormError } from '../../../ui/ui.tsx';
+import type { Market } from './event.ts';
+import { OddsForm } from './OddsForm.tsx';
+import { SettleDialog, type Settling } from './SettleDialog.tsx';
+
+/** The book's margin at a market's odds: Σ 1/odds − 1 (an overround of 5% shows as 5%). */
+function margin(market: Pick<Market, 'selections'>): number {
+  return market.selections.reduce((sum, selection) => sum + 1 / Number(selection.odds), 0) - 1;
+}
+
+/** A market: its status, its margin, its selections' odds, and suspending, closing, voiding or settling it. */
+export function MarketPanel(props: { market: Market; changed: () => void }) {
+  const { market } = props;
+  const [settling, setSettling] = useState<Settling | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  async function setStatus(status: 'open' | 'suspended' | 'closed') {
+    setError(null);
+    try {
+      await call('setMarketStatus', 'PATCH', `/api/v1/admin/trading/markets/${market.id}`, { body: { status } });
+      props.changed();
+    } catch (failure) {
+      setError(failure as Error);
+    }
+  }
+  const settled = market.status === 'settled';
+  const headingId = `market-${market.id}`;
+  return (
+    <section class="panel" aria-labelledby={headingId}>
+      <div class="panel-head">
+        <h2 id={headingId}>
+          {market.name}
+          {market.line ? ` ${market.line}` : ''}
+        </h2>
+        <Badge tone={market.status === 'open' ? 'good' : market.status === 'suspended' ? 'warn' : 'neutral'}>
+          {t.trading.marketStatuses[market.status]}
+        </Badge>
+      </div>
+      <p class="muted" title={t.trading.marginHint}>
+        {t.trading.margin}: {percent(margin(market))}
+      </p>
+      <FormError error={error} />
+      <ul class="selections">
+        {market.selections.map((selection) => (
+          <li key={selection.id}>
+            <OddsForm selection={selection} disabled={settled} saved={props.changed} />
+          </li>
+        ))}
+      </ul>
+      <div class="form-actions">
+        {market.status === 'open' && (
+          <button type="button" class="button" onClick={() => void setStatus('suspended')}>
+            {t.trading.suspend}
+          </button>
+        )}
+        {market.status === 'suspended' && (
+          <button type="button" class="button" onClick={() => void setStatus('open')}>
+            {t.trading.reopen}
+          </button>
+        )}
+        {!settled && market.status !== 'closed' && (
+          <button type="button" class="button" onClick={() => void setStatus('closed')}>
+            {t.trading.close}
+          </button>
+        )}
+        <button
+          type="button"
+          class="button"
+          onClick={() => setSettling({ action: settled ? 'resettle' : 'settle', voiding: true })}
+        >
+          {t.trading.voidMarket}
+        </button>
+        <button
+          type="button"
+          class="button button-primary"
+          onClick={() => setSettling({ action: settled ? 'resettle' : 'settle', voiding: false })}
+        >
+          {settled ? t.trading.resettle : t.trading.settle}
+        </button>
+      </div>
+      {settling && (
+        <SettleDialog
+          market={market}
+          settling={settling}
+          onClose={(done) => {
+            setSettling(null);
+            if (done) props.changed();
+          }}
+        />
+      )}
+    </section>
+  );
+}
