@@ -17,42 +17,28 @@ import { CREDENTIALS_REPLAY_SECONDS, type ActivateClientBody } from './schemas.t
 import type { Client } from './tables.ts';
 import * as store from './store.ts';
 
+type ClientActivationDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  idempotency: IdempotencyService;
+  tenants: TenantService;
+  environments: TenantEnvironments;
+  credentials: TenantCredentials;
+  wallets: WalletClient;
+  sandboxesEnabled: boolean;
+};
+
 /**
  * ActivateClient of the aggregator API: both wallets validated, then one integration key issued per environment.
  * No transaction is held across the network: the preconditions are read, the wallets checked with no transaction
  * open, then one transaction re-reads client, authorization and key and compares versions before issuing keys.
  */
 export class ClientActivation {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #idempotency: IdempotencyService;
-  readonly #tenants: TenantService;
-  readonly #environments: TenantEnvironments;
-  readonly #credentials: TenantCredentials;
-  readonly #wallets: WalletClient;
-  readonly #sandboxesEnabled: boolean;
+  readonly #deps: ClientActivationDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    audit: AuditLog;
-    idempotency: IdempotencyService;
-    tenants: TenantService;
-    environments: TenantEnvironments;
-    credentials: TenantCredentials;
-    wallets: WalletClient;
-    sandboxesEnabled: boolean;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#idempotency = deps.idempotency;
-    this.#tenants = deps.tenants;
-    this.#environments = deps.environments;
-    this.#credentials = deps.credentials;
-    this.#wallets = deps.wallets;
-    this.#sandboxesEnabled = deps.sandboxesEnabled;
+  constructor(deps: ClientActivationDeps) {
+    this.#deps = deps;
   }
 
   async activateClient(
@@ -62,14 +48,14 @@ export class ClientActivation {
     body: ActivateClientBody,
   ): Promise<StoredResponse & { replayed: boolean }> {
     const scope = idempotencyScope(principal, call, `POST /clients/${clientId}/activate`, body);
-    return this.#idempotency.run(scope, async () => {
+    return this.#deps.idempotency.run(scope, async () => {
       const snapshot = await this.#preconditions(principal, clientId);
       await this.#validateWallets(snapshot.client, body, principal, call);
-      return inTransaction(this.#db, async (tx) => {
+      return inTransaction(this.#deps.db, async (tx) => {
         await this.#recheckUnchanged(tx, principal, snapshot);
         const response = await this.#activate(tx, snapshot.client);
         await recordAggregatorAction(
-          this.#audit,
+          this.#deps.audit,
           tx,
           principal,
           call,
@@ -79,27 +65,27 @@ export class ClientActivation {
           { reason: body.reason },
         );
         const stored = { status: 200, body: response };
-        await this.#idempotency.complete(tx, scope, stored);
+        await this.#deps.idempotency.complete(tx, scope, stored);
         return stored;
       });
     });
   }
 
   async #preconditions(principal: AggregatorPrincipal, clientId: string) {
-    const client = await ownedClient(this.#db, principal, clientId);
+    const client = await ownedClient(this.#deps.db, principal, clientId);
     checkNoPlatformHold(client);
-    if (!this.#sandboxesEnabled) {
+    if (!this.#deps.sandboxesEnabled) {
       throw aggregatorErrors.deployment_not_configured({ setting: 'INTEGRATION_SANDBOXES' });
     }
     if (client.status === 'active') throw aggregatorErrors.already_active();
     const authorization = checkAuthorizationLive(
-      await store.findAuthorization(this.#db, principal.aggregatorId),
-      this.#clock.now(),
+      await store.findAuthorization(this.#deps.db, principal.aggregatorId),
+      this.#deps.clock.now(),
     );
     if (!authorization.auto_activation) {
       throw aggregatorErrors.activation_not_permitted();
     }
-    const tenants = await this.#environments.environmentsOfClient(client.id);
+    const tenants = await this.#deps.environments.environmentsOfClient(client.id);
     checkWithinAuthorization(authorization, {
       currency: client.currency,
       jurisdiction: client.jurisdiction,
@@ -116,19 +102,19 @@ export class ClientActivation {
     principal: AggregatorPrincipal,
     call: IdempotentCall,
   ) {
-    const tenants = await this.#environments.environmentsOfClient(client.id);
+    const tenants = await this.#deps.environments.environmentsOfClient(client.id);
     for (const environment of ['production', 'sandbox'] as const) {
       const tenant = tenants.find((candidate) => candidate.environment === environment)!;
-      const failure = await validateWallet(this.#wallets, {
+      const failure = await validateWallet(this.#deps.wallets, {
         walletUrl: tenant.wallet_url,
-        secret: this.#tenants.walletSecret(tenant),
+        secret: this.#deps.tenants.walletSecret(tenant),
         currency: client.currency,
         playerId: environment === 'production' ? body.productionPlayerId : body.sandboxPlayerId,
       });
       if (failure) {
         await recordAggregatorAction(
-          this.#audit,
-          this.#db,
+          this.#deps.audit,
+          this.#deps.db,
           principal,
           call,
           'client.activate',
@@ -160,20 +146,20 @@ export class ClientActivation {
     const authorization = await store.findAuthorization(tx, principal.aggregatorId, { lock: true });
     if (!authorization || authorization.version !== snapshot.authorizationVersion) throw changed('authorization');
     const key = await store.findKey(tx, principal.aggregatorId, principal.keyId, { lock: true });
-    if (!key || key.revoked_at || key.expires_at <= this.#clock.now()) throw changed('API key');
+    if (!key || key.revoked_at || key.expires_at <= this.#deps.clock.now()) throw changed('API key');
   }
 
   async #activate(tx: Tx, client: Client) {
-    const tenants = await this.#environments.environmentsOfClient(client.id, tx);
+    const tenants = await this.#deps.environments.environmentsOfClient(client.id, tx);
     const issued = async (environment: Environment) => {
       const tenant = tenants.find((candidate) => candidate.environment === environment)!;
-      const key = await this.#credentials.issueIntegrationKey(tx, tenant.id);
+      const key = await this.#deps.credentials.issueIntegrationKey(tx, tenant.id);
       return { tenantId: tenant.id, environment, ...key };
     };
     const production = { ...(await issued('production')), environment: 'production' as const };
     const sandbox = { ...(await issued('sandbox')), environment: 'sandbox' as const };
-    await store.updateClient(tx, client.id, { status: 'active', activated_at: this.#clock.now() });
-    await this.#environments.setClientEnvironmentsStatus(tx, client.id, 'active');
+    await store.updateClient(tx, client.id, { status: 'active', activated_at: this.#deps.clock.now() });
+    await this.#deps.environments.setClientEnvironmentsStatus(tx, client.id, 'active');
     return {
       id: client.id,
       status: 'active' as const,

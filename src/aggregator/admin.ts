@@ -26,59 +26,55 @@ const newKeyId = (): string => `ak_${randomBytes(8).toString('hex')}`;
 /** What is kept of a key to tell it apart: its kind and 6 of its 43 random characters (36 of 256 bits). */
 const keyPrefix = (key: string): string => key.slice(0, TOKEN_PREFIX.aggregatorKey.length + 6);
 
+type AggregatorAdminServiceDeps = { db: Db; clock: Clock; audit: AuditLog; originRules: OriginRules };
+
 /**
  * Platform administration of aggregators: registration, authorization policy, keys. The platform's interventions on
  * their clients are in interventions.ts.
  */
 export class AggregatorAdminService {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #originRules: OriginRules;
+  readonly #deps: AggregatorAdminServiceDeps;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; originRules: OriginRules }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#originRules = deps.originRules;
+  constructor(deps: AggregatorAdminServiceDeps) {
+    this.#deps = deps;
   }
 
   async createAggregator(call: StaffCall, name: string): Promise<Static<typeof AggregatorRecord>> {
     const id = newAggregatorId();
-    await inTransaction(this.#db, async (tx) => {
-      await store.insertAggregator(tx, { id, name, createdAt: this.#clock.now(), createdBy: call.staff.id });
-      await recordStaffAction(this.#audit, tx, call, 'aggregator.create', { type: 'aggregator', id }, { name });
+    await inTransaction(this.#deps.db, async (tx) => {
+      await store.insertAggregator(tx, { id, name, createdAt: this.#deps.clock.now(), createdBy: call.staff.id });
+      await recordStaffAction(this.#deps.audit, tx, call, 'aggregator.create', { type: 'aggregator', id }, { name });
     });
     return this.aggregator(id);
   }
 
   async listAggregators(): Promise<Static<typeof AggregatorRecord>[]> {
-    const rows = await store.listAggregators(this.#db);
+    const rows = await store.listAggregators(this.#deps.db);
     return Promise.all(rows.map((row) => this.aggregator(row.id)));
   }
 
   async aggregator(id: string): Promise<Static<typeof AggregatorRecord>> {
-    const row = await store.findAggregator(this.#db, id);
+    const row = await store.findAggregator(this.#deps.db, id);
     if (!row) throw notFound('Aggregator');
-    const authorization = await store.findAuthorization(this.#db, id);
-    const keys = await store.keysOf(this.#db, id);
+    const authorization = await store.findAuthorization(this.#deps.db, id);
+    const keys = await store.keysOf(this.#deps.db, id);
     return {
       id: row.id,
       name: row.name,
       createdAt: row.created_at.toISOString(),
       authorization: authorization ? authorizationRecord(authorization) : null,
-      keys: keys.map((key) => keyRecord(key, this.#clock.now())),
-      clientCount: await store.countClients(this.#db, id),
+      keys: keys.map((key) => keyRecord(key, this.#deps.clock.now())),
+      clientCount: await store.countClients(this.#deps.db, id),
     };
   }
 
   /** Replaces the whole policy; the version goes up by one on every change. */
   async setAuthorization(call: StaffCall, aggregatorId: string, body: AuthorizationBody) {
     const walletOrigins = body.walletOrigins.map((origin, index) =>
-      checkedWalletOrigin(`walletOrigins.${index}`, origin, this.#originRules),
+      checkedWalletOrigin(`walletOrigins.${index}`, origin, this.#deps.originRules),
     );
     const allowedIps = normalisedAllowedIps(body.allowedIps ?? []);
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const expiresAt = new Date(body.expiresAt);
     const latest = new Date(now);
     latest.setUTCFullYear(latest.getUTCFullYear() + MAX_AUTHORIZATION_YEARS);
@@ -88,7 +84,7 @@ export class AggregatorAdminService {
         `expiresAt must be in the future and at most ${MAX_AUTHORIZATION_YEARS} years out (${latest.toISOString()}).`,
       );
     }
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
       const saved = await store.saveAuthorization(tx, {
         aggregator_id: aggregatorId,
@@ -107,7 +103,7 @@ export class AggregatorAdminService {
       });
       const record = authorizationRecord(saved);
       await recordStaffAction(
-        this.#audit,
+        this.#deps.audit,
         tx,
         call,
         'aggregator.authorization.set',
@@ -120,8 +116,8 @@ export class AggregatorAdminService {
 
   /** The key is returned this once; only its hash is kept. */
   async issueKey(call: StaffCall, aggregatorId: string, body: IssueKeyBody) {
-    const now = this.#clock.now();
-    return inTransaction(this.#db, async (tx) => {
+    const now = this.#deps.clock.now();
+    return inTransaction(this.#deps.db, async (tx) => {
       if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
       const authorization = await store.findAuthorization(tx, aggregatorId);
       if (!authorization) throw aggregatorErrors.authorization_missing();
@@ -140,7 +136,7 @@ export class AggregatorAdminService {
         createdBy: call.staff.id,
       });
       await recordStaffAction(
-        this.#audit,
+        this.#deps.audit,
         tx,
         call,
         'aggregator.key.issue',
@@ -156,26 +152,26 @@ export class AggregatorAdminService {
   }
 
   async revokeKey(call: StaffCall, aggregatorId: string, keyId: string) {
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       if (!(await store.findKey(tx, aggregatorId, keyId, { lock: true }))) throw notFound('Key');
-      const revoked = await store.revokeKey(tx, keyId, this.#clock.now());
+      const revoked = await store.revokeKey(tx, keyId, this.#deps.clock.now());
       await recordStaffAction(
-        this.#audit,
+        this.#deps.audit,
         tx,
         call,
         'aggregator.key.revoke',
         { type: 'aggregator', id: aggregatorId },
         { keyId },
       );
-      return keyRecord(revoked, this.#clock.now());
+      return keyRecord(revoked, this.#deps.clock.now());
     });
   }
 
   /** The aggregator's keys, newest first, with their last use; never a key or its hash. */
   async listKeys(aggregatorId: string) {
-    if (!(await store.findAggregator(this.#db, aggregatorId))) throw notFound('Aggregator');
-    const now = this.#clock.now();
-    return (await store.keysOf(this.#db, aggregatorId)).reverse().map((key) => keyRecord(key, now));
+    if (!(await store.findAggregator(this.#deps.db, aggregatorId))) throw notFound('Aggregator');
+    const now = this.#deps.clock.now();
+    return (await store.keysOf(this.#deps.db, aggregatorId)).reverse().map((key) => keyRecord(key, now));
   }
 
   /**
@@ -184,18 +180,18 @@ export class AggregatorAdminService {
    * already so.
    */
   async setEnabled(call: StaffCall, aggregatorId: string, enabled: boolean, reason: string | undefined) {
-    await inTransaction(this.#db, async (tx) => {
+    await inTransaction(this.#deps.db, async (tx) => {
       if (!(await store.findAggregator(tx, aggregatorId))) throw notFound('Aggregator');
       const current = await store.findAuthorization(tx, aggregatorId, { lock: true });
       if (!current) throw aggregatorErrors.authorization_missing();
       if (current.enabled === enabled) return;
       const saved = await store.setAuthorizationEnabled(tx, aggregatorId, {
         enabled,
-        at: this.#clock.now(),
+        at: this.#deps.clock.now(),
         by: call.staff.id,
       });
       await recordStaffAction(
-        this.#audit,
+        this.#deps.audit,
         tx,
         call,
         enabled ? 'aggregator.enable' : 'aggregator.disable',

@@ -20,16 +20,14 @@ export const AGGREGATOR_KEY_ERRORS: readonly ErrorFactory[] = [
   aggregatorErrors.ip_not_allowed,
 ];
 
+type AggregatorAuthenticationDeps = { db: Db; clock: Clock; audit: AuditLog };
+
 /** The aggregator key check behind `auth.aggregator(scope)`, on every route of the aggregator API. */
 export class AggregatorAuthentication {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
+  readonly #deps: AggregatorAuthenticationDeps;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
+  constructor(deps: AggregatorAuthenticationDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -38,14 +36,14 @@ export class AggregatorAuthentication {
    * audited as denied.
    */
   async authenticate(key: string, ip: string): Promise<AggregatorPrincipal> {
-    const row = await store.findKeyByHash(this.#db, sha256Hex(key));
+    const row = await store.findKeyByHash(this.#deps.db, sha256Hex(key));
     if (!row) throw unauthorizedKey('invalid_key', 'The API key is not valid.');
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     if (row.revoked_at) throw unauthorizedKey('key_revoked', 'The API key has been revoked.');
     if (row.expires_at <= now) throw unauthorizedKey('key_expired', 'The API key has expired.');
-    const authorization = checkAuthorizationLive(await store.findAuthorization(this.#db, row.aggregator_id), now);
+    const authorization = checkAuthorizationLive(await store.findAuthorization(this.#deps.db, row.aggregator_id), now);
     if (!addressAllowed(authorization.allowed_ips, ip)) {
-      await this.#audit.record(this.#db, {
+      await this.#deps.audit.record(this.#deps.db, {
         actor: { type: 'aggregator', id: row.aggregator_id },
         action: 'aggregator.authenticate',
         target: { type: 'aggregator', id: row.aggregator_id },
@@ -61,7 +59,7 @@ export class AggregatorAuthentication {
     }
     const notSince = new Date(now.getTime() - KEY_TOUCH_INTERVAL_MS);
     if (row.last_used_at === null || row.last_used_at <= notSince)
-      await store.touchKey(this.#db, row.id, now, notSince);
+      await store.touchKey(this.#deps.db, row.id, now, notSince);
     return { aggregatorId: row.aggregator_id, keyId: row.id, scopes: row.scopes as AggregatorScope[] };
   }
 }

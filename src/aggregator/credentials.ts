@@ -9,29 +9,23 @@ import { checkNoPlatformHold, ownedClient } from './checks.ts';
 import { aggregatorErrors } from './errors.ts';
 import { CREDENTIALS_REPLAY_SECONDS, type RotateCredentialsBody } from './schemas.ts';
 
+type CredentialRotationDeps = {
+  db: Db;
+  audit: AuditLog;
+  idempotency: IdempotencyService;
+  environments: TenantEnvironments;
+  credentials: TenantCredentials;
+};
+
 /**
  * RotateCredentials of the aggregator API: a new integration key for one environment of an active client, the
  * previous one revoked in the same transaction.
  */
 export class CredentialRotation {
-  readonly #db: Db;
-  readonly #audit: AuditLog;
-  readonly #idempotency: IdempotencyService;
-  readonly #environments: TenantEnvironments;
-  readonly #credentials: TenantCredentials;
+  readonly #deps: CredentialRotationDeps;
 
-  constructor(deps: {
-    db: Db;
-    audit: AuditLog;
-    idempotency: IdempotencyService;
-    environments: TenantEnvironments;
-    credentials: TenantCredentials;
-  }) {
-    this.#db = deps.db;
-    this.#audit = deps.audit;
-    this.#idempotency = deps.idempotency;
-    this.#environments = deps.environments;
-    this.#credentials = deps.credentials;
+  constructor(deps: CredentialRotationDeps) {
+    this.#deps = deps;
   }
 
   async rotateCredentials(
@@ -41,20 +35,20 @@ export class CredentialRotation {
     body: RotateCredentialsBody,
   ): Promise<StoredResponse & { replayed: boolean }> {
     const scope = idempotencyScope(principal, call, `POST /clients/${clientId}/credentials/rotate`, body);
-    return this.#idempotency.run(scope, () =>
-      inTransaction(this.#db, async (tx) => {
+    return this.#deps.idempotency.run(scope, () =>
+      inTransaction(this.#deps.db, async (tx) => {
         const client = await ownedClient(tx, principal, clientId, true);
         checkNoPlatformHold(client);
         if (client.status !== 'active') {
           throw aggregatorErrors.not_active();
         }
-        const tenant = (await this.#environments.environmentsOfClient(client.id, tx)).find(
+        const tenant = (await this.#deps.environments.environmentsOfClient(client.id, tx)).find(
           (candidate) => candidate.environment === body.environment,
         )!;
-        const revokedKeys = await this.#credentials.revokeIntegrationKeys(tx, [tenant.id]);
-        const key = await this.#credentials.issueIntegrationKey(tx, tenant.id);
+        const revokedKeys = await this.#deps.credentials.revokeIntegrationKeys(tx, [tenant.id]);
+        const key = await this.#deps.credentials.issueIntegrationKey(tx, tenant.id);
         await recordAggregatorAction(
-          this.#audit,
+          this.#deps.audit,
           tx,
           principal,
           call,
@@ -74,7 +68,7 @@ export class CredentialRotation {
             credentialsReplaySeconds: CREDENTIALS_REPLAY_SECONDS,
           },
         };
-        await this.#idempotency.complete(tx, scope, stored);
+        await this.#deps.idempotency.complete(tx, scope, stored);
         return stored;
       }),
     );

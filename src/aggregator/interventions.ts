@@ -17,44 +17,40 @@ import * as store from './store.ts';
 /** A tenant id as newTenantId makes them: the production one, or its sandbox. */
 const TENANT_ID = /^tn_[0-9a-f]{16}(-sandbox)?$/;
 
+type ClientInterventionsDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  environments: TenantEnvironments;
+  credentials: TenantCredentials;
+  tenants: TenantService;
+};
+
 /**
  * The platform's interventions on an aggregator's client: read it, suspend it, lift its holds, revoke its
  * credentials. What the platform holds, the aggregator cannot lift through its API.
  */
 export class ClientInterventions {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #environments: TenantEnvironments;
-  readonly #credentials: TenantCredentials;
-  readonly #tenants: TenantService;
+  readonly #deps: ClientInterventionsDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    audit: AuditLog;
-    environments: TenantEnvironments;
-    credentials: TenantCredentials;
-    tenants: TenantService;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#environments = deps.environments;
-    this.#credentials = deps.credentials;
-    this.#tenants = deps.tenants;
+  constructor(deps: ClientInterventionsDeps) {
+    this.#deps = deps;
   }
 
   /** The client with its aggregator and its history (creation, activation attempts, the platform's interventions). */
   async client(clientId: string) {
-    const client = await store.findClient(this.#db, clientId);
+    const client = await store.findClient(this.#deps.db, clientId);
     if (!client) throw notFound('Client');
-    const record = await clientRecord(this.#environments, this.#credentials, client);
+    const record = await clientRecord(this.#deps.environments, this.#deps.credentials, client);
     const targets = [
       { type: 'client', ids: [client.id] },
       { type: 'tenant', ids: [record.production.tenantId, record.sandbox.tenantId] },
     ];
-    const rows = await this.#audit.about(this.#db, { targets, actionPrefix: 'client.' }, CLIENT_HISTORY_ENTRIES);
+    const rows = await this.#deps.audit.about(
+      this.#deps.db,
+      { targets, actionPrefix: 'client.' },
+      CLIENT_HISTORY_ENTRIES,
+    );
     return {
       client: record,
       aggregatorId: client.aggregator_id,
@@ -75,7 +71,7 @@ export class ClientInterventions {
   async listClients(query: AdminClientsQuery) {
     const limit = query.limit ?? CLIENTS_PAGE;
     const text = query.q?.trim() || undefined;
-    const rows = await store.listAllClients(this.#db, {
+    const rows = await store.listAllClients(this.#deps.db, {
       text,
       alsoIds: text ? await this.#clientOfTenant(text) : undefined,
       aggregatorId: query.aggregatorId,
@@ -86,7 +82,7 @@ export class ClientInterventions {
     });
     const page = rows.slice(0, limit);
     const names = new Map(
-      (await store.aggregatorNames(this.#db, [...new Set(page.map((row) => row.aggregator_id))])).map((row) => [
+      (await store.aggregatorNames(this.#deps.db, [...new Set(page.map((row) => row.aggregator_id))])).map((row) => [
         row.id,
         row.name,
       ]),
@@ -94,7 +90,7 @@ export class ClientInterventions {
     const clients = [];
     for (const client of page) {
       clients.push({
-        ...(await clientRecord(this.#environments, this.#credentials, client)),
+        ...(await clientRecord(this.#deps.environments, this.#deps.credentials, client)),
         aggregatorId: client.aggregator_id,
         aggregatorName: names.get(client.aggregator_id) ?? '',
       });
@@ -107,7 +103,7 @@ export class ClientInterventions {
   async #clientOfTenant(text: string): Promise<string[]> {
     if (!TENANT_ID.test(text)) return [];
     try {
-      const tenant = await this.#tenants.get(text);
+      const tenant = await this.#deps.tenants.get(text);
       return tenant.client_id ? [tenant.client_id] : [];
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') return [];
@@ -118,8 +114,8 @@ export class ClientInterventions {
   /** Suspends the client and both environments; the aggregator cannot lift it through its API. */
   suspendClient(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.suspend', reason, async (tx, client) => {
-      await store.updateClient(tx, client.id, { status: 'suspended', platform_suspended_at: this.#clock.now() });
-      await this.#environments.setClientEnvironmentsStatus(tx, client.id, 'suspended');
+      await store.updateClient(tx, client.id, { status: 'suspended', platform_suspended_at: this.#deps.clock.now() });
+      await this.#deps.environments.setClientEnvironmentsStatus(tx, client.id, 'suspended');
     });
   }
 
@@ -134,19 +130,19 @@ export class ClientInterventions {
       }
       const status = client.activated_at ? 'active' : 'suspended';
       await store.updateClient(tx, client.id, { status, platform_suspended_at: null, credentials_revoked_at: null });
-      await this.#environments.setClientEnvironmentsStatus(tx, client.id, status);
+      await this.#deps.environments.setClientEnvironmentsStatus(tx, client.id, status);
     });
   }
 
   /** Revokes the integration keys of both environments and holds them revoked until resume; wallet secrets stay. */
   revokeClientCredentials(call: StaffCall, clientId: string, reason: string | undefined) {
     return this.#changeClient(call, clientId, 'client.credentials.revoke', reason, async (tx, client) => {
-      const tenants = await this.#environments.environmentsOfClient(client.id, tx);
-      await this.#credentials.revokeIntegrationKeys(
+      const tenants = await this.#deps.environments.environmentsOfClient(client.id, tx);
+      await this.#deps.credentials.revokeIntegrationKeys(
         tx,
         tenants.map((tenant) => tenant.id),
       );
-      await store.updateClient(tx, client.id, { credentials_revoked_at: this.#clock.now() });
+      await store.updateClient(tx, client.id, { credentials_revoked_at: this.#deps.clock.now() });
     });
   }
 
@@ -158,11 +154,11 @@ export class ClientInterventions {
     reason: string | undefined,
     change: (tx: Tx, client: Client) => Promise<void>,
   ) {
-    await inTransaction(this.#db, async (tx) => {
+    await inTransaction(this.#deps.db, async (tx) => {
       const client = await store.findClient(tx, clientId, { lock: true });
       if (!client) throw notFound('Client');
       await change(tx, client);
-      await recordStaffAction(this.#audit, tx, call, action, { type: 'client', id: clientId }, { reason });
+      await recordStaffAction(this.#deps.audit, tx, call, action, { type: 'client', id: clientId }, { reason });
     });
     return this.client(clientId);
   }

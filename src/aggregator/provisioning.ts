@@ -26,35 +26,25 @@ import * as store from './store.ts';
 
 const newClientId = (): string => `cl_${randomBytes(8).toString('hex')}`;
 
+type ClientProvisioningDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  idempotency: IdempotencyService;
+  environments: TenantEnvironments;
+  credentials: TenantCredentials;
+  originRules: OriginRules;
+};
+
 /**
  * CreateClient, ListClients and GetClient of the aggregator API: a casino (client) created with its two
  * environments, suspended until activation, and read back.
  */
 export class ClientProvisioning {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #idempotency: IdempotencyService;
-  readonly #environments: TenantEnvironments;
-  readonly #credentials: TenantCredentials;
-  readonly #originRules: OriginRules;
+  readonly #deps: ClientProvisioningDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    audit: AuditLog;
-    idempotency: IdempotencyService;
-    environments: TenantEnvironments;
-    credentials: TenantCredentials;
-    originRules: OriginRules;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#idempotency = deps.idempotency;
-    this.#environments = deps.environments;
-    this.#credentials = deps.credentials;
-    this.#originRules = deps.originRules;
+  constructor(deps: ClientProvisioningDeps) {
+    this.#deps = deps;
   }
 
   async createClient(
@@ -64,12 +54,12 @@ export class ClientProvisioning {
   ): Promise<StoredResponse & { replayed: boolean }> {
     const wallets = this.#checkClientShape(body);
     const scope = idempotencyScope(principal, call, 'POST /clients', body);
-    return this.#idempotency.run(scope, () =>
-      inTransaction(this.#db, async (tx) => {
+    return this.#deps.idempotency.run(scope, () =>
+      inTransaction(this.#deps.db, async (tx) => {
         // Locking the authorization serialises this aggregator's creations, so the quota holds under concurrency.
         const authorization = checkAuthorizationLive(
           await store.findAuthorization(tx, principal.aggregatorId, { lock: true }),
-          this.#clock.now(),
+          this.#deps.clock.now(),
         );
         checkWithinAuthorization(authorization, {
           ...body,
@@ -91,7 +81,7 @@ export class ClientProvisioning {
         }
         const response = await this.#insertClient(tx, principal, body, wallets);
         await recordAggregatorAction(
-          this.#audit,
+          this.#deps.audit,
           tx,
           principal,
           call,
@@ -101,7 +91,7 @@ export class ClientProvisioning {
           { externalId: body.externalId, reason: body.reason },
         );
         const stored = { status: 201, body: response };
-        await this.#idempotency.complete(tx, scope, stored);
+        await this.#deps.idempotency.complete(tx, scope, stored);
         return stored;
       }),
     );
@@ -109,9 +99,9 @@ export class ClientProvisioning {
 
   /** Field rules the schema cannot express: exact origins, wallet URLs, and two different wallets. */
   #checkClientShape(body: CreateClientBody) {
-    checkedEmbedOrigins(body.embedOrigins, this.#originRules);
+    checkedEmbedOrigins(body.embedOrigins, this.#deps.originRules);
     const url = (field: 'productionWalletUrl' | 'sandboxWalletUrl') => {
-      const walletUrl = checkedWalletUrl(field, body[field], this.#originRules);
+      const walletUrl = checkedWalletUrl(field, body[field], this.#deps.originRules);
       return { url: walletUrl, origin: new URL(walletUrl).origin };
     };
     const production = url('productionWalletUrl');
@@ -131,7 +121,7 @@ export class ClientProvisioning {
     body: CreateClientBody,
     wallets: { production: { url: string }; sandbox: { url: string } },
   ) {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const clientId = newClientId();
     await store.insertClient(tx, {
       id: clientId,
@@ -150,7 +140,7 @@ export class ClientProvisioning {
     });
     const productionId = newTenantId();
     const environment = (environment: Environment, tenantId: string, walletUrl: string) =>
-      this.#environments.createEnvironment(tx, {
+      this.#deps.environments.createEnvironment(tx, {
         tenantId,
         clientId,
         environment,
@@ -180,21 +170,22 @@ export class ClientProvisioning {
   ): Promise<{ clients: Static<typeof ClientRecord>[]; nextCursor: string }> {
     const afterId = query.cursor ? decodeCursor(query.cursor) : undefined;
     const limit = query.limit ?? CLIENTS_PAGE;
-    const rows = await store.listClients(this.#db, principal.aggregatorId, {
+    const rows = await store.listClients(this.#deps.db, principal.aggregatorId, {
       limit,
       ...(afterId ? { afterId } : {}),
       ...(query.externalId ? { externalId: query.externalId } : {}),
     });
     const page = rows.slice(0, limit);
     const clients = [];
-    for (const client of page) clients.push(await clientRecord(this.#environments, this.#credentials, client));
+    for (const client of page)
+      clients.push(await clientRecord(this.#deps.environments, this.#deps.credentials, client));
     const more = rows.length > limit;
     return { clients, nextCursor: more ? encodeCursor(page.at(-1)!.id) : '' };
   }
 
   async getClient(principal: AggregatorPrincipal, clientId: string): Promise<Static<typeof ClientRecord>> {
-    const client = await ownedClient(this.#db, principal, clientId);
-    return clientRecord(this.#environments, this.#credentials, client);
+    const client = await ownedClient(this.#deps.db, principal, clientId);
+    return clientRecord(this.#deps.environments, this.#deps.credentials, client);
   }
 }
 

@@ -29,6 +29,16 @@ export interface Offer {
   stake: number;
 }
 
+type CashOutDeps = {
+  db: Db;
+  clock: Clock;
+  catalog: CatalogService;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  views: BetViews;
+  metrics: BettingMetrics;
+};
+
 /**
  * Cash-out: the player is offered what the standing stake is worth at current odds, less the margin
  * (catalog/odds.ts, cashOutValue), and may take it for all of the stake or a part. Accepting re-prices inside the
@@ -38,51 +48,31 @@ export interface Offer {
  * resettlement never takes it back.
  */
 export class CashOut {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #catalog: CatalogService;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #views: BetViews;
-  readonly #metrics: BettingMetrics;
+  readonly #deps: CashOutDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    catalog: CatalogService;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    views: BetViews;
-    metrics: BettingMetrics;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#catalog = deps.catalog;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#views = deps.views;
-    this.#metrics = deps.metrics;
+  constructor(deps: CashOutDeps) {
+    this.#deps = deps;
   }
 
   async offer(player: SessionPrincipal, betId: string, stake?: number): Promise<Offer> {
-    const bet = await store.findBet(this.#db, betId);
+    const bet = await store.findBet(this.#deps.db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
-    const legs = await store.legsOfBets(this.#db, [betId]);
-    const paid = (await this.#ledger.settledSums(this.#db, [betId])).get(betId) ?? 0;
-    return priceOf(bet, legs, await this.#prices(this.#db, legs, false), paid, stake);
+    const legs = await store.legsOfBets(this.#deps.db, [betId]);
+    const paid = (await this.#deps.ledger.settledSums(this.#deps.db, [betId])).get(betId) ?? 0;
+    return priceOf(bet, legs, await this.#prices(this.#deps.db, legs, false), paid, stake);
   }
 
   accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
-    return this.#metrics.cashOuts.time(() => this.#accept(player, betId, body));
+    return this.#deps.metrics.cashOuts.time(() => this.#accept(player, betId, body));
   }
 
   async #accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
-    const legs = await store.legsOfBets(this.#db, [betId]);
-    const cashedOut = await inTransaction(this.#db, async (tx) => {
+    const legs = await store.legsOfBets(this.#deps.db, [betId]);
+    const cashedOut = await inTransaction(this.#deps.db, async (tx) => {
       // The selections first (as a settlement takes them), then the bet and its obligations (the lock order): the
       // price, the bet and what it was paid hold still.
       const prices = await this.#prices(tx, legs, true);
-      const locked = (await this.#ledger.lockBets(tx, [betId])).get(betId);
+      const locked = (await this.#deps.ledger.lockBets(tx, [betId])).get(betId);
       const bet = locked && (await store.findBet(tx, betId));
       if (!locked || !bet || bet.player_id !== player.playerId) throw notFound('Bet');
       const earlier = (await store.cashoutsOfBets(tx, [betId])).find((row) => row.request_id === body.requestId);
@@ -96,12 +86,12 @@ export class CashOut {
       await this.#record(locked, bet, legs, offer, body.requestId);
       return true;
     });
-    if (cashedOut) this.#delivery.wake();
-    return { bet: await this.#views.view(betId) };
+    if (cashedOut) this.#deps.delivery.wake();
+    return { bet: await this.#deps.views.view(betId) };
   }
 
   async #prices(q: Queryable, legs: BetLeg[], lock: boolean): Promise<Prices> {
-    const rows = await this.#catalog.pricesOf(
+    const rows = await this.#deps.catalog.pricesOf(
       q,
       legs.map((leg) => leg.selection_id),
       { lock },
@@ -111,7 +101,7 @@ export class CashOut {
 
   async #record(locked: LockedBet, bet: Bet, legs: BetLeg[], offer: Offer, requestId: string): Promise<void> {
     const tx = locked.tx;
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const standing = bet.stake - bet.cashed_out_stake;
     const closes = offer.stake === standing;
     const number = (await store.cashoutsOfBets(tx, [bet.id])).length + 1;
@@ -136,7 +126,7 @@ export class CashOut {
       ),
     });
     if (closes) await releaseExposure(tx, [bet], now);
-    await this.#ledger.oweOnBets([
+    await this.#deps.ledger.oweOnBets([
       {
         bet: locked,
         movement: {

@@ -26,6 +26,8 @@ export interface LegResult {
 
 type Judged = Array<SelectionResult | null>;
 
+type OwnSettlementDeps = { clock: Clock; catalog: CatalogService; ledger: Ledger };
+
 /**
  * A bet's own outcome, decided for that one bet rather than by its markets' results: what the sandbox outcome
  * controls do (src/sandbox/, docs/sandbox-outcomes.md). The money is the settlement's: the bet's legs get the results
@@ -47,14 +49,10 @@ type Judged = Array<SelectionResult | null>;
  * changes nothing and owes nothing (`changed: false`).
  */
 export class OwnSettlement {
-  readonly #clock: Clock;
-  readonly #catalog: CatalogService;
-  readonly #ledger: Ledger;
+  readonly #deps: OwnSettlementDeps;
 
-  constructor(deps: { clock: Clock; catalog: CatalogService; ledger: Ledger }) {
-    this.#clock = deps.clock;
-    this.#catalog = deps.catalog;
-    this.#ledger = deps.ledger;
+  constructor(deps: OwnSettlementDeps) {
+    this.#deps = deps;
   }
 
   async decide(
@@ -65,7 +63,7 @@ export class OwnSettlement {
     results: LegResult[] = [],
   ): Promise<BetOutcomeReport> {
     // The lock order: the bet, then its obligations; what the decision reads of either holds until the commit.
-    const locked = (await this.#ledger.lockBets(tx, [betId])).get(betId);
+    const locked = (await this.#deps.ledger.lockBets(tx, [betId])).get(betId);
     const bet = locked && (await store.findBet(tx, betId));
     if (!locked || !bet || bet.tenant_id !== tenantId) throw notFound('Bet');
     const legs = await store.legsOfBets(tx, [betId]);
@@ -87,7 +85,7 @@ export class OwnSettlement {
   async #asked(tx: Tx, legs: BetLeg[], results: LegResult[]): Promise<Judged> {
     const positions = new Map(legs.map((leg, index) => [leg.selection_id, index]));
     const halves = results.some(({ result }) => isHalf(result))
-      ? await this.#catalog.marketsWithHalfResults(
+      ? await this.#deps.catalog.marketsWithHalfResults(
           tx,
           legs.map((leg) => leg.market_id),
         )
@@ -133,14 +131,14 @@ export class OwnSettlement {
   /** The bet does not stand: refused (bet_cancelled), its exposure given back, its stake rolled back. */
   async #annul(locked: LockedBet, bet: Bet, legs: BetLeg[]): Promise<BetOutcomeReport> {
     const tx = locked.tx;
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const refusal: Refusal = { code: 'bet_cancelled' };
     await moveBet(tx, bet, 'refused', {
       refusal: JSON.stringify(refusal),
       outcome_override_at: bet.outcome_override_at ?? now,
     });
     await releaseExposure(tx, [bet], now);
-    const rollback = await this.#ledger.oweRollbackOfStake(locked);
+    const rollback = await this.#deps.ledger.oweRollbackOfStake(locked);
     return report({ ...bet, status: 'refused' }, legs, bet.status, true, [rollback], []);
   }
 
@@ -148,7 +146,7 @@ export class OwnSettlement {
   async #judge(locked: LockedBet, bet: Bet, legs: BetLeg[], asked: Judged): Promise<BetOutcomeReport> {
     if (sameResults(legs, asked)) return report(bet, legs, bet.status, false, [], []);
     const tx = locked.tx;
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const changedLegs = legs.filter((leg, index) => leg.result !== asked[index]);
     await store.setOwnLegResults(
       tx,
@@ -159,7 +157,7 @@ export class OwnSettlement {
     const judged = legs.map((leg, index) => ({ ...leg, result: asked[index] ?? null }));
     const change = changeOf(bet, judged, now);
     const ref = `sandbox:${bet.id}:${change.move?.settledVersion ?? bet.settled_version}`;
-    const superseded = change.supersede ? await this.#ledger.supersede(locked, ref) : [];
+    const superseded = change.supersede ? await this.#deps.ledger.supersede(locked, ref) : [];
     const movement = movementFor(change, locked, ref);
     if (change.move) await moveBets(tx, [change.move]);
     await settleExposure(
@@ -170,7 +168,7 @@ export class OwnSettlement {
       },
       now,
     );
-    const owed = movement ? await this.#ledger.oweOnBets([{ bet: locked, movement }]) : [];
+    const owed = movement ? await this.#deps.ledger.oweOnBets([{ bet: locked, movement }]) : [];
     const after: Bet = change.move
       ? {
           ...bet,

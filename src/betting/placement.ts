@@ -32,6 +32,19 @@ const REPEAT_WAIT_MS = 8_000;
 
 type Placed = { bet: BetView; balance?: { balance: number; currency: string }; replayed: boolean };
 
+type PlacementDeps = {
+  db: Db;
+  clock: Clock;
+  tenants: TenantService;
+  catalog: CatalogService;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  decisions: StakeDecisions;
+  views: BetViews;
+  log: FastifyBaseLogger;
+  metrics: BettingMetrics;
+};
+
 /**
  * Bet placement up to an accepted or refused bet, with exactly one stake debit.
  *
@@ -42,43 +55,14 @@ type Placed = { bet: BetView; balance?: { balance: number; currency: string }; r
  *    step 1, the player is told what the bet's stored state says, never a guess.
  */
 export class Placement {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #tenants: TenantService;
-  readonly #catalog: CatalogService;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #decisions: StakeDecisions;
-  readonly #views: BetViews;
-  readonly #log: FastifyBaseLogger;
-  readonly #metrics: BettingMetrics;
+  readonly #deps: PlacementDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    tenants: TenantService;
-    catalog: CatalogService;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    decisions: StakeDecisions;
-    views: BetViews;
-    log: FastifyBaseLogger;
-    metrics: BettingMetrics;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#tenants = deps.tenants;
-    this.#catalog = deps.catalog;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#decisions = deps.decisions;
-    this.#views = deps.views;
-    this.#log = deps.log;
-    this.#metrics = deps.metrics;
+  constructor(deps: PlacementDeps) {
+    this.#deps = deps;
   }
 
   placeBet(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
-    return this.#metrics.placements.time(() => this.#place(player, body));
+    return this.#deps.metrics.placements.time(() => this.#place(player, body));
   }
 
   async #place(player: SessionPrincipal, body: PlaceBetBody): Promise<Placed> {
@@ -96,8 +80,8 @@ export class Placement {
     }
     let attempt: WalletAttempt | undefined;
     try {
-      attempt = await this.#delivery.attempt(placed.stake);
-      const outcome = await this.#decisions.decide(placed.bet, placed.stake, attempt);
+      attempt = await this.#deps.delivery.attempt(placed.stake);
+      const outcome = await this.#deps.decisions.decide(placed.bet, placed.stake, attempt);
       if (outcome.refusal) throw toError(outcome.refusal);
       // Built from the rows as written, as a read would show them: nothing is read again.
       const accepted = { ...placed.bet, status: 'accepted' as const, decided_at: outcome.decidedAt };
@@ -107,9 +91,15 @@ export class Placement {
     } catch (error) {
       if (isAnswer(error)) throw error;
       if (error instanceof IncompleteStatementError) {
-        this.#log.warn({ betId: placed.bet.id }, 'the bet was decided elsewhere while its stake debit was in flight');
+        this.#deps.log.warn(
+          { betId: placed.bet.id },
+          'the bet was decided elsewhere while its stake debit was in flight',
+        );
       } else {
-        this.#log.error({ err: error, betId: placed.bet.id }, 'placement interrupted after the stake was recorded');
+        this.#deps.log.error(
+          { err: error, betId: placed.bet.id },
+          'placement interrupted after the stake was recorded',
+        );
       }
       if (attempt) await this.#recordAttemptAlone(placed.bet, placed.stake, attempt);
       return this.#answerFromState(placed.bet, placed.stake, attempt);
@@ -123,11 +113,11 @@ export class Placement {
    */
   async #recordAttemptAlone(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<void> {
     try {
-      if (await this.#decisions.settleLeftStake(bet, stake, attempt)) return;
+      if (await this.#deps.decisions.settleLeftStake(bet, stake, attempt)) return;
     } catch (error) {
-      this.#log.error({ err: error, betId: bet.id }, "the stake debit's outcome could not be recorded on its own");
+      this.#deps.log.error({ err: error, betId: bet.id }, "the stake debit's outcome could not be recorded on its own");
     }
-    await this.#delivery.logAttempt(stake, attempt);
+    await this.#deps.delivery.logAttempt(stake, attempt);
   }
 
   /**
@@ -138,19 +128,19 @@ export class Placement {
    */
   async #answerFromState(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt | undefined): Promise<Placed> {
     try {
-      const current = await store.findBet(this.#db, bet.id);
-      if (current?.status === 'pending' && (await this.#decisions.treatAsUnknown(bet, 'internal_error'))) {
+      const current = await store.findBet(this.#deps.db, bet.id);
+      if (current?.status === 'pending' && (await this.#deps.decisions.treatAsUnknown(bet, 'internal_error'))) {
         throw toError({ code: 'wallet_unavailable' });
       }
-      const decided = await store.findBet(this.#db, bet.id);
+      const decided = await store.findBet(this.#deps.db, bet.id);
       if (decided?.status === 'refused') throw toError(storedRefusal(decided));
       if (decided?.status === 'accepted' && attempt?.outcome === 'applied') {
         const balance = { balance: attempt.balance, currency: attempt.currency };
-        return { bet: await this.#views.view(bet.id), balance, replayed: false };
+        return { bet: await this.#deps.views.view(bet.id), balance, replayed: false };
       }
     } catch (error) {
       if (isAnswer(error)) throw error;
-      this.#log.error({ err: error, betId: bet.id, stake: stake.tx_id }, "the bet's outcome cannot be read yet");
+      this.#deps.log.error({ err: error, betId: bet.id, stake: stake.tx_id }, "the bet's outcome cannot be read yet");
     }
     throw bettingErrors.bet_in_progress(
       undefined,
@@ -160,12 +150,12 @@ export class Placement {
 
   async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
     // The wallet identity locks before the first stake is even recorded: the stake goes to the locked identity.
-    const tenant = await this.#tenants.forMoneyMovement(player.tenantId);
+    const tenant = await this.#deps.tenants.forMoneyMovement(player.tenantId);
     try {
       return await this.#recordIn(tenant, player, body, requestHash);
     } catch (error) {
       // A repeated request id is told the first request's result, not a refusal of the slip as it stands now.
-      if (isAnswer(error) && (await store.findBetByRequest(this.#db, player.playerId, body.requestId))) {
+      if (isAnswer(error) && (await store.findBetByRequest(this.#deps.db, player.playerId, body.requestId))) {
         return { kind: 'repeat' as const };
       }
       throw error;
@@ -174,7 +164,7 @@ export class Placement {
 
   /** The transaction of step 1. A repeated request id is found by the bet's unique key, or after a refusal. */
   #recordIn(tenant: Tenant, player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       const legs = await this.#pricedLegs(tx, body);
       checkStake(tenant, body.stake);
       const payout = payoutWithinMaximum(tenant, body.stake, legs);
@@ -190,7 +180,7 @@ export class Placement {
         currency: tenant.currency,
         odds_milli: combinedOddsMilli(legs.map((leg) => leg.odds_milli)),
         potential_payout: payout,
-        placed_at: this.#clock.now(),
+        placed_at: this.#deps.clock.now(),
         decided_at: null,
       };
       const bet: Bet = {
@@ -211,7 +201,7 @@ export class Placement {
         odds_version: leg.odds_version,
         result: null,
       }));
-      const stake = this.#ledger.oweStake(
+      const stake = this.#deps.ledger.oweStake(
         'stake',
         {
           tenantId: tenant.id,
@@ -244,11 +234,11 @@ export class Placement {
   }
 
   async #pricedLegs(tx: Tx, body: PlaceBetBody) {
-    const rows = await this.#catalog.selectionsForBet(
+    const rows = await this.#deps.catalog.selectionsForBet(
       tx,
       body.legs.map((leg) => leg.selectionId),
     );
-    return priceLegs(body, rows, this.#clock.now());
+    return priceLegs(body, rows, this.#deps.clock.now());
   }
 
   /**
@@ -260,11 +250,11 @@ export class Placement {
     // Waiting is real time, not the business clock: a monotonic deadline.
     const deadline = performance.now() + REPEAT_WAIT_MS;
     for (;;) {
-      const bet = await store.findBetByRequest(this.#db, player.playerId, requestId);
+      const bet = await store.findBetByRequest(this.#deps.db, player.playerId, requestId);
       if (!bet) throw bettingErrors.bet_in_progress();
       if (bet.request_hash !== requestHash) throw bettingErrors.request_id_reused();
       if (bet.status === 'refused') throw toError(storedRefusal(bet));
-      if (bet.status !== 'pending') return this.#views.view(bet.id);
+      if (bet.status !== 'pending') return this.#deps.views.view(bet.id);
       if (performance.now() > deadline) throw bettingErrors.bet_in_progress();
       await sleep(100);
     }

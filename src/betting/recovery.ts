@@ -10,35 +10,33 @@ import * as store from './store.ts';
  */
 export const STALE_PENDING_MS = 30_000;
 
+type RecoveryDeps = { db: Db; clock: Clock; decisions: StakeDecisions };
+
 /**
  * Bets left pending, their stake debit's outcome unknowable: refused and rolled back. At start-up every pending bet
  * (the process that placed it is gone); while running, those pending for longer than STALE_PENDING_MS.
  */
 export class Recovery {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #decisions: StakeDecisions;
+  readonly #deps: RecoveryDeps;
 
-  constructor(deps: { db: Db; clock: Clock; decisions: StakeDecisions }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#decisions = deps.decisions;
+  constructor(deps: RecoveryDeps) {
+    this.#deps = deps;
   }
 
   /** Before the server listens: the process stopped between recording stakes and learning their outcomes. */
   async recoverPendingBets(): Promise<number> {
-    return this.#resolve(await store.pendingBets(this.#db), 'interrupted');
+    return this.#resolve(await store.pendingBets(this.#deps.db), 'interrupted');
   }
 
   /** The running service's sweep (a periodic job): placements that lost their database mid-way. */
   async resolveStalePendingBets(): Promise<number> {
-    const before = new Date(this.#clock.now().getTime() - STALE_PENDING_MS);
-    return this.#resolve(await store.pendingBets(this.#db, before), 'stale');
+    const before = new Date(this.#deps.clock.now().getTime() - STALE_PENDING_MS);
+    return this.#resolve(await store.pendingBets(this.#deps.db, before), 'stale');
   }
 
   async #resolve(bets: Awaited<ReturnType<typeof store.pendingBets>>, reason: string): Promise<number> {
     let resolved = 0;
-    for (const bet of bets) if (await this.#decisions.treatAsUnknown(bet, reason)) resolved += 1;
+    for (const bet of bets) if (await this.#deps.decisions.treatAsUnknown(bet, reason)) resolved += 1;
     return resolved;
   }
 }

@@ -17,6 +17,15 @@ import type { SettleBody, SettlementPreview, SettlementReport } from './schemas.
 import { isSettled, OPEN_STATES, SETTLED_STATES, type BetState } from './states.ts';
 import * as store from './store.ts';
 
+type SettlementDeps = {
+  db: Db;
+  clock: Clock;
+  catalog: CatalogService;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  audit: AuditLog;
+};
+
 /**
  * Settlement and resettlement of a market: the results are recorded (catalog), every bet on the market is
  * judged by changeOf and movementFor, and what the bets are owed is recorded in the ledger, all in one transaction; the delivery
@@ -25,27 +34,10 @@ import * as store from './store.ts';
  * reach them.
  */
 export class Settlement {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #catalog: CatalogService;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #audit: AuditLog;
+  readonly #deps: SettlementDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    catalog: CatalogService;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    audit: AuditLog;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#catalog = deps.catalog;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#audit = deps.audit;
+  constructor(deps: SettlementDeps) {
+    this.#deps = deps;
   }
 
   settle(call: StaffCall, marketId: string, body: SettleBody): Promise<SettlementReport> {
@@ -64,7 +56,7 @@ export class Settlement {
    */
   async preview(mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementPreview> {
     try {
-      await inTransaction(this.#db, async (tx) => {
+      await inTransaction(this.#deps.db, async (tx) => {
         throw new DryRun(await this.#apply(tx, mode, marketId, body));
       });
     } catch (error) {
@@ -75,9 +67,9 @@ export class Settlement {
   }
 
   async #run(mode: SettlementMode, call: StaffCall, marketId: string, body: SettleBody) {
-    const { report } = await inTransaction(this.#db, async (tx) => {
+    const { report } = await inTransaction(this.#deps.db, async (tx) => {
       const outcome = await this.#apply(tx, mode, marketId, body);
-      await this.#audit.record(tx, {
+      await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: `market.${mode}`,
         target: { type: 'market', id: marketId },
@@ -87,13 +79,13 @@ export class Settlement {
       });
       return outcome;
     });
-    this.#delivery.wake();
+    this.#deps.delivery.wake();
     return report;
   }
 
   /** The settlement itself, inside the caller's transaction: results recorded, bets judged and moved, money owed. */
   async #apply(tx: Tx, mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementOutcome> {
-    const recorded = await this.#catalog.recordResults(tx, marketId, body.results, mode);
+    const recorded = await this.#deps.catalog.recordResults(tx, marketId, body.results, mode);
     // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
     // before may still wait for its stake's answer, and would escape the settlement.
     if (await store.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
@@ -120,7 +112,7 @@ export class Settlement {
     if (!bet || !isSettled(bet.status)) return;
     if (locked.settled === bet.settled_return) return;
     const ref = `reconcile:${obligation.tx_id}`;
-    await this.#ledger.cancelUnsent(locked, `replaced by the exact correction once ${obligation.tx_id} counted`);
+    await this.#deps.ledger.cancelUnsent(locked, `replaced by the exact correction once ${obligation.tx_id} counted`);
     const change: BetChange = {
       kind: 'resettled',
       move: settlementMove(bet, bet.status, bet.settled_version, bet.settled_return, bet.settled_at),
@@ -128,7 +120,7 @@ export class Settlement {
       first: false,
     };
     const movement = movementFor(change, locked, ref);
-    if (movement) await this.#ledger.oweOnBets([{ bet: locked, movement }]);
+    if (movement) await this.#deps.ledger.oweOnBets([{ bet: locked, movement }]);
   }
 
   async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
@@ -139,8 +131,8 @@ export class Settlement {
     const ids = bets.map((bet) => bet.id);
     const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
     // Then their obligations (the lock order): what each bet's account says holds until the commit.
-    const accounts = await this.#ledger.lockBets(tx, ids);
-    const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#clock.now() };
+    const accounts = await this.#deps.ledger.lockBets(tx, ids);
+    const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#deps.clock.now() };
     const outcome = emptyOutcome(recorded);
     const { report } = outcome;
     const owed: Array<{ bet: LockedBet; movement: BetMovement }> = [];
@@ -154,7 +146,7 @@ export class Settlement {
       if (change.move) moves.push(change.move);
       if (change.kind === 'settled') exposure.settled.push(bet);
       if (change.kind === 'reopened') exposure.reopened.push(bet);
-      if (change.supersede) await this.#ledger.supersede(account, context.ref);
+      if (change.supersede) await this.#deps.ledger.supersede(account, context.ref);
       const movement = movementFor(change, account, context.ref);
       if (movement) {
         owed.push({ bet: account, movement });
@@ -164,7 +156,7 @@ export class Settlement {
     }
     await moveBets(tx, moves);
     await settleExposure(tx, exposure, context.now);
-    await this.#ledger.oweOnBets(owed);
+    await this.#deps.ledger.oweOnBets(owed);
     return outcome;
   }
 }

@@ -22,22 +22,18 @@ export interface Decision {
   decidedAt: Date;
 }
 
+type StakeDecisionsDeps = { db: Db; clock: Clock; ledger: Ledger; delivery: DeliveryEngine };
+
 /**
  * A pending bet's fate, decided by its one stake debit: accepted when the wallet took the stake; refused, with its
  * exposure released, when it refused or never got it; refused and rolled back when nobody can know. Placement and
  * recovery both decide through here, each move guarded, so only one of them ever decides a bet.
  */
 export class StakeDecisions {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
+  readonly #deps: StakeDecisionsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; ledger: Ledger; delivery: DeliveryEngine }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
+  constructor(deps: StakeDecisionsDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -47,20 +43,20 @@ export class StakeDecisions {
    * bet first (IncompleteStatementError, BetRaceError): the caller then answers from the bet's state.
    */
   async decide(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<Decision> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const pending = { id: bet.id, status: 'pending' as const };
     if (attempt.outcome === 'applied') {
       // The bet's row first, then its stake (the lock order): the stake's parts wait for the bet's.
       const accept = { bet: pending, to: 'accepted' as const, changes: { decided_at: now } };
-      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt, 'accepted');
-      await writeTogether(this.#db, [moveBetPart('accepted', accept), ...outcome.parts]);
+      const outcome = this.#deps.ledger.attempts.stakeOutcome('stake', stake, attempt, 'accepted');
+      await writeTogether(this.#deps.db, [moveBetPart('accepted', accept), ...outcome.parts]);
       const balance = { balance: attempt.balance, currency: attempt.currency };
       return { balance, stake: outcome.recorded, decidedAt: now };
     }
     const refusal = stakeRefusal(attempt);
-    const { recorded, rollbackId } = await inTransaction(this.#db, async (tx) => {
-      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id)!;
-      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
+    const { recorded, rollbackId } = await inTransaction(this.#deps.db, async (tx) => {
+      const locked = (await this.#deps.ledger.lockBets(tx, [bet.id])).get(bet.id)!;
+      const outcome = this.#deps.ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       locked.wrote(outcome.recorded);
       return {
@@ -68,7 +64,7 @@ export class StakeDecisions {
         rollbackId: await this.#refuse(locked, bet, refusal, attempt.outcome === 'unknown'),
       };
     });
-    if (rollbackId) this.#delivery.wake();
+    if (rollbackId) this.#deps.delivery.wake();
     return { refusal, stake: recorded, decidedAt: now };
   }
 
@@ -77,14 +73,14 @@ export class StakeDecisions {
    * still pending, refuse it and roll the stake back. Returns whether it did.
    */
   async treatAsUnknown(bet: BetRef, reason: string): Promise<boolean> {
-    const rollbackId = await inTransaction(this.#db, async (tx) => {
-      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id);
+    const rollbackId = await inTransaction(this.#deps.db, async (tx) => {
+      const locked = (await this.#deps.ledger.lockBets(tx, [bet.id])).get(bet.id);
       const current = locked && (await store.findBet(tx, bet.id));
       if (!locked || current?.status !== 'pending') return undefined;
-      await this.#ledger.attempts.markStakeInterrupted(locked, reason);
+      await this.#deps.ledger.attempts.markStakeInterrupted(locked, reason);
       return this.#refuse(locked, bet, { code: 'wallet_unavailable' }, true);
     });
-    if (rollbackId) this.#delivery.wake();
+    if (rollbackId) this.#deps.delivery.wake();
     return rollbackId !== undefined;
   }
 
@@ -95,33 +91,33 @@ export class StakeDecisions {
    * does not stand. Answers false, writing nothing, while the bet is still pending (the caller's path decides it).
    */
   async settleLeftStake(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<boolean> {
-    const settled = await inTransaction(this.#db, async (tx) => {
-      const locked = (await this.#ledger.lockBets(tx, [bet.id])).get(bet.id);
+    const settled = await inTransaction(this.#deps.db, async (tx) => {
+      const locked = (await this.#deps.ledger.lockBets(tx, [bet.id])).get(bet.id);
       const current = locked && (await store.findBet(tx, bet.id));
       if (!locked || !current || current.status === 'pending') return false;
       // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
       if (locked.stake.status !== 'sending') return false;
-      const outcome = this.#ledger.attempts.stakeOutcome('stake', stake, attempt);
+      const outcome = this.#deps.ledger.attempts.stakeOutcome('stake', stake, attempt);
       await writeTogether(tx, outcome.parts);
       locked.wrote(outcome.recorded);
       const mayHaveMoved = attempt.outcome === 'applied' || attempt.outcome === 'unknown';
-      if (current.status === 'refused' && mayHaveMoved) await this.#ledger.oweRollbackOfStake(locked);
+      if (current.status === 'refused' && mayHaveMoved) await this.#deps.ledger.oweRollbackOfStake(locked);
       return true;
     });
-    if (settled) this.#delivery.wake();
+    if (settled) this.#deps.delivery.wake();
     return settled;
   }
 
   /** Refuses the bet and releases its exposure; after an unknown stake, records the rollback that settles it. */
   async #refuse(locked: LockedBet, bet: BetRef, refusal: Refusal, stakeUnknown: boolean): Promise<string | undefined> {
     const tx = locked.tx;
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     await moveBet(tx, { id: bet.id, status: 'pending' }, 'refused', {
       refusal: JSON.stringify(refusal),
       decided_at: now,
     });
     await releaseExposure(tx, [bet], now);
     if (!stakeUnknown) return undefined;
-    return (await this.#ledger.oweRollbackOfStake(locked)).id;
+    return (await this.#deps.ledger.oweRollbackOfStake(locked)).id;
   }
 }

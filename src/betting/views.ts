@@ -24,35 +24,31 @@ import { BET_STATES, CLOSED_STATES, OPEN_STATES, type BetState } from './states.
 import * as store from './store.ts';
 import type { ListOrder } from '../platform/db/paging.ts';
 
+type BetViewsDeps = { db: Db; catalog: CatalogService; integration: IntegrationService; ledger: Ledger };
+
 /** Bets as players (My Bets) and staff (the look-up, with each bet's wallet postings) see them. */
 export class BetViews {
-  readonly #db: Db;
-  readonly #catalog: CatalogService;
-  readonly #integration: IntegrationService;
-  readonly #ledger: Ledger;
+  readonly #deps: BetViewsDeps;
 
-  constructor(deps: { db: Db; catalog: CatalogService; integration: IntegrationService; ledger: Ledger }) {
-    this.#db = deps.db;
-    this.#catalog = deps.catalog;
-    this.#integration = deps.integration;
-    this.#ledger = deps.ledger;
+  constructor(deps: BetViewsDeps) {
+    this.#deps = deps;
   }
 
   async view(betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#db, betId);
+    const bet = await store.findBet(this.#deps.db, betId);
     if (!bet) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
 
   /** A casino's server reading one of its own bets (the sandbox outcome controls); another tenant's is not found. */
   async tenantBet(tenantId: string, betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#db, betId);
+    const bet = await store.findBet(this.#deps.db, betId);
     if (!bet || bet.tenant_id !== tenantId) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
 
   async playerBet(player: SessionPrincipal, betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#db, betId);
+    const bet = await store.findBet(this.#deps.db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
@@ -86,8 +82,8 @@ export class BetViews {
           query.cursor,
           query.order,
         );
-    const postings = await this.#ledger.postingsOfBets(
-      this.#db,
+    const postings = await this.#deps.ledger.postingsOfBets(
+      this.#deps.db,
       page.map((bet) => bet.id),
     );
     const bets = (await this.#views(page, postings)).map((view) => ({
@@ -100,18 +96,18 @@ export class BetViews {
   /** The player a staff look-up names, by our id or by the casino's within the tenant. */
   async #player(call: Pick<StaffCall, 'staff'>, tenantId: string | undefined, query: StaffBetsQuery) {
     if (query.player !== undefined) {
-      const player = await this.#integration.visiblePlayer(call, query.player);
+      const player = await this.#deps.integration.visiblePlayer(call, query.player);
       if (tenantId !== undefined && player.tenant_id !== tenantId) throw notFound('Player');
       return player;
     }
     if (tenantId === undefined) {
       throw validationError('tenantId', 'The casino’s player ids are per tenant: name the tenant with tenantId.');
     }
-    return this.#integration.visiblePlayerByExternalId(call, tenantId, query.externalPlayerId!);
+    return this.#deps.integration.visiblePlayerByExternalId(call, tenantId, query.externalPlayerId!);
   }
 
   async #visibleBet(tenantId: string | undefined, betId: string): Promise<Bet> {
-    const bet = await store.findBet(this.#db, betId);
+    const bet = await store.findBet(this.#deps.db, betId);
     if (!bet || (tenantId !== undefined && bet.tenant_id !== tenantId)) throw notFound('Bet');
     return bet;
   }
@@ -119,7 +115,7 @@ export class BetViews {
   async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined, order?: ListOrder) {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows =
-      statuses.length === 0 ? [] : await store.betsOfPlayer(this.#db, playerId, { statuses, limit, after, order });
+      statuses.length === 0 ? [] : await store.betsOfPlayer(this.#deps.db, playerId, { statuses, limit, after, order });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.placed_at, last.id) : '' };
@@ -127,10 +123,10 @@ export class BetViews {
 
   async #views(bets: Bet[], known?: WalletObligation[]): Promise<BetView[]> {
     const ids = bets.map((bet) => bet.id);
-    const legs = await store.legsOfBets(this.#db, ids);
-    const cashouts = await store.cashoutsOfBets(this.#db, ids);
-    const postings = known ?? (await this.#ledger.postingsOfBets(this.#db, ids));
-    const names = await this.#catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))]);
+    const legs = await store.legsOfBets(this.#deps.db, ids);
+    const cashouts = await store.cashoutsOfBets(this.#deps.db, ids);
+    const postings = known ?? (await this.#deps.ledger.postingsOfBets(this.#deps.db, ids));
+    const names = await this.#deps.catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))]);
     return bets.map((bet) => betView(bet, { legs, cashouts, postings, names }));
   }
 }

@@ -20,19 +20,17 @@ export interface CatalogActor {
   ip?: string | undefined;
 }
 
+type TradingDeps = { db: Db; clock: Clock; audit: AuditLog };
+
 /**
  * Changes to the catalog by traders and the feed: sports, competitions, events (status, score), markets and odds.
  * Every change is audited in its own transaction, and answers with the record players would now see.
  */
 export class Trading {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
+  readonly #deps: TradingDeps;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
+  constructor(deps: TradingDeps) {
+    this.#deps = deps;
   }
 
   createSport(by: CatalogActor, input: { id: string; name: string; sortOrder?: number | undefined }) {
@@ -69,7 +67,7 @@ export class Trading {
         status: 'scheduled',
         score_home: null,
         score_away: null,
-        updated_at: this.#clock.now(),
+        updated_at: this.#deps.clock.now(),
       });
       return eventDetail(tx, id);
     });
@@ -83,7 +81,7 @@ export class Trading {
     return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, async (tx) => {
       const event = await store.findEvent(tx, eventId);
       if (!event) throw notFound('Event');
-      const now = this.#clock.now();
+      const now = this.#deps.clock.now();
       const score =
         input.score ?? (input.status === 'live' && event.score_home === null ? { home: 0, away: 0 } : undefined);
       await store.updateEvent(tx, eventId, {
@@ -116,7 +114,7 @@ export class Trading {
         name: MARKET_RULES[input.type].name(lineMilli === null ? null : formatLine(lineMilli)),
         status: input.status ?? 'open',
         sort_order: existing.length,
-        updated_at: this.#clock.now(),
+        updated_at: this.#deps.clock.now(),
       });
       await store.insertSelections(
         tx,
@@ -140,7 +138,7 @@ export class Trading {
       if (market.status === 'settled' || market.status === 'closed') {
         throw catalogErrors.market_closed(undefined, `The market is ${market.status}; it cannot change any more.`);
       }
-      await store.setMarketStatus(tx, marketId, status, this.#clock.now());
+      await store.setMarketStatus(tx, marketId, status, this.#deps.clock.now());
       return (await marketRecords(tx, [market.event_id])).get(market.event_id)!.find((view) => view.id === marketId)!;
     });
   }
@@ -158,7 +156,7 @@ export class Trading {
   // ---- what the feed (the demo seed and live simulator, a future odds feed) reads before it changes anything ----
 
   async isEmpty(): Promise<boolean> {
-    return !(await store.anySport(this.#db));
+    return !(await store.anySport(this.#deps.db));
   }
 
   /**
@@ -166,10 +164,10 @@ export class Trading {
    * and suspended markets with their selections.
    */
   async liveState() {
-    const events = await store.feedEvents(this.#db);
-    const markets = await store.feedMarkets(this.#db);
-    const selections = await store.feedSelections(this.#db);
-    return { now: this.#clock.now(), events, markets, selections };
+    const events = await store.feedEvents(this.#deps.db);
+    const markets = await store.feedMarkets(this.#deps.db);
+    const selections = await store.feedSelections(this.#deps.db);
+    return { now: this.#deps.clock.now(), events, markets, selections };
   }
 
   /** One change: its work and its audit line in one transaction. */
@@ -180,9 +178,9 @@ export class Trading {
     details: object,
     work: (tx: Tx) => Promise<T>,
   ): Promise<T> {
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       const result = await work(tx);
-      await this.#audit.record(tx, {
+      await this.#deps.audit.record(tx, {
         actor: by.actor,
         action,
         target,

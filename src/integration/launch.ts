@@ -22,32 +22,24 @@ const LAUNCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 const newPlayerId = () => `pl_${randomBytes(8).toString('hex')}`;
 const newSessionId = () => `ps_${randomBytes(8).toString('hex')}`;
 
+type LaunchDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  tenants: TenantService;
+  sessions: Sessions;
+  sportsbookUrl: string | undefined;
+};
+
 /**
  * Contract section b, a player's way in: the casino's server opens a session and gets, besides the session's token,
  * a single-use launch token for the iframe; the iframe exchanges it for a session token of its own.
  */
 export class Launch {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #tenants: TenantService;
-  readonly #sessions: Sessions;
-  readonly #sportsbookUrl: string | undefined;
+  readonly #deps: LaunchDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    audit: AuditLog;
-    tenants: TenantService;
-    sessions: Sessions;
-    sportsbookUrl: string | undefined;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#tenants = deps.tenants;
-    this.#sessions = deps.sessions;
-    this.#sportsbookUrl = deps.sportsbookUrl;
+  constructor(deps: LaunchDeps) {
+    this.#deps = deps;
   }
 
   /** Each call opens a new session; earlier sessions of the player stay valid until they end. */
@@ -55,14 +47,14 @@ export class Launch {
     if (body.currency !== undefined && body.currency !== tenant.currency) {
       throw validationError('currency', `currency must be the tenant currency ${tenant.currency}.`);
     }
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const token = newToken('session');
     const launchToken = newToken('launch');
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
     const open = () =>
       store.openSession(
-        this.#db,
+        this.#deps.db,
         {
           id: newPlayerId(),
           tenantId: tenant.id,
@@ -94,7 +86,7 @@ export class Launch {
    * in between is opened once more: no token is handed out that was not stored.
    */
   async #openAfterRefusal(tenant: Tenant, externalPlayerId: string, open: () => Promise<Player | undefined>) {
-    const player = await store.findPlayerByExternalId(this.#db, tenant.id, externalPlayerId);
+    const player = await store.findPlayerByExternalId(this.#deps.db, tenant.id, externalPlayerId);
     if (player.status !== 'active') throw playerRefusal(player.status);
     const opened = await open();
     if (opened) return opened;
@@ -102,7 +94,7 @@ export class Launch {
   }
 
   #launchUrl(requestOrigin: string, tenant: Tenant, launchToken: string, body: SessionRequest): string {
-    const url = new URL('/', this.#sportsbookUrl ?? requestOrigin);
+    const url = new URL('/', this.#deps.sportsbookUrl ?? requestOrigin);
     url.searchParams.set('tenant', tenant.id);
     url.searchParams.set('launch', launchToken);
     url.searchParams.set('path', body.path ?? '/');
@@ -112,12 +104,12 @@ export class Launch {
 
   /** The iframe's exchange: exactly one caller ever gets a session token for a launch token. */
   async exchange(tenantId: string, launchToken: string, ip: string) {
-    const tenant = checkAvailable(await namedTenant(this.#tenants, tenantId));
-    const now = this.#clock.now();
+    const tenant = checkAvailable(await namedTenant(this.#deps.tenants, tenantId));
+    const now = this.#deps.clock.now();
     const tokenHash = sha256Hex(launchToken);
     const idleCutoff = new Date(now.getTime() - idleMs(tenant.jurisdiction));
     const token = newToken('session');
-    const player = await store.exchangeLaunchToken(this.#db, {
+    const player = await store.exchangeLaunchToken(this.#deps.db, {
       tokenHash,
       tenantId: tenant.id,
       now,
@@ -130,7 +122,7 @@ export class Launch {
 
   /** Why a launch token was refused: read after the failed exchange, for the error and the audit trail. */
   async #refusal(tenant: Tenant, tokenHash: string, now: Date, idleCutoff: Date, ip: string) {
-    const launch = await store.findLaunchToken(this.#db, tokenHash);
+    const launch = await store.findLaunchToken(this.#deps.db, tokenHash);
     if (!launch) return integrationErrors.launch_token_invalid({ reason: 'unknown_token' });
     if (launch.tenant_id !== tenant.id) {
       return integrationErrors.launch_token_invalid(
@@ -139,7 +131,7 @@ export class Launch {
       );
     }
     if (launch.used_at) {
-      await this.#audit.record(this.#db, {
+      await this.#deps.audit.record(this.#deps.db, {
         actor: { type: 'anonymous' },
         action: 'integration.launch.replay',
         target: { type: 'session', id: launch.session_id },
@@ -150,15 +142,15 @@ export class Launch {
       return integrationErrors.launch_token_used({ reason: 'already_used' });
     }
     if (launch.expires_at < now) return integrationErrors.launch_token_expired({ reason: 'expired' });
-    const session = await store.findSession(this.#db, launch.session_id);
-    if (session) await this.#sessions.endIfOver(session, now, idleCutoff);
-    const player = session ? await store.findPlayer(this.#db, session.player_id) : undefined;
+    const session = await store.findSession(this.#deps.db, launch.session_id);
+    if (session) await this.#deps.sessions.endIfOver(session, now, idleCutoff);
+    const player = session ? await store.findPlayer(this.#deps.db, session.player_id) : undefined;
     if (player && player.status !== 'active' && !session?.ended_at) return playerRefusal(player.status);
     return integrationErrors.session_expired();
   }
 
   /** Deletes the launch records a day past their expiry (a periodic job). */
   async purgeRecords(): Promise<number> {
-    return store.deleteOldLaunchTokens(this.#db, new Date(this.#clock.now().getTime() - LAUNCH_RETENTION_MS));
+    return store.deleteOldLaunchTokens(this.#deps.db, new Date(this.#deps.clock.now().getTime() - LAUNCH_RETENTION_MS));
   }
 }

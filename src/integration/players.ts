@@ -11,29 +11,23 @@ import * as store from './store.ts';
 import type { Player, PlayerStatus } from './tables.ts';
 import { namedTenant } from './tenant-key.ts';
 
+type PlayersDeps = { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; sessions: Sessions };
+
 /** Players as staff see them: a player's status (platform block, local restriction), and look-ups by id. */
 export class Players {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #tenants: TenantService;
-  readonly #sessions: Sessions;
+  readonly #deps: PlayersDeps;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; tenants: TenantService; sessions: Sessions }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#tenants = deps.tenants;
-    this.#sessions = deps.sessions;
+  constructor(deps: PlayersDeps) {
+    this.#deps = deps;
   }
 
   /** Platform block or a local restriction; operators act on their own tenant's players only. */
   async setStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       const player = await this.#visiblePlayer(call, playerId, tx);
-      const updated = await store.setPlayerStatus(tx, playerId, status, this.#clock.now());
-      await this.#sessions.playerStatusChanged(tx, playerId, status);
-      await this.#audit.record(tx, {
+      const updated = await store.setPlayerStatus(tx, playerId, status, this.#deps.clock.now());
+      await this.#deps.sessions.playerStatusChanged(tx, playerId, status);
+      await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: 'player.status.set',
         target: { type: 'player', id: playerId },
@@ -41,7 +35,7 @@ export class Players {
         ip: call.ip,
         details: { from: player.status, to: status, reason },
       });
-      return playerRecord(updated, await namedTenant(this.#tenants, player.tenant_id, tx));
+      return playerRecord(updated, await namedTenant(this.#deps.tenants, player.tenant_id, tx));
     });
   }
 
@@ -57,14 +51,16 @@ export class Players {
   async visiblePlayerByExternalId(call: Pick<StaffCall, 'staff'>, tenantId: string, externalId: string) {
     const scope = tenantScope(call.staff);
     const player =
-      scope === null || scope === tenantId ? await store.findPlayerOfTenant(this.#db, tenantId, externalId) : undefined;
+      scope === null || scope === tenantId
+        ? await store.findPlayerOfTenant(this.#deps.db, tenantId, externalId)
+        : undefined;
     if (!player) throw notFound('Player');
     return player;
   }
 
   /** A player the staff member may see: another tenant's player is answered as unknown. */
   async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
-    const player = await store.findPlayer(q ?? this.#db, playerId);
+    const player = await store.findPlayer(q ?? this.#deps.db, playerId);
     const scope = tenantScope(call.staff);
     if (!player || (scope !== null && player.tenant_id !== scope)) throw notFound('Player');
     return player;

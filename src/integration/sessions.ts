@@ -42,21 +42,19 @@ interface SessionTimes {
   last_activity_at: Date;
 }
 
+type SessionsDeps = { db: Db; clock: Clock; tenants: TenantService };
+
 /**
  * Player sessions once opened (launch.ts opens them): checked on every player call (remembered a moment when
  * live), kept alive by activity, ended by logout, expiry, a player's restriction or a tenant's suspension.
  */
 export class Sessions {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #tenants: TenantService;
+  readonly #deps: SessionsDeps;
   /** Live sessions by token hash, so a player's call need not read its session: only a live answer is trusted. */
   readonly #remembered = new CommittedCache<FoundSession>({ max: REMEMBERED_SESSIONS, ttlMs: REMEMBERED_SESSION_MS });
 
-  constructor(deps: { db: Db; clock: Clock; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#tenants = deps.tenants;
+  constructor(deps: SessionsDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -68,11 +66,11 @@ export class Sessions {
     token: string,
     options: { forLogout?: boolean; background?: boolean } = {},
   ): Promise<SessionPrincipal> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const tokenHash = sha256Hex(token);
     const found = await this.#session(tokenHash, now);
     if (!found) throw platformErrors.unauthorized(undefined, 'The session token is not valid.');
-    const tenant = await this.#tenants.current(found.tenantId);
+    const tenant = await this.#deps.tenants.current(found.tenantId);
     const idle = idleMs(tenant.jurisdiction);
     const idleCutoff = new Date(now.getTime() - idle);
     if (isOver(found, now, idleCutoff)) {
@@ -111,7 +109,7 @@ export class Sessions {
     if (background || now.getTime() - found.lastActivityAt.getTime() < ACTIVITY_GRANULARITY_MS) {
       return found.lastActivityAt;
     }
-    await store.touchSession(this.#db, found.sessionId, now);
+    await store.touchSession(this.#deps.db, found.sessionId, now);
     // The entry keeps its first expiry: remembering the activity must not extend how long a hand edit goes unseen.
     this.#remembered.update(tokenHash, { ...found, lastActivityAt: now });
     return now;
@@ -125,12 +123,12 @@ export class Sessions {
   async #session(tokenHash: string, now: Date): Promise<FoundSession | undefined> {
     const remembered = this.#remembered.get(tokenHash);
     if (remembered) {
-      const tenant = await this.#tenants.current(remembered.tenantId);
+      const tenant = await this.#deps.tenants.current(remembered.tenantId);
       if (!isOver(remembered, now, new Date(now.getTime() - idleMs(tenant.jurisdiction)))) return remembered;
     }
     return this.#remembered.read(
       tokenHash,
-      () => store.findSessionByToken(this.#db, tokenHash),
+      () => store.findSessionByToken(this.#deps.db, tokenHash),
       (found) => !found.endedAt,
     );
   }
@@ -151,13 +149,13 @@ export class Sessions {
   }
 
   async #endSession(sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
-    await store.endSession(this.#db, sessionId, now, reason);
-    this.#sessionsChanged(this.#db);
+    await store.endSession(this.#deps.db, sessionId, now, reason);
+    this.#sessionsChanged(this.#deps.db);
   }
 
   async info(principal: SessionPrincipal) {
-    const player = (await store.findPlayer(this.#db, principal.playerId))!;
-    const tenant = await namedTenant(this.#tenants, principal.tenantId);
+    const player = (await store.findPlayer(this.#deps.db, principal.playerId))!;
+    const tenant = await namedTenant(this.#deps.tenants, principal.tenantId);
     return {
       player: playerRecord(player, tenant),
       session: {
@@ -169,13 +167,13 @@ export class Sessions {
   }
 
   async logout(principal: SessionPrincipal): Promise<void> {
-    await this.#endSession(principal.sessionId, this.#clock.now(), 'logout');
+    await this.#endSession(principal.sessionId, this.#deps.clock.now(), 'logout');
   }
 
   /** Ends every open session of the tenants, inside the transaction that suspends them. */
   async endSessionsOfTenants(tx: Tx, tenantIds: string[]): Promise<void> {
     this.#sessionsChanged(tx);
-    await store.endOpenSessions(tx, { tenantIds }, this.#clock.now(), 'suspended');
+    await store.endOpenSessions(tx, { tenantIds }, this.#deps.clock.now(), 'suspended');
   }
 
   /**
@@ -184,7 +182,7 @@ export class Sessions {
    */
   async playerStatusChanged(tx: Tx, playerId: string, status: PlayerStatus): Promise<void> {
     this.#sessionsChanged(tx);
-    if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#clock.now(), 'restricted');
+    if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#deps.clock.now(), 'restricted');
   }
 }
 

@@ -13,24 +13,22 @@ export const TENANT_KEY_ERRORS: readonly ErrorFactory[] = [
   integrationErrors.unavailable,
 ];
 
+type TenantKeyCheckDeps = { db: Db; audit: AuditLog; tenants: TenantService };
+
 /** The casino's server behind X-Tenant-ID and X-API-Key (its integration key): the `auth.tenantKey()` guard. */
 export class TenantKeyCheck {
-  readonly #db: Db;
-  readonly #audit: AuditLog;
-  readonly #tenants: TenantService;
+  readonly #deps: TenantKeyCheckDeps;
 
-  constructor(deps: { db: Db; audit: AuditLog; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#audit = deps.audit;
-    this.#tenants = deps.tenants;
+  constructor(deps: TenantKeyCheckDeps) {
+    this.#deps = deps;
   }
 
   /** Unknown tenant 404; missing or wrong key 401 (audited with the caller IP); suspended tenant 503. */
   async authenticate(tenantId: string | undefined, apiKey: string | undefined, ip: string): Promise<Tenant> {
-    const tenant = await namedTenant(this.#tenants, tenantId);
-    const authenticated = apiKey ? await this.#tenants.authenticateIntegrationKey(tenant.id, apiKey) : undefined;
+    const tenant = await namedTenant(this.#deps.tenants, tenantId);
+    const authenticated = apiKey ? await this.#deps.tenants.authenticateIntegrationKey(tenant.id, apiKey) : undefined;
     if (!authenticated) {
-      await this.#audit.record(this.#db, {
+      await this.#deps.audit.record(this.#deps.db, {
         actor: { type: 'anonymous' },
         action: 'integration.authenticate',
         target: { type: 'tenant', id: tenant.id },

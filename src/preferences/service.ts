@@ -16,29 +16,27 @@ const owner = (session: SessionPrincipal): store.Owner => ({
   playerId: session.playerId,
 });
 
+type PlayerPreferencesDeps = { db: Db; clock: Clock; catalog: CatalogService };
+
 /**
  * What a player keeps on the server so that it follows them from device to device and launch to launch: favourite
  * events and competitions, and settings. Always the session's own player, in the session's tenant environment.
  */
 export class PlayerPreferences {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #catalog: CatalogService;
+  readonly #deps: PlayerPreferencesDeps;
 
-  constructor(deps: { db: Db; clock: Clock; catalog: CatalogService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#catalog = deps.catalog;
+  constructor(deps: PlayerPreferencesDeps) {
+    this.#deps = deps;
   }
 
   /** The favourites, newest first, each with what the app shows of it (as the catalog has it now). */
   async favourites(session: SessionPrincipal) {
-    const rows = await store.favouritesOf(this.#db, owner(session));
+    const rows = await store.favouritesOf(this.#deps.db, owner(session));
     const ids = (kind: FavouriteKind) => rows.filter((row) => row.kind === kind).map((row) => row.target_id);
     const addedAt = new Map(rows.map((row) => [`${row.kind}:${row.target_id}`, row.created_at.toISOString()]));
     const [events, competitions] = await Promise.all([
-      this.#catalog.eventSummaries(ids('event')),
-      this.#catalog.competitionRecords(ids('competition')),
+      this.#deps.catalog.eventSummaries(ids('event')),
+      this.#deps.catalog.competitionRecords(ids('competition')),
     ]);
     return {
       events: events.map((event) => ({
@@ -58,7 +56,7 @@ export class PlayerPreferences {
 
   /** Marks an event as a favourite; `created` is false when it was one already (nothing changes then). */
   async addEvent(session: SessionPrincipal, eventId: string) {
-    const [event] = await this.#catalog.eventSummaries([eventId]);
+    const [event] = await this.#deps.catalog.eventSummaries([eventId]);
     if (!event) throw notFound('Event');
     const { addedAt, created } = await this.#add(session, 'event', eventId);
     return { favourite: { kind: 'event' as const, id: eventId, addedAt, event }, created };
@@ -66,7 +64,7 @@ export class PlayerPreferences {
 
   /** Marks a competition as a favourite; `created` is false when it was one already (nothing changes then). */
   async addCompetition(session: SessionPrincipal, competitionId: string) {
-    const [competition] = await this.#catalog.competitionRecords([competitionId]);
+    const [competition] = await this.#deps.catalog.competitionRecords([competitionId]);
     if (!competition) throw notFound('Competition');
     const { addedAt, created } = await this.#add(session, 'competition', competitionId);
     return { favourite: { kind: 'competition' as const, id: competitionId, addedAt, competition }, created };
@@ -74,27 +72,27 @@ export class PlayerPreferences {
 
   /** Afterwards it is not a favourite, whether it was one or not. */
   async remove(session: SessionPrincipal, kind: FavouriteKind, targetId: string): Promise<void> {
-    await store.deleteFavourite(this.#db, owner(session), kind, targetId);
+    await store.deleteFavourite(this.#deps.db, owner(session), kind, targetId);
   }
 
   /** One more favourite, within the limit; the one kept already when it is (the limit does not apply to it). */
   #add(session: SessionPrincipal, kind: FavouriteKind, targetId: string) {
     const player = owner(session);
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       await store.lockFavouritesOf(tx, player);
       const kept = await store.findFavourite(tx, player, kind, targetId);
       if (kept) return { addedAt: kept.created_at.toISOString(), created: false };
       if ((await store.countFavourites(tx, player)) >= MAX_FAVOURITES) {
         throw preferencesErrors.favourites_full({ limit: MAX_FAVOURITES });
       }
-      const at = this.#clock.now();
+      const at = this.#deps.clock.now();
       await store.insertFavourite(tx, player, { kind, targetId, at });
       return { addedAt: at.toISOString(), created: true };
     });
   }
 
   async settings(session: SessionPrincipal): Promise<PlayerSettings> {
-    return settingsView((await store.settingsOf(this.#db, owner(session))) ?? DEFAULT_SETTINGS);
+    return settingsView((await store.settingsOf(this.#deps.db, owner(session))) ?? DEFAULT_SETTINGS);
   }
 
   /** Sets the settings the change names and keeps the others. */
@@ -103,7 +101,13 @@ export class PlayerPreferences {
     if (change.oddsFormat !== undefined) columns.odds_format = change.oddsFormat;
     if (change.acceptOddsChanges !== undefined) columns.accept_odds_changes = change.acceptOddsChanges;
     if (change.quickStakes !== undefined) columns.quick_stakes = change.quickStakes;
-    const saved = await store.saveSettings(this.#db, owner(session), columns, DEFAULT_SETTINGS, this.#clock.now());
+    const saved = await store.saveSettings(
+      this.#deps.db,
+      owner(session),
+      columns,
+      DEFAULT_SETTINGS,
+      this.#deps.clock.now(),
+    );
     return settingsView(saved);
   }
 }

@@ -7,6 +7,8 @@ import type { CurrencyFigures, Dashboard, GgrFigures } from './schemas.ts';
 const DAY_MS = 86_400_000;
 const SECOND_MS = 1000;
 
+type PlatformDashboardDeps = { clock: Clock; review: ObligationReview; tenants: TenantService };
+
 /**
  * The platform administrators' home: money confirmed today and this week per currency (the GGR report's figures, so
  * the two agree), movements held for review per tenant, each tenant's wallet health over the last 24 hours from the
@@ -14,28 +16,24 @@ const SECOND_MS = 1000;
  * workspace (review.ts); the periods come from the clock.
  */
 export class PlatformDashboard {
-  readonly #clock: Clock;
-  readonly #review: ObligationReview;
-  readonly #tenants: TenantService;
+  readonly #deps: PlatformDashboardDeps;
 
-  constructor(deps: { clock: Clock; review: ObligationReview; tenants: TenantService }) {
-    this.#clock = deps.clock;
-    this.#review = deps.review;
-    this.#tenants = deps.tenants;
+  constructor(deps: PlatformDashboardDeps) {
+    this.#deps = deps;
   }
 
   async read(): Promise<Dashboard> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
     const tomorrow = new Date(today.getTime() + DAY_MS);
     // ISO weeks start on Monday: getUTCDay() is 0 on Sunday, 1 on Monday.
     const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS);
     const dayAgo = new Date(now.getTime() - DAY_MS);
 
-    const confirmed = await this.#review.confirmedTotalsOfTenants(monday, tomorrow);
-    const held = await this.#review.heldPerTenant();
-    const calls = await this.#review.callFigures(dayAgo, now);
-    const backlog = await this.#review.deliveryBacklog();
+    const confirmed = await this.#deps.review.confirmedTotalsOfTenants(monday, tomorrow);
+    const held = await this.#deps.review.heldPerTenant();
+    const calls = await this.#deps.review.callFigures(dayAgo, now);
+    const backlog = await this.#deps.review.deliveryBacklog();
     const tenants = await this.#tenantsNamed([
       ...confirmed.map((row) => row.tenant_id),
       ...held.map((row) => row.tenant_id),
@@ -98,6 +96,6 @@ export class PlatformDashboard {
 
   async #tenantsNamed(ids: string[]) {
     const unique = [...new Set(ids)];
-    return new Map(await Promise.all(unique.map(async (id) => [id, await this.#tenants.get(id)] as const)));
+    return new Map(await Promise.all(unique.map(async (id) => [id, await this.#deps.tenants.get(id)] as const)));
   }
 }

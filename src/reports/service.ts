@@ -18,16 +18,16 @@ import {
 
 const DAY_MS = 86_400_000;
 
+type ReportsDeps = { clock: Clock; review: ObligationReview; tenants: TenantService };
+
 /** Reports read money from the ledger (through the operator workspace's figures), never from a copy of it. */
 export class Reports {
-  readonly #review: ObligationReview;
-  readonly #tenants: TenantService;
+  readonly #deps: ReportsDeps;
   /** The platform administrators' home. */
   readonly dashboard: PlatformDashboard;
 
-  constructor(deps: { clock: Clock; review: ObligationReview; tenants: TenantService }) {
-    this.#review = deps.review;
-    this.#tenants = deps.tenants;
+  constructor(deps: ReportsDeps) {
+    this.#deps = deps;
     this.dashboard = new PlatformDashboard(deps);
   }
 
@@ -39,7 +39,7 @@ export class Reports {
   async ggr(call: Pick<StaffCall, 'staff'>, query: GgrQuery): Promise<GgrReport | GgrTenantsReport> {
     const all = tenantScope(call.staff) === null && query.tenantId === undefined;
     const tenantId = all ? null : targetTenant(call.staff, query.tenantId);
-    const tenant = tenantId === null ? null : await this.#tenants.get(tenantId);
+    const tenant = tenantId === null ? null : await this.#deps.tenants.get(tenantId);
     const from = utcDay('from', query.from);
     const to = utcDay('to', query.to);
     const count = (to.getTime() - from.getTime()) / DAY_MS + 1;
@@ -47,14 +47,14 @@ export class Reports {
     if (count > MAX_REPORT_DAYS) throw validationError('to', `At most ${MAX_REPORT_DAYS} days per report.`);
     const end = new Date(to.getTime() + DAY_MS);
     if (tenant) {
-      const rows = await this.#review.confirmedTotals(tenant.id, from, end);
+      const rows = await this.#deps.review.confirmedTotals(tenant.id, from, end);
       return tenantReport(tenant, from, count, rows);
     }
-    const rows = await this.#review.confirmedTotalsOfTenants(from, end);
+    const rows = await this.#deps.review.confirmedTotalsOfTenants(from, end);
     const tenants: GgrReport[] = [];
     for (const id of [...new Set(rows.map((row) => row.tenant_id))]) {
       const of = rows.filter((row) => row.tenant_id === id);
-      tenants.push(tenantReport(await this.#tenants.get(id), from, count, of));
+      tenants.push(tenantReport(await this.#deps.tenants.get(id), from, count, of));
     }
     return { from: query.from, to: query.to, tenants, totals: perCurrency(tenants) };
   }

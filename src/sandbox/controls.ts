@@ -20,6 +20,17 @@ export interface SandboxCall {
   ip: string;
 }
 
+type SandboxControlsDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  idempotency: IdempotencyService;
+  catalog: CatalogService;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  views: BetViews;
+};
+
 /**
  * The sandbox outcome controls (docs/sandbox-outcomes.md): a sandbox tenant's server decides the outcome of one of its
  * own bets (settle, resettle, reopen, cancel) with its integration key, so that its wallet sees every movement on
@@ -31,28 +42,11 @@ export interface SandboxCall {
  * in the transaction that makes the change.
  */
 export class SandboxControls {
-  readonly #db: Db;
-  readonly #audit: AuditLog;
-  readonly #idempotency: IdempotencyService;
-  readonly #delivery: DeliveryEngine;
-  readonly #views: BetViews;
+  readonly #deps: SandboxControlsDeps;
   readonly #bets: OwnSettlement;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    audit: AuditLog;
-    idempotency: IdempotencyService;
-    catalog: CatalogService;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    views: BetViews;
-  }) {
-    this.#db = deps.db;
-    this.#audit = deps.audit;
-    this.#idempotency = deps.idempotency;
-    this.#delivery = deps.delivery;
-    this.#views = deps.views;
+  constructor(deps: SandboxControlsDeps) {
+    this.#deps = deps;
     this.#bets = new OwnSettlement(deps);
   }
 
@@ -72,10 +66,10 @@ export class SandboxControls {
       body,
     };
     const results = 'results' in body ? body.results : [];
-    const answer = await this.#idempotency.run(scope, () =>
-      inTransaction(this.#db, async (tx) => {
+    const answer = await this.#deps.idempotency.run(scope, () =>
+      inTransaction(this.#deps.db, async (tx) => {
         const report = await this.#bets.decide(tx, tenant.id, betId, action, results);
-        await this.#audit.record(tx, {
+        await this.#deps.audit.record(tx, {
           actor: { type: 'tenant', id: tenant.id },
           action: `sandbox.bet.${action}`,
           target: { type: 'bet', id: betId },
@@ -94,23 +88,23 @@ export class SandboxControls {
           },
         });
         const stored = { status: 200, body: report };
-        await this.#idempotency.complete(tx, scope, stored);
+        await this.#deps.idempotency.complete(tx, scope, stored);
         return stored;
       }),
     );
-    if (!answer.replayed && (answer.body as BetOutcomeReport).owed.length > 0) this.#delivery.wake();
+    if (!answer.replayed && (answer.body as BetOutcomeReport).owed.length > 0) this.#deps.delivery.wake();
     return answer;
   }
 
   async view(tenant: TenantPrincipal, betId: string): Promise<BetView> {
     if (tenant.environment !== 'sandbox') throw sandboxErrors.sandbox_only({ environment: tenant.environment });
-    return this.#views.tenantBet(tenant.id, betId);
+    return this.#deps.views.tenantBet(tenant.id, betId);
   }
 
   /** A production tenant's attempt is refused before anything is read, and audited as denied. */
   async #sandboxOnly(tenant: TenantPrincipal, call: SandboxCall, betId: string, action: OwnSettlementAction) {
     if (tenant.environment === 'sandbox') return;
-    await this.#audit.record(this.#db, {
+    await this.#deps.audit.record(this.#deps.db, {
       actor: { type: 'tenant', id: tenant.id },
       action: `sandbox.bet.${action}`,
       target: { type: 'bet', id: betId },

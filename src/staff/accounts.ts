@@ -12,28 +12,22 @@ import type { StaffService } from './service.ts';
 import * as store from './store.ts';
 import type { StaffUser } from './tables.ts';
 
+type StaffAccountsDeps = { db: Db; clock: Clock; audit: AuditLog; staff: StaffService; tenants: TenantService };
+
 /**
  * The platform's administration of staff accounts (permission `platform`): list, create, disable and enable, reset
  * an authenticator. Each change is audited in its transaction; a change that ends sessions ends them in it too.
  */
 export class StaffAccounts {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #audit: AuditLog;
-  readonly #staff: StaffService;
-  readonly #tenants: TenantService;
+  readonly #deps: StaffAccountsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; audit: AuditLog; staff: StaffService; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#audit = deps.audit;
-    this.#staff = deps.staff;
-    this.#tenants = deps.tenants;
+  constructor(deps: StaffAccountsDeps) {
+    this.#deps = deps;
   }
 
   async list(query: StaffListQuery): Promise<{ staff: StaffView[]; nextCursor: string }> {
     const limit = query.limit ?? STAFF_PAGE;
-    const rows = await store.listStaff(this.#db, {
+    const rows = await store.listStaff(this.#deps.db, {
       role: query.role,
       tenantId: query.tenantId,
       status: query.status,
@@ -44,7 +38,7 @@ export class StaffAccounts {
     });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     return {
       staff: page.map((row) => staffView(row, now)),
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
@@ -56,7 +50,7 @@ export class StaffAccounts {
     if (body.role === 'operator' && body.tenantId !== undefined && !(await this.#tenantExists(body.tenantId))) {
       throw validationError('tenantId', `There is no tenant ${body.tenantId}.`);
     }
-    return this.#staff.createForEnrolment(body, call);
+    return this.#deps.staff.createForEnrolment(body, call);
   }
 
   /** Disables the account and ends its sessions; never one's own account, never the last platform administrator. */
@@ -92,7 +86,7 @@ export class StaffAccounts {
 
   /** The accounts bound to a tenant: whose actions are that tenant's in the audit log. */
   idsOfTenant(tenantId: string): Promise<string[]> {
-    return store.staffIdsOfTenant(this.#db, tenantId);
+    return store.staffIdsOfTenant(this.#deps.db, tenantId);
   }
 
   /**
@@ -109,8 +103,8 @@ export class StaffAccounts {
       enabledAdmins: string[],
     ) => Promise<{ row: StaffUser; action: string; details: Record<string, unknown> } | null>,
   ): Promise<StaffView> {
-    const now = this.#clock.now();
-    const row = await inTransaction(this.#db, async (tx) => {
+    const now = this.#deps.clock.now();
+    const row = await inTransaction(this.#deps.db, async (tx) => {
       // The enabled platform administrators are locked first and in one order, before the account: two
       // administrators disabling each other queue here instead of deadlocking, and the second sees the first's change.
       const enabledAdmins = await store.lockEnabledPlatformAdmins(tx);
@@ -118,7 +112,7 @@ export class StaffAccounts {
       if (!staff) throw notFound('Staff account');
       const changed = await change(tx, staff, now, enabledAdmins);
       if (!changed) return staff;
-      await this.#audit.record(tx, {
+      await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: changed.action,
         target: { type: 'staff', id: staff.id },
@@ -133,7 +127,7 @@ export class StaffAccounts {
 
   async #tenantExists(tenantId: string): Promise<boolean> {
     try {
-      await this.#tenants.get(tenantId);
+      await this.#deps.tenants.get(tenantId);
       return true;
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') return false;

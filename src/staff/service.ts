@@ -55,19 +55,15 @@ export type LoginResult = StaffSession | { enrolment: Enrolment };
 
 const enrolmentContext = (staffId: string, tokenHash: string) => `staff_users.enrolment_secret:${staffId}:${tokenHash}`;
 
+type StaffServiceDeps = { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; passwordCost?: PasswordCost };
+
 /** Staff sign-in (password, TOTP, first enrolment of the authenticator) and the sessions it opens. */
 export class StaffService {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #secrets: SecretBox;
-  readonly #audit: AuditLog;
+  readonly #deps: StaffServiceDeps;
   readonly #passwordCost: PasswordCost;
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; passwordCost?: PasswordCost }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#secrets = deps.secrets;
-    this.#audit = deps.audit;
+  constructor(deps: StaffServiceDeps) {
+    this.#deps = deps;
     this.#passwordCost = deps.passwordCost ?? PASSWORD_COST;
   }
 
@@ -77,7 +73,7 @@ export class StaffService {
    */
   async create(input: NewStaffInput): Promise<CreatedStaff> {
     const totpSecret = newTotpSecret();
-    const row = await insertNewStaff(this.#deps(), input, cli, totpSecret);
+    const row = await insertNewStaff(this.#creation(), input, cli, totpSecret);
     return {
       id: row.id,
       email: row.email,
@@ -93,7 +89,7 @@ export class StaffService {
     const creator = by
       ? { actor: { type: 'staff' as const, id: by.staff.id }, ip: by.ip, tenantField: 'tenantId' as const }
       : cli;
-    return staffView(await insertNewStaff(this.#deps(), input, creator), this.#clock.now());
+    return staffView(await insertNewStaff(this.#creation(), input, creator), this.#deps.clock.now());
   }
 
   /**
@@ -103,13 +99,13 @@ export class StaffService {
    */
   async login(input: LoginBody, ip: string): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
-    const now = this.#clock.now();
-    const staff = await store.findStaffByEmail(this.#db, email);
+    const now = this.#deps.clock.now();
+    const staff = await store.findStaffByEmail(this.#deps.db, email);
     const attempt = { actor: { type: 'anonymous' as const }, action: 'staff.login', ip };
 
     if (!staff || staff.status !== 'active') {
       await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
-      await this.#audit.record(this.#db, {
+      await this.#deps.audit.record(this.#deps.db, {
         ...attempt,
         outcome: 'failure',
         details: { email, reason: staff ? 'disabled' : 'unknown_email' },
@@ -118,7 +114,7 @@ export class StaffService {
     }
     const target = { type: 'staff', id: staff.id };
     const failure = async (reason: string) => {
-      await this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason } });
+      await this.#deps.audit.record(this.#deps.db, { ...attempt, target, outcome: 'failure', details: { reason } });
       return invalidCredentials();
     };
     await this.#reserveAttempt(staff, now, attempt);
@@ -130,16 +126,21 @@ export class StaffService {
       return { enrolment: await this.#startEnrolment(staff, now, ip) };
     }
     if (input.totp === undefined) throw await failure('totp_missing');
-    const secret = this.#secrets.decrypt(staff.totp_secret_enc!, totpContext(staff.id));
+    const secret = this.#deps.secrets.decrypt(staff.totp_secret_enc!, totpContext(staff.id));
     const step = matchTotpStep(secret, input.totp, now);
     if (step === null) throw await failure('wrong_totp');
-    if (!(await store.claimTotpStep(this.#db, staff.id, step))) throw await failure('totp_reused');
+    if (!(await store.claimTotpStep(this.#deps.db, staff.id, step))) throw await failure('totp_reused');
 
     const session = this.#newSession(now);
-    const signedIn = await inTransaction(this.#db, async (tx) => {
+    const signedIn = await inTransaction(this.#deps.db, async (tx) => {
       if (!(await store.recordLogin(tx, staff.id, now, staff.totp_secret_enc!))) return false;
       await this.#insertToken(tx, session, staff.id, now);
-      await this.#audit.record(tx, { ...attempt, actor: { type: 'staff', id: staff.id }, target, outcome: 'success' });
+      await this.#deps.audit.record(tx, {
+        ...attempt,
+        actor: { type: 'staff', id: staff.id },
+        target,
+        outcome: 'success',
+      });
       return true;
     });
     // Disabled or reset between the checks and now: as any other refusal.
@@ -156,16 +157,16 @@ export class StaffService {
     const enrolmentToken = ENROLMENT_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const tokenHash = sha256Hex(enrolmentToken);
     const expiresAt = new Date(now.getTime() + ENROLMENT_TTL_MS);
-    await inTransaction(this.#db, async (tx) => {
+    await inTransaction(this.#deps.db, async (tx) => {
       const started = await store.startEnrolment(tx, staff.id, {
         tokenHash,
-        secretEnc: this.#secrets.encrypt(secret, enrolmentContext(staff.id, tokenHash)),
+        secretEnc: this.#deps.secrets.encrypt(secret, enrolmentContext(staff.id, tokenHash)),
         expiresAt,
       });
       // Enrolled or disabled since it was read: as any other refusal.
       if (!started) throw invalidCredentials();
       await store.clearLoginFailures(tx, staff.id);
-      await this.#audit.record(tx, {
+      await this.#deps.audit.record(tx, {
         actor: { type: 'anonymous' },
         action: 'staff.login',
         target: { type: 'staff', id: staff.id },
@@ -182,34 +183,43 @@ export class StaffService {
    * code counts as a failed log-in (the same lockout); an unknown, used, replaced or expired token says so.
    */
   async enrol(input: EnrolBody, ip: string): Promise<StaffSession> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const tokenHash = sha256Hex(input.enrolmentToken);
-    const staff = await store.findStaffByEnrolmentToken(this.#db, tokenHash);
+    const staff = await store.findStaffByEnrolmentToken(this.#deps.db, tokenHash);
     const attempt = { actor: { type: 'anonymous' as const }, action: 'staff.enrol', ip };
     if (!staff || staff.status !== 'active') {
-      await this.#audit.record(this.#db, { ...attempt, outcome: 'failure', details: { reason: 'unknown_token' } });
+      await this.#deps.audit.record(this.#deps.db, {
+        ...attempt,
+        outcome: 'failure',
+        details: { reason: 'unknown_token' },
+      });
       throw enrolmentInvalid('unknown');
     }
     const target = { type: 'staff', id: staff.id };
     const failure = async (reason: string) =>
-      this.#audit.record(this.#db, { ...attempt, target, outcome: 'failure', details: { reason } });
+      this.#deps.audit.record(this.#deps.db, { ...attempt, target, outcome: 'failure', details: { reason } });
     if (staff.enrolment_expires_at! <= now) {
       await failure('expired');
       throw enrolmentInvalid('expired');
     }
     await this.#reserveAttempt(staff, now, attempt);
-    const secret = this.#secrets.decrypt(staff.enrolment_secret_enc!, enrolmentContext(staff.id, tokenHash));
+    const secret = this.#deps.secrets.decrypt(staff.enrolment_secret_enc!, enrolmentContext(staff.id, tokenHash));
     const step = matchTotpStep(secret, input.totp, now);
     if (step === null) {
       await failure('wrong_totp');
       throw invalidCredentials();
     }
     const session = this.#newSession(now);
-    const finished = await inTransaction(this.#db, async (tx) => {
-      const enrolled = { secretEnc: this.#secrets.encrypt(secret, totpContext(staff.id)), step };
+    const finished = await inTransaction(this.#deps.db, async (tx) => {
+      const enrolled = { secretEnc: this.#deps.secrets.encrypt(secret, totpContext(staff.id)), step };
       if (!(await store.finishEnrolment(tx, staff.id, tokenHash, now, enrolled))) return false;
       await this.#insertToken(tx, session, staff.id, now);
-      await this.#audit.record(tx, { ...attempt, actor: { type: 'staff', id: staff.id }, target, outcome: 'success' });
+      await this.#deps.audit.record(tx, {
+        ...attempt,
+        actor: { type: 'staff', id: staff.id },
+        target,
+        outcome: 'success',
+      });
       return true;
     });
     if (!finished) {
@@ -226,9 +236,9 @@ export class StaffService {
     attempt: { actor: { type: 'anonymous' }; action: string; ip: string },
   ): Promise<void> {
     const lockUntil = new Date(now.getTime() + LOCKOUT_MS);
-    if (await store.reserveLoginAttempt(this.#db, staff.id, now, LOGIN_FAILURE_LIMIT, lockUntil)) return;
-    const current = await store.findStaff(this.#db, staff.id);
-    await this.#audit.record(this.#db, {
+    if (await store.reserveLoginAttempt(this.#deps.db, staff.id, now, LOGIN_FAILURE_LIMIT, lockUntil)) return;
+    const current = await store.findStaff(this.#deps.db, staff.id);
+    await this.#deps.audit.record(this.#deps.db, {
       ...attempt,
       target: { type: 'staff', id: staff.id },
       outcome: 'denied',
@@ -252,16 +262,16 @@ export class StaffService {
    */
   async authenticate(token: string): Promise<StaffPrincipal | null> {
     const tokenHash = sha256Hex(token);
-    const row = await store.findStaffToken(this.#db, tokenHash);
+    const row = await store.findStaffToken(this.#deps.db, tokenHash);
     if (!row) return null;
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     if (row.revoked_at !== null || row.status !== 'active') throw sessionEnded('revoked');
     if (row.expires_at <= now) throw sessionEnded('expired');
     if (row.last_used_at.getTime() + STAFF_IDLE_TIMEOUT_MS <= now.getTime()) throw sessionEnded('idle');
     let lastUsed = row.last_used_at;
     const notSince = new Date(now.getTime() - TOKEN_TOUCH_INTERVAL_MS);
     if (lastUsed <= notSince) {
-      await store.touchStaffToken(this.#db, tokenHash, now, notSince);
+      await store.touchStaffToken(this.#deps.db, tokenHash, now, notSince);
       lastUsed = now;
     }
     const idleExpiresAt = new Date(lastUsed.getTime() + STAFF_IDLE_TIMEOUT_MS);
@@ -277,18 +287,18 @@ export class StaffService {
 
   /** True until the first account exists: the server then tells a newcomer to create the first administrator. */
   async noStaffYet(): Promise<boolean> {
-    return !(await store.anyStaff(this.#db));
+    return !(await store.anyStaff(this.#deps.db));
   }
 
   async purgeStaleTokens(): Promise<number> {
-    const before = new Date(this.#clock.now().getTime() - STAFF_TOKEN_RETENTION_MS);
-    return store.deleteStaleStaffTokens(this.#db, before, new Date(before.getTime() - STAFF_IDLE_TIMEOUT_MS));
+    const before = new Date(this.#deps.clock.now().getTime() - STAFF_TOKEN_RETENTION_MS);
+    return store.deleteStaleStaffTokens(this.#deps.db, before, new Date(before.getTime() - STAFF_IDLE_TIMEOUT_MS));
   }
 
   async logout(token: string, staff: StaffPrincipal, ip: string): Promise<void> {
-    await inTransaction(this.#db, async (tx) => {
-      await store.revokeStaffToken(tx, sha256Hex(token), this.#clock.now());
-      await this.#audit.record(tx, {
+    await inTransaction(this.#deps.db, async (tx) => {
+      await store.revokeStaffToken(tx, sha256Hex(token), this.#deps.clock.now());
+      await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: staff.id },
         action: 'staff.logout',
         target: { type: 'staff', id: staff.id },
@@ -298,14 +308,9 @@ export class StaffService {
     });
   }
 
-  #deps() {
-    return {
-      db: this.#db,
-      clock: this.#clock,
-      secrets: this.#secrets,
-      audit: this.#audit,
-      passwordCost: this.#passwordCost,
-    };
+  /** What creating an account needs: the service's own parts, with the password cost in force. */
+  #creation() {
+    return { ...this.#deps, passwordCost: this.#passwordCost };
   }
 }
 

@@ -18,28 +18,22 @@ export interface IssuedIntegrationKey {
 
 const newIntegrationKeyId = (): string => `ik_${randomBytes(8).toString('hex')}`;
 
+type TenantCredentialsDeps = { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; tenants: TenantService };
+
 /**
  * A tenant's credentials: its integration key (stored hashed, one live at a time) issued, revoked and rotated, and
  * its wallet secret (stored encrypted) rotated. Every change is reported to TenantService, which caches live keys.
  */
 export class TenantCredentials {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #secrets: SecretBox;
-  readonly #audit: AuditLog;
-  readonly #tenants: TenantService;
+  readonly #deps: TenantCredentialsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; audit: AuditLog; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#secrets = deps.secrets;
-    this.#audit = deps.audit;
-    this.#tenants = deps.tenants;
+  constructor(deps: TenantCredentialsDeps) {
+    this.#deps = deps;
   }
 
   /** One key at a time: every earlier key of the tenant is revoked in the same transaction. */
   async issueIntegrationKey(tx: Tx, tenantId: string): Promise<IssuedIntegrationKey> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     await this.revokeIntegrationKeys(tx, [tenantId]);
     const keyId = newIntegrationKeyId();
     const integrationApiKey = newToken('integrationKey');
@@ -53,20 +47,20 @@ export class TenantCredentials {
   }
 
   revokeIntegrationKeys(q: Queryable, tenantIds: string[]): Promise<number> {
-    this.#tenants.changed(q);
-    return store.revokeIntegrationKeys(q, tenantIds, this.#clock.now());
+    this.#deps.tenants.changed(q);
+    return store.revokeIntegrationKeys(q, tenantIds, this.#deps.clock.now());
   }
 
-  liveIntegrationKeys(tenantIds: string[], q: Queryable = this.#db) {
+  liveIntegrationKeys(tenantIds: string[], q: Queryable = this.#deps.db) {
     return store.liveIntegrationKeys(q, tenantIds);
   }
 
   /** New integration key returned once; the previous one stops at once. */
   async rotateApiKey(call: StaffCall, tenantId: string) {
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       await this.#locked(tx, tenantId);
       const key = await this.issueIntegrationKey(tx, tenantId);
-      await recordTenantChange(this.#audit, tx, call, 'tenant.api_key.rotate', tenantId, { keyId: key.keyId });
+      await recordTenantChange(this.#deps.audit, tx, call, 'tenant.api_key.rotate', tenantId, { keyId: key.keyId });
       return { tenantId, ...key };
     });
   }
@@ -74,12 +68,12 @@ export class TenantCredentials {
   /** New wallet secret returned once; every later signature uses it. */
   async rotateWalletSecret(call: StaffCall, tenantId: string) {
     const walletSecret = newToken('walletSecret');
-    await inTransaction(this.#db, async (tx) => {
+    await inTransaction(this.#deps.db, async (tx) => {
       await this.#locked(tx, tenantId);
-      const sealed = sealWalletSecret(this.#secrets, tenantId, walletSecret);
+      const sealed = sealWalletSecret(this.#deps.secrets, tenantId, walletSecret);
       await store.updateTenant(tx, tenantId, { wallet_secret_enc: sealed });
-      this.#tenants.changed(tx);
-      await recordTenantChange(this.#audit, tx, call, 'tenant.wallet_secret.rotate', tenantId, {});
+      this.#deps.tenants.changed(tx);
+      await recordTenantChange(this.#deps.audit, tx, call, 'tenant.wallet_secret.rotate', tenantId, {});
     });
     return { tenantId, walletSecret };
   }

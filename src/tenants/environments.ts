@@ -22,22 +22,18 @@ export interface NewEnvironment {
 
 export const newTenantId = (): string => `tn_${randomBytes(8).toString('hex')}`;
 
+type TenantEnvironmentsDeps = { db: Db; clock: Clock; secrets: SecretBox; tenants: TenantService };
+
 /**
  * A tenant is one environment of a casino: created here, suspended, with a fresh wallet secret (by the aggregator
  * API for a client's production and sandbox, or directly by the platform); a client's environments are read and
  * change status together.
  */
 export class TenantEnvironments {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #secrets: SecretBox;
-  readonly #tenants: TenantService;
+  readonly #deps: TenantEnvironmentsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#secrets = deps.secrets;
-    this.#tenants = deps.tenants;
+  constructor(deps: TenantEnvironmentsDeps) {
+    this.#deps = deps;
   }
 
   /** Creates a suspended tenant with a fresh wallet secret; the secret is returned this once. */
@@ -53,21 +49,21 @@ export class TenantEnvironments {
       jurisdiction: input.jurisdiction,
       embed_origins: JSON.stringify(input.embedOrigins),
       wallet_url: input.walletUrl,
-      wallet_secret_enc: sealWalletSecret(this.#secrets, input.tenantId, walletSecret),
+      wallet_secret_enc: sealWalletSecret(this.#deps.secrets, input.tenantId, walletSecret),
       status: 'suspended',
-      created_at: this.#clock.now(),
+      created_at: this.#deps.clock.now(),
     });
     return { walletSecret };
   }
 
-  environmentsOfClient(clientId: string, q: Queryable = this.#db): Promise<Tenant[]> {
+  environmentsOfClient(clientId: string, q: Queryable = this.#deps.db): Promise<Tenant[]> {
     return store.tenantsOfClient(q, clientId);
   }
 
   /** Both environments of a client change status together; a suspension ends their open sessions. */
   async setClientEnvironmentsStatus(tx: Tx, clientId: string, status: Tenant['status']): Promise<void> {
     const tenantIds = await store.setTenantStatusForClient(tx, clientId, status);
-    this.#tenants.changed(tx);
-    if (status === 'suspended') await this.#tenants.suspended(tx, tenantIds);
+    this.#deps.tenants.changed(tx);
+    if (status === 'suspended') await this.#deps.tenants.suspended(tx, tenantIds);
   }
 }

@@ -34,6 +34,8 @@ interface CachedTenant {
   liveKeyHash?: string;
 }
 
+type TenantServiceDeps = { db: Db; clock: Clock; secrets: SecretBox };
+
 /**
  * What other domains ask of tenants: the tenant (as last committed, from memory, on the paths every request
  * takes), its wallet target, its wallet identity locked for money movement, the integration key check, and the
@@ -42,17 +44,13 @@ interface CachedTenant {
  * cache never answers with a row they replaced.
  */
 export class TenantService {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #secrets: SecretBox;
+  readonly #deps: TenantServiceDeps;
   readonly #suspensionListeners: SuspensionListener[] = [];
   /** Tenants as last committed, for the paths every request takes (session checks, placement, wallet calls). */
   readonly #cached = new CommittedCache<CachedTenant>({ max: CACHED_TENANTS, ttlMs: CACHED_TENANT_MS });
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#secrets = deps.secrets;
+  constructor(deps: TenantServiceDeps) {
+    this.#deps = deps;
   }
 
   whenSuspended(listener: SuspensionListener): void {
@@ -72,7 +70,7 @@ export class TenantService {
     for (const listener of this.#suspensionListeners) await listener(tx, tenantIds);
   }
 
-  async get(tenantId: string, q: Queryable = this.#db): Promise<Tenant> {
+  async get(tenantId: string, q: Queryable = this.#deps.db): Promise<Tenant> {
     const tenant = await store.findTenant(q, tenantId);
     if (!tenant) throw notFound('Tenant');
     return tenant;
@@ -94,7 +92,7 @@ export class TenantService {
 
   /** The wallet secret, decrypted for signing. */
   walletSecret(tenant: Pick<Tenant, 'id' | 'wallet_secret_enc'>): string {
-    return openWalletSecret(this.#secrets, tenant);
+    return openWalletSecret(this.#deps.secrets, tenant);
   }
 
   /**
@@ -123,7 +121,7 @@ export class TenantService {
     const hit = this.#cached.get(tenantId);
     if (hit?.liveKeyHash === keyHash) return hit.tenant;
     const found = await this.#cached.read(tenantId, async () => {
-      const tenant = await store.findTenantByLiveKey(this.#db, tenantId, keyHash);
+      const tenant = await store.findTenantByLiveKey(this.#deps.db, tenantId, keyHash);
       return tenant && { tenant, liveKeyHash: keyHash };
     });
     return found?.tenant;
@@ -137,8 +135,8 @@ export class TenantService {
   async forMoneyMovement(tenantId: string): Promise<Tenant> {
     const tenant = await this.current(tenantId);
     if (tenant.first_financial_at) return tenant;
-    await store.markFinancialUse(this.#db, tenantId, this.#clock.now());
-    this.changed(this.#db);
+    await store.markFinancialUse(this.#deps.db, tenantId, this.#deps.clock.now());
+    this.changed(this.#deps.db);
     return this.current(tenantId);
   }
 }

@@ -19,41 +19,33 @@ const WALLET_IDENTITY = ['walletUrl', 'walletMode', 'currency'] as const;
 /** Settings only the platform changes: an operator must not lift the checks on its own adjustments. */
 const PLATFORM_ONLY = [...WALLET_IDENTITY, 'status', 'adjustments'] as const;
 
+type TenantSettingsDeps = {
+  db: Db;
+  audit: AuditLog;
+  originRules: OriginRules;
+  tenants: TenantService;
+  environments: TenantEnvironments;
+  credentials: TenantCredentials;
+};
+
 /**
  * Tenant administration by staff (operator staff of the tenant, or a platform administrator naming it): a tenant
  * created directly, its settings read and changed.
  */
 export class TenantSettings {
-  readonly #db: Db;
-  readonly #audit: AuditLog;
-  readonly #originRules: OriginRules;
-  readonly #tenants: TenantService;
-  readonly #environments: TenantEnvironments;
-  readonly #credentials: TenantCredentials;
+  readonly #deps: TenantSettingsDeps;
 
-  constructor(deps: {
-    db: Db;
-    audit: AuditLog;
-    originRules: OriginRules;
-    tenants: TenantService;
-    environments: TenantEnvironments;
-    credentials: TenantCredentials;
-  }) {
-    this.#db = deps.db;
-    this.#audit = deps.audit;
-    this.#originRules = deps.originRules;
-    this.#tenants = deps.tenants;
-    this.#environments = deps.environments;
-    this.#credentials = deps.credentials;
+  constructor(deps: TenantSettingsDeps) {
+    this.#deps = deps;
   }
 
   /** A tenant for an operator that is not behind an aggregator: active at once, credentials returned once. */
   async createTenant(call: StaffCall, body: CreateTenantBody) {
-    const walletUrl = checkedWalletUrl('walletUrl', body.walletUrl, this.#originRules);
-    const embedOrigins = checkedEmbedOrigins(body.embedOrigins ?? [], this.#originRules);
+    const walletUrl = checkedWalletUrl('walletUrl', body.walletUrl, this.#deps.originRules);
+    const embedOrigins = checkedEmbedOrigins(body.embedOrigins ?? [], this.#deps.originRules);
     const tenantId = newTenantId();
-    return inTransaction(this.#db, async (tx) => {
-      const { walletSecret } = await this.#environments.createEnvironment(tx, {
+    return inTransaction(this.#deps.db, async (tx) => {
+      const { walletSecret } = await this.#deps.environments.createEnvironment(tx, {
         tenantId,
         clientId: null,
         environment: 'production',
@@ -65,8 +57,8 @@ export class TenantSettings {
         walletUrl,
       });
       await store.updateTenant(tx, tenantId, { status: 'active' });
-      const key = await this.#credentials.issueIntegrationKey(tx, tenantId);
-      await recordTenantChange(this.#audit, tx, call, 'tenant.create', tenantId, {
+      const key = await this.#deps.credentials.issueIntegrationKey(tx, tenantId);
+      await recordTenantChange(this.#deps.audit, tx, call, 'tenant.create', tenantId, {
         name: body.name,
         currency: body.currency,
         walletUrl,
@@ -76,7 +68,7 @@ export class TenantSettings {
   }
 
   async tenant(tenantId: string): Promise<Static<typeof TenantRecord>> {
-    return this.#view(this.#db, tenantId);
+    return this.#view(this.#deps.db, tenantId);
   }
 
   /** Ordinary settings; wallet URL, wallet mode and currency are platform-only and lock at first money movement. */
@@ -92,7 +84,7 @@ export class TenantSettings {
       throw validationError('adjustments.approvalAbove', 'The approval threshold is at most the maximum adjustment.');
     }
     const changes = this.#settingColumns(body);
-    return inTransaction(this.#db, async (tx) => {
+    return inTransaction(this.#deps.db, async (tx) => {
       const tenant = await store.findTenant(tx, tenantId, { lock: 'update' });
       if (!tenant) throw notFound('Tenant');
       const changed = WALLET_IDENTITY.filter(
@@ -105,12 +97,12 @@ export class TenantSettings {
         );
       }
       await store.updateTenant(tx, tenantId, changes);
-      this.#tenants.changed(tx);
-      if (body.status === 'suspended') await this.#tenants.suspended(tx, [tenantId]);
+      this.#deps.tenants.changed(tx);
+      if (body.status === 'suspended') await this.#deps.tenants.suspended(tx, [tenantId]);
       const platformChanges = Object.fromEntries(
         platformOnly.map((field) => [field, { from: platformValue(tenant, field), to: body[field] }]),
       );
-      await recordTenantChange(this.#audit, tx, call, 'tenant.update', tenantId, {
+      await recordTenantChange(this.#deps.audit, tx, call, 'tenant.update', tenantId, {
         fields: Object.keys(body),
         changes: platformChanges,
       });
@@ -121,12 +113,12 @@ export class TenantSettings {
   #settingColumns(body: UpdateTenantBody) {
     return {
       ...(body.embedOrigins !== undefined
-        ? { embed_origins: JSON.stringify(checkedEmbedOrigins(body.embedOrigins, this.#originRules)) }
+        ? { embed_origins: JSON.stringify(checkedEmbedOrigins(body.embedOrigins, this.#deps.originRules)) }
         : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.locale !== undefined ? { locale: body.locale } : {}),
       ...(body.walletUrl !== undefined
-        ? { wallet_url: checkedWalletUrl('walletUrl', body.walletUrl, this.#originRules) }
+        ? { wallet_url: checkedWalletUrl('walletUrl', body.walletUrl, this.#deps.originRules) }
         : {}),
       ...(body.walletMode !== undefined ? { wallet_mode: body.walletMode } : {}),
       ...(body.currency !== undefined ? { currency: body.currency } : {}),
@@ -142,7 +134,7 @@ export class TenantSettings {
   }
 
   async #view(q: Queryable, tenantId: string): Promise<Static<typeof TenantRecord>> {
-    const tenant = await this.#tenants.get(tenantId, q);
+    const tenant = await this.#deps.tenants.get(tenantId, q);
     const [key] = await store.liveIntegrationKeys(q, [tenantId]);
     return {
       id: tenant.id,

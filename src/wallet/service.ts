@@ -8,18 +8,14 @@ import { walletErrors } from './errors.ts';
 import { movementBody } from './ledger/movement.ts';
 import * as store from './delivery/store.ts';
 
+type WalletServiceDeps = { db: Db; clock: Clock; wallets: WalletClient; tenants: TenantService };
+
 /** The balance shown in the sportsbook header: asked of the wallet every time, never cached or guessed. */
 export class WalletService {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #wallets: WalletClient;
-  readonly #tenants: TenantService;
+  readonly #deps: WalletServiceDeps;
 
-  constructor(deps: { db: Db; clock: Clock; wallets: WalletClient; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#wallets = deps.wallets;
-    this.#tenants = deps.tenants;
+  constructor(deps: WalletServiceDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -27,13 +23,13 @@ export class WalletService {
    * failed, transport reasons included, stays in the wallet call log for operators.
    */
   async balance(player: SessionPrincipal): Promise<{ balance: number; currency: string }> {
-    const target = await this.#tenants.walletTarget(player.tenantId, { fromCache: true });
+    const target = await this.#deps.tenants.walletTarget(player.tenantId, { fromCache: true });
     const txId = `balance:${randomUUID()}`;
     const { currency } = target;
     const body = movementBody({ txId, playerId: player.externalPlayerId, amount: 0, currency, kind: 'balance' });
-    const attempt = await this.#wallets.send(target, 'balance', body, { txId, currency });
+    const attempt = await this.#deps.wallets.send(target, 'balance', body, { txId, currency });
     const call = { tenantId: target.tenantId, obligationId: null, txId, endpoint: 'balance', kind: 'balance' };
-    await store.logWalletCalls(this.#db, [{ ...call, at: this.#clock.now(), attempt }]);
+    await store.logWalletCalls(this.#deps.db, [{ ...call, at: this.#deps.clock.now(), attempt }]);
     if (attempt.outcome === 'applied') return { balance: attempt.balance, currency: attempt.currency };
     throw walletErrors.balance_unavailable(attempt.outcome === 'refused' ? { operatorCode: attempt.code } : undefined);
   }

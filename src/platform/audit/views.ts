@@ -10,20 +10,18 @@ import type { AuditRow } from './log.ts';
 import { AUDIT_PAGE, MAX_EXPORT_ROWS, type AuditEntry, type AuditQuery } from './schemas.ts';
 import { listAuditEntries, type AuditFilter } from './store.ts';
 
+type AuditViewsDeps = { db: Db; clock: Clock; staffOfTenant: (tenantId: string) => Promise<string[]> };
+
 /**
  * The audit log as staff read it. The platform reads every row (or the rows about one tenant); an operator only
  * the rows about their own tenant: those whose target is the tenant or whose details name it (`tenant_id`), and
  * those its staff accounts made or were the target of (their log-ins, their adjustments, their creation).
  */
 export class AuditViews {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #staffOfTenant: (tenantId: string) => Promise<string[]>;
+  readonly #deps: AuditViewsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; staffOfTenant: (tenantId: string) => Promise<string[]> }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#staffOfTenant = deps.staffOfTenant;
+  constructor(deps: AuditViewsDeps) {
+    this.#deps = deps;
   }
 
   async list(
@@ -33,7 +31,7 @@ export class AuditViews {
     const limit = query.limit ?? AUDIT_PAGE;
     const after = query.cursor ? auditCursor(query.cursor) : undefined;
     const filter = await this.#filter(call, query);
-    const rows = await listAuditEntries(this.#db, { ...filter, after, order: query.order, limit });
+    const rows = await listAuditEntries(this.#deps.db, { ...filter, after, order: query.order, limit });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -45,14 +43,14 @@ export class AuditViews {
   /** Every row the filter matches, in the list's order, as one CSV file; refused when more than MAX_EXPORT_ROWS match. */
   async csv(call: Pick<StaffCall, 'staff'>, query: AuditQuery): Promise<{ filename: string; body: string }> {
     const filter = await this.#filter(call, query);
-    const rows = await listAuditEntries(this.#db, { ...filter, order: query.order, limit: MAX_EXPORT_ROWS });
+    const rows = await listAuditEntries(this.#deps.db, { ...filter, order: query.order, limit: MAX_EXPORT_ROWS });
     if (rows.length > MAX_EXPORT_ROWS) {
       throw auditErrors.export_too_large(
         { maxRows: MAX_EXPORT_ROWS },
         `More than ${MAX_EXPORT_ROWS} rows match: narrow the filter (from, to, action, ...).`,
       );
     }
-    const stamp = this.#clock
+    const stamp = this.#deps.clock
       .now()
       .toISOString()
       .replace(/\.\d{3}Z$/, 'Z')
@@ -74,7 +72,7 @@ export class AuditViews {
       targetId: query.targetId,
       from,
       to,
-      about: tenantId === undefined ? undefined : { tenantId, staffIds: await this.#staffOfTenant(tenantId) },
+      about: tenantId === undefined ? undefined : { tenantId, staffIds: await this.#deps.staffOfTenant(tenantId) },
     };
   }
 }

@@ -29,20 +29,18 @@ export interface StoredResponse {
 
 export type Claim = { kind: 'execute' } | { kind: 'replay'; response: StoredResponse };
 
+type IdempotencyServiceDeps = { db: Db; clock: Clock; secrets: SecretBox };
+
 /**
  * Idempotency-Key handling: the first request claims the key; its effect and its encrypted response commit in
  * one transaction (complete), so a response is stored exactly when the effect happened. A failed attempt
  * releases the claim (nothing committed). Records stay after the 24 h window so an old retry never runs again.
  */
 export class IdempotencyService {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #secrets: SecretBox;
+  readonly #deps: IdempotencyServiceDeps;
 
-  constructor(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#secrets = deps.secrets;
+  constructor(deps: IdempotencyServiceDeps) {
+    this.#deps = deps;
   }
 
   async claim(request: IdempotencyScope): Promise<Claim> {
@@ -56,8 +54,8 @@ export class IdempotencyService {
   }
 
   #tryClaim(request: IdempotencyScope, requestHash: string): Promise<Claim | 'in_progress'> {
-    const now = this.#clock.now();
-    return inTransaction(this.#db, async (tx) => {
+    const now = this.#deps.clock.now();
+    return inTransaction(this.#deps.db, async (tx) => {
       const claimed = await store.insertClaim(tx, {
         scope: request.scope,
         idempotency_key: request.key,
@@ -84,7 +82,7 @@ export class IdempotencyService {
       if (record.expires_at <= now || record.response_body_enc === null) {
         throw idempotencyErrors.idempotency_expired({ expiredAt: record.expires_at.toISOString() });
       }
-      const body: unknown = JSON.parse(this.#secrets.decrypt(record.response_body_enc, contextOf(request)));
+      const body: unknown = JSON.parse(this.#deps.secrets.decrypt(record.response_body_enc, contextOf(request)));
       return { kind: 'replay' as const, response: { status: record.response_status!, body } };
     });
   }
@@ -93,13 +91,13 @@ export class IdempotencyService {
   async complete(tx: Tx, request: IdempotencyScope, response: StoredResponse): Promise<void> {
     await store.completeRecord(tx, request, {
       status: response.status,
-      bodyEnc: this.#secrets.encrypt(JSON.stringify(response.body), contextOf(request)),
+      bodyEnc: this.#deps.secrets.encrypt(JSON.stringify(response.body), contextOf(request)),
     });
   }
 
   /** The operation failed and committed nothing: the same key may be tried again. */
   async release(request: IdempotencyScope): Promise<void> {
-    await store.deleteClaim(this.#db, request);
+    await store.deleteClaim(this.#deps.db, request);
   }
 
   /** Runs `operation` under the key: replays, refuses, or executes once and releases on failure. */
@@ -119,7 +117,7 @@ export class IdempotencyService {
 
   /** Replay bodies hold credentials: once the window has passed they are erased, the record itself stays. */
   async eraseExpiredResponses(): Promise<number> {
-    return store.eraseResponsesExpiredBy(this.#db, this.#clock.now());
+    return store.eraseResponsesExpiredBy(this.#deps.db, this.#deps.clock.now());
   }
 }
 

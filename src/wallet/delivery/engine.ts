@@ -36,6 +36,16 @@ export interface DeliveryOptions {
   claimMs?: number;
 }
 
+type DeliveryEngineDeps = {
+  db: Db;
+  clock: Clock;
+  wallets: WalletClient;
+  tenants: TenantService;
+  ledger: Ledger;
+  log: FastifyBaseLogger;
+  metrics: WalletMetrics;
+};
+
 /**
  * The one delivery engine for money owed to or by a wallet. Obligations are rows first (exact body text, txId,
  * destination); this claims them in the database, sends them outside any transaction, and records every attempt.
@@ -53,13 +63,7 @@ export interface DeliveryOptions {
  * - An obligation goes only to the wallet URL it was recorded for; a changed URL holds it for review.
  */
 export class DeliveryEngine {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #wallets: WalletClient;
-  readonly #tenants: TenantService;
-  readonly #ledger: Ledger;
-  readonly #log: FastifyBaseLogger;
-  readonly #metrics: WalletMetrics;
+  readonly #deps: DeliveryEngineDeps;
   readonly #retryDelaysMs: number[];
   readonly #resendAfterMs: number;
   readonly #walletConcurrency: number;
@@ -87,26 +91,9 @@ export class DeliveryEngine {
   #timerAt = 0;
   #stopped = false;
 
-  constructor(
-    deps: {
-      db: Db;
-      clock: Clock;
-      wallets: WalletClient;
-      tenants: TenantService;
-      ledger: Ledger;
-      log: FastifyBaseLogger;
-      metrics: WalletMetrics;
-    },
-    options: DeliveryOptions = {},
-  ) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#wallets = deps.wallets;
-    this.#tenants = deps.tenants;
+  constructor(deps: DeliveryEngineDeps, options: DeliveryOptions = {}) {
+    this.#deps = deps;
     this.#targets = new WalletTargets(deps.tenants);
-    this.#ledger = deps.ledger;
-    this.#log = deps.log;
-    this.#metrics = deps.metrics;
     this.#retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#resendAfterMs = options.resendAfterMs ?? RESEND_AFTER_MS;
     this.#walletConcurrency = options.walletConcurrency ?? WALLET_CONCURRENCY;
@@ -120,19 +107,19 @@ export class DeliveryEngine {
    * with it (Ledger.stakeOutcome), or alone if that cannot be recorded (logAttempt).
    */
   async attempt(obligation: WalletObligation): Promise<WalletAttempt> {
-    return this.#send(obligation, await this.#tenants.walletTarget(obligation.tenant_id, { fromCache: true }));
+    return this.#send(obligation, await this.#deps.tenants.walletTarget(obligation.tenant_id, { fromCache: true }));
   }
 
   /** Logs an attempt whose outcome could not be recorded with it; a log that cannot be written is only logged. */
   async logAttempt(obligation: WalletObligation, attempt: WalletAttempt): Promise<void> {
     await store
-      .logWalletCalls(this.#db, [store.callOfObligation(obligation, attempt, this.#clock.now())])
-      .catch((err: unknown) => this.#log.error({ err, txId: obligation.tx_id }, 'wallet call not logged'));
+      .logWalletCalls(this.#deps.db, [store.callOfObligation(obligation, attempt, this.#deps.clock.now())])
+      .catch((err: unknown) => this.#deps.log.error({ err, txId: obligation.tx_id }, 'wallet call not logged'));
   }
 
   /** Starts the engine: claims left by a previous process are released (this one holds the instance lock). */
   async start(): Promise<void> {
-    await this.#ledger.releaseClaims(this.#db);
+    await this.#deps.ledger.releaseClaims(this.#deps.db);
     this.#stopped = false;
     this.#loop ??= this.#run().finally(() => (this.#loop = undefined));
   }
@@ -179,7 +166,7 @@ export class DeliveryEngine {
   /** When an attempt proved nothing: the next of the five, then every 30 s. */
   nextAttemptAt(attemptsSoFar: number): Date {
     const wait = this.#retryDelaysMs[attemptsSoFar - 1] ?? this.#resendAfterMs;
-    return new Date(this.#clock.now().getTime() + wait);
+    return new Date(this.#deps.clock.now().getTime() + wait);
   }
 
   async #run(): Promise<void> {
@@ -190,7 +177,7 @@ export class DeliveryEngine {
       } catch (err) {
         // What the claim was asked to look for is still to be looked for.
         this.#mustLook = true;
-        this.#log.error({ err }, 'claiming wallet obligations failed');
+        this.#deps.log.error({ err }, 'claiming wallet obligations failed');
       }
       if (claimed > 0 || this.#stopped) continue;
       await this.#sleep();
@@ -214,7 +201,7 @@ export class DeliveryEngine {
    * load answers nudge the loop all the time, and neither a retry nor the poll may be put off by them.
    */
   #armTimer(): void {
-    const now = this.#clock.now().getTime();
+    const now = this.#deps.clock.now().getTime();
     const at = Math.min(now + POLL_MS, Math.max(now, this.#nextDue ?? Infinity));
     if (this.#timer && this.#timerAt <= at) return;
     clearTimeout(this.#timer);
@@ -238,8 +225,8 @@ export class DeliveryEngine {
     const roomForBatch = busy.length === 0 || busy.some((lane) => lane.free >= this.#walletConcurrency / 2);
     if (!this.#mustLook && !roomForBatch) return [];
     this.#mustLook = false;
-    const now = this.#clock.now();
-    const claimed = await this.#ledger.claimDue(this.#db, {
+    const now = this.#deps.clock.now();
+    const claimed = await this.#deps.ledger.claimDue(this.#deps.db, {
       now,
       claimUntil: new Date(now.getTime() + this.#claimMs),
       perWallet,
@@ -264,15 +251,16 @@ export class DeliveryEngine {
       .take(tenantId)
       .then(async (taken) => {
         slot = taken;
-        if (this.#stopped) return this.#ledger.giveBackClaim(this.#db, obligation);
+        if (this.#stopped) return this.#deps.ledger.giveBackClaim(this.#deps.db, obligation);
         if (!taken.waited) return this.#deliver(obligation, targets.get(tenantId)!, taken.free);
         // While it waited, a resettlement may have superseded it, an operator decided on it, or its wallet's URL or
         // secret changed: only what is still owed as claimed is sent, with its wallet as it is now. What is not
         // sent gives its claim back, so nothing says it may have reached the wallet.
-        if (!(await this.#stillOwedAsClaimed(obligation))) return this.#ledger.giveBackClaim(this.#db, obligation);
+        if (!(await this.#stillOwedAsClaimed(obligation)))
+          return this.#deps.ledger.giveBackClaim(this.#deps.db, obligation);
         return this.#deliver(obligation, await this.#targets.now(tenantId), taken.free);
       })
-      .catch((err: unknown) => this.#log.error({ err }, 'wallet delivery failed'))
+      .catch((err: unknown) => this.#deps.log.error({ err }, 'wallet delivery failed'))
       .finally(() => {
         slot?.free();
         this.#inFlight.delete(tracked);
@@ -286,7 +274,7 @@ export class DeliveryEngine {
   }
 
   async #stillOwedAsClaimed(obligation: WalletObligation): Promise<boolean> {
-    const current = await this.#ledger.find(this.#db, obligation.id);
+    const current = await this.#deps.ledger.find(this.#deps.db, obligation.id);
     return current?.status === 'pending' && current.claims === obligation.claims;
   }
 
@@ -295,16 +283,16 @@ export class DeliveryEngine {
     if (target instanceof Error) throw target;
     if (target.walletUrl !== obligation.wallet_url) {
       // A movement goes only to the wallet it was recorded for: never to a replacement.
-      await this.#ledger.attempts.holdUnsent(this.#db, obligation, 'destination_changed');
+      await this.#deps.ledger.attempts.holdUnsent(this.#deps.db, obligation, 'destination_changed');
       return;
     }
     const attempt = await this.#send(obligation, target).finally(answered);
-    this.#metrics.delivered(attempt);
+    this.#deps.metrics.delivered(attempt);
     await this.#records.record({ obligation, attempt, nextAttemptAt: this.nextAttemptAt(obligation.attempts + 1) });
   }
 
   #send(obligation: WalletObligation, target: TenantWallet): Promise<WalletAttempt> {
-    return this.#wallets.send(
+    return this.#deps.wallets.send(
       { walletUrl: obligation.wallet_url, secret: target.secret, tenantId: obligation.tenant_id },
       obligation.endpoint,
       obligation.body,

@@ -9,25 +9,21 @@ import * as store from './store.ts';
 /** Results recorded per statement at most; the rest wait for the next write. */
 export const RECORD_BATCH = 200;
 
+type AttemptRecorderDeps = { db: Db; clock: Clock; ledger: Ledger; log: FastifyBaseLogger };
+
 /**
  * The delivery engine's answers, written together: each attempt's obligation and its wallet call log line in one
  * transaction per batch, so a thousand answers cost a few statements, not a thousand.
  */
 export class AttemptRecorder {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #ledger: Ledger;
-  readonly #log: FastifyBaseLogger;
+  readonly #deps: AttemptRecorderDeps;
   /** Told the time (clock milliseconds) each attempt recorded as still owed is due again. */
   readonly #dueAgain: (at: number) => void;
   #unrecorded: Array<{ delivery: Delivery; done: () => void }> = [];
   #recording = false;
 
-  constructor(deps: { db: Db; clock: Clock; ledger: Ledger; log: FastifyBaseLogger }, dueAgain: (at: number) => void) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#ledger = deps.ledger;
-    this.#log = deps.log;
+  constructor(deps: AttemptRecorderDeps, dueAgain: (at: number) => void) {
+    this.#deps = deps;
     this.#dueAgain = dueAgain;
   }
 
@@ -57,14 +53,14 @@ export class AttemptRecorder {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#unrecorded.length > 0) {
       const batch = this.#unrecorded.splice(0, RECORD_BATCH);
-      const at = this.#clock.now();
+      const at = this.#deps.clock.now();
       try {
-        const recorded = await inTransaction(this.#db, async (tx) => {
+        const recorded = await inTransaction(this.#deps.db, async (tx) => {
           await store.logWalletCalls(
             tx,
             batch.map(({ delivery }) => store.callOfObligation(delivery.obligation, delivery.attempt, at)),
           );
-          return this.#ledger.attempts.recordDeliveries(
+          return this.#deps.ledger.attempts.recordDeliveries(
             tx,
             batch.map((entry) => entry.delivery),
           );
@@ -80,13 +76,13 @@ export class AttemptRecorder {
         }
         const lost = batch.filter(({ delivery }) => !states.has(delivery.obligation.id));
         if (lost.length > 0) {
-          this.#log.warn(
+          this.#deps.log.warn(
             { txIds: lost.map(({ delivery }) => delivery.obligation.tx_id) },
             'attempts not recorded: another writer changed these obligations first',
           );
         }
       } catch (err) {
-        this.#log.error({ err, count: batch.length }, 'wallet attempts not recorded; they will be sent again');
+        this.#deps.log.error({ err, count: batch.length }, 'wallet attempts not recorded; they will be sent again');
       }
       for (const entry of batch) entry.done();
     }
@@ -100,9 +96,9 @@ export class AttemptRecorder {
    */
   async #recordSuperseded(lost: Delivery[]): Promise<Map<string, ObligationState>> {
     try {
-      return await inTransaction(this.#db, (tx) => this.#ledger.attempts.recordSuperseded(tx, lost));
+      return await inTransaction(this.#deps.db, (tx) => this.#deps.ledger.attempts.recordSuperseded(tx, lost));
     } catch (err) {
-      this.#log.error(
+      this.#deps.log.error(
         { err, txIds: lost.map(({ obligation }) => obligation.tx_id) },
         'answers to superseded movements not recorded; they stay held for review with their calls logged',
       );

@@ -40,20 +40,18 @@ export interface RecordedDeliveries {
 
 const DELIVERY: HistoryActor = { type: 'system', id: 'delivery' };
 
+type LedgerAttemptsDeps = {
+  clock: Clock;
+  lockBets: (tx: Tx, betIds: string[]) => Promise<Map<string, LockedBet>>;
+  countedLate: () => CountedLate;
+};
+
 /** The ledger's half that records what attempts proved: a stake's one attempt, and the delivery engine's. */
 export class LedgerAttempts {
-  readonly #clock: Clock;
-  readonly #lockBets: (tx: Tx, betIds: string[]) => Promise<Map<string, LockedBet>>;
-  readonly #countedLate: () => CountedLate;
+  readonly #deps: LedgerAttemptsDeps;
 
-  constructor(deps: {
-    clock: Clock;
-    lockBets: (tx: Tx, betIds: string[]) => Promise<Map<string, LockedBet>>;
-    countedLate: () => CountedLate;
-  }) {
-    this.#clock = deps.clock;
-    this.#lockBets = deps.lockBets;
-    this.#countedLate = deps.countedLate;
+  constructor(deps: LedgerAttemptsDeps) {
+    this.#deps = deps;
   }
 
   /**
@@ -68,7 +66,7 @@ export class LedgerAttempts {
     attempt: WalletAttempt,
     gate?: string,
   ): { recorded: WalletObligation; parts: StatementPart[] } {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const to: ObligationState =
       attempt.outcome === 'applied' ? 'applied' : attempt.outcome === 'unknown' ? 'unknown' : 'refused';
     checkTransition(stake.status, to);
@@ -98,10 +96,10 @@ export class LedgerAttempts {
   async markStakeInterrupted(bet: LockedBet, reason: string): Promise<void> {
     const moved = await moveGuarded(
       bet.tx,
-      this.#clock.now(),
+      this.#deps.clock.now(),
       bet.stake,
       'unknown',
-      { last_outcome: reason, resolved_at: this.#clock.now() },
+      { last_outcome: reason, resolved_at: this.#deps.clock.now() },
       { actor: { type: 'system', id: 'recovery' }, cause: reason, note: 'its one attempt was interrupted' },
     );
     bet.wrote(moved);
@@ -116,7 +114,7 @@ export class LedgerAttempts {
    * race is absent).
    */
   async recordDeliveries(tx: Tx, deliveries: Delivery[]): Promise<RecordedDeliveries> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const changes = deliveries.map(({ obligation, attempt, nextAttemptAt }) => {
       const change = deliveryChange(obligation, attempt, now, nextAttemptAt);
       checkTransition(obligation.status, change.status);
@@ -137,9 +135,9 @@ export class LedgerAttempts {
    * attempt) wins, and the answer is not recorded: the map holds only those recorded.
    */
   async recordSuperseded(tx: Tx, lost: Delivery[]): Promise<Map<string, ObligationState>> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const betIds = lost.flatMap(({ obligation }) => (obligation.bet_id ? [obligation.bet_id] : []));
-    const bets = await this.#lockBets(tx, betIds);
+    const bets = await this.#deps.lockBets(tx, betIds);
     const current = new Map(
       [...bets.values()].flatMap((bet) => bet.postings.map((posting) => [posting.id, posting] as const)),
     );
@@ -157,7 +155,7 @@ export class LedgerAttempts {
       states.set(row.id, change.status);
       const bet = bets.get(row.bet_id!)!;
       bet.wrote({ ...row, status: change.status, attempts: row.attempts + 1 });
-      if (change.status === 'applied') await this.#countedLate()(bet, { ...row, status: 'applied' });
+      if (change.status === 'applied') await this.#deps.countedLate()(bet, { ...row, status: 'applied' });
     }
     return states;
   }
@@ -171,7 +169,7 @@ export class LedgerAttempts {
     try {
       await moveGuarded(
         q,
-        this.#clock.now(),
+        this.#deps.clock.now(),
         obligation,
         'held',
         { hold_reason: reason, last_outcome: reason, claimed_until: null, claims: obligation.claims - 1 },

@@ -14,23 +14,23 @@ export interface Review {
 /** The integration API, on the casino's request. */
 const CASINO: HistoryActor = { type: 'system', id: 'integration' };
 
+type LedgerDecisionsDeps = { clock: Clock; countedLate: () => CountedLate };
+
 /**
  * A person's decisions on one movement, each on a movement locked under the lock order (Ledger.lockObligation): an
  * operator's retry, resolve and cancel of a held one, and a casino's redelivery. The callers check what may be decided
  * (the workspace, the casino's view, the retry rule); this writes it, guarded like every move.
  */
 export class LedgerDecisions {
-  readonly #clock: Clock;
-  readonly #countedLate: () => CountedLate;
+  readonly #deps: LedgerDecisionsDeps;
 
-  constructor(deps: { clock: Clock; countedLate: () => CountedLate }) {
-    this.#clock = deps.clock;
-    this.#countedLate = deps.countedLate;
+  constructor(deps: LedgerDecisionsDeps) {
+    this.#deps = deps;
   }
 
   /** Delivery resumes with the same txId and body, to the same wallet, now. */
   async retry(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { hold_reason: null, next_attempt_at: this.#clock.now(), ...reviewed(review) };
+    const changes = { hold_reason: null, next_attempt_at: this.#deps.clock.now(), ...reviewed(review) };
     await this.#move(locked, 'pending', changes, byStaff('retry', review));
   }
 
@@ -39,14 +39,14 @@ export class LedgerDecisions {
    * is due now (CountedLate).
    */
   async resolve(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
+    const changes = { resolved_at: this.#deps.clock.now(), ...reviewed(review) };
     const resolved = await this.#move(locked, 'resolved', changes, byStaff('resolve', review));
-    if (locked.bet) await this.#countedLate()(locked.bet, resolved);
+    if (locked.bet) await this.#deps.countedLate()(locked.bet, resolved);
   }
 
   /** The movement is not owed and never happened: it counts for nothing, and nothing replaces it. */
   async cancel(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { resolved_at: this.#clock.now(), ...reviewed(review) };
+    const changes = { resolved_at: this.#deps.clock.now(), ...reviewed(review) };
     await this.#move(locked, 'cancelled', changes, byStaff('cancel', review));
   }
 
@@ -57,7 +57,7 @@ export class LedgerDecisions {
    * (retry-rule.ts) and that no attempt is on its way.
    */
   redeliverNow(locked: LockedObligation): Promise<WalletObligation> {
-    const now = this.#clock.now();
+    const now = this.#deps.clock.now();
     const why = { actor: CASINO, cause: 'redelivery', note: "asked by the casino's server (integration API)" };
     if (locked.obligation.status === 'held') {
       return this.#move(locked, 'pending', { hold_reason: null, next_attempt_at: now, claimed_until: null }, why);
@@ -71,7 +71,7 @@ export class LedgerDecisions {
     changes: Parameters<typeof movePosting>[4],
     why: Omit<Change, 'at'>,
   ): Promise<WalletObligation> {
-    return movePosting(locked, this.#clock.now(), locked.obligation, to, changes, why);
+    return movePosting(locked, this.#deps.clock.now(), locked.obligation, to, changes, why);
   }
 }
 

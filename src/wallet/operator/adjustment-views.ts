@@ -8,22 +8,22 @@ import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from '..
 import * as store from './store.ts';
 import * as ledgerStore from '../ledger/store.ts';
 
+type AdjustmentViewsDeps = { db: Db; tenants: TenantService };
+
 /** Adjustments as staff see them: with their tenant's currency, the decision, and the movement owed once approved. */
 export class AdjustmentViews {
-  readonly #db: Db;
-  readonly #tenants: TenantService;
+  readonly #deps: AdjustmentViewsDeps;
 
-  constructor(deps: { db: Db; tenants: TenantService }) {
-    this.#db = deps.db;
-    this.#tenants = deps.tenants;
+  constructor(deps: AdjustmentViewsDeps) {
+    this.#deps = deps;
   }
 
   /** Adjustments of the caller's tenant (platform: any, or the one named), newest first: the approvals queue. */
   async list(call: Pick<StaffCall, 'staff'>, query: AdjustmentsQuery) {
     const tenantId = tenantFilter(call.staff, query.tenantId);
-    if (query.tenantId !== undefined) await this.#tenants.get(query.tenantId);
+    if (query.tenantId !== undefined) await this.#deps.tenants.get(query.tenantId);
     const limit = query.limit ?? ADJUSTMENTS_PAGE;
-    const rows = await store.listAdjustments(this.#db, {
+    const rows = await store.listAdjustments(this.#deps.db, {
       tenantId,
       status: query.status,
       playerId: query.player,
@@ -45,10 +45,10 @@ export class AdjustmentViews {
 
   async views(adjustments: Adjustment[]): Promise<AdjustmentView[]> {
     const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
-    const obligations = new Map((await ledgerStore.findObligations(this.#db, owed)).map((row) => [row.id, row]));
+    const obligations = new Map((await ledgerStore.findObligations(this.#deps.db, owed)).map((row) => [row.id, row]));
     const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
     const currencies = new Map(
-      await Promise.all(tenantIds.map(async (id) => [id, (await this.#tenants.get(id)).currency] as const)),
+      await Promise.all(tenantIds.map(async (id) => [id, (await this.#deps.tenants.get(id)).currency] as const)),
     );
     return adjustments.map((adjustment) => {
       const obligation = adjustment.obligation_id ? obligations.get(adjustment.obligation_id) : undefined;

@@ -26,6 +26,16 @@ const SPLIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Another request with the same Idempotency-Key committed first: answer from it. */
 class KeyTaken extends Error {}
 
+type AdjustmentsDeps = {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  integration: IntegrationService;
+  tenants: TenantService;
+  audit: AuditLog;
+};
+
 /**
  * An operator's manual credit or debit on a player (`adjustment:<id>`), with a required reason, audited. Each tenant
  * bounds it: nothing above its largest single adjustment is accepted, and above its approval threshold a second
@@ -34,31 +44,11 @@ class KeyTaken extends Error {}
  * holds it for review; never a partial collection). The Idempotency-Key makes a double click one adjustment.
  */
 export class Adjustments {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #integration: IntegrationService;
-  readonly #tenants: TenantService;
-  readonly #audit: AuditLog;
+  readonly #deps: AdjustmentsDeps;
   readonly #views: AdjustmentViews;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    integration: IntegrationService;
-    tenants: TenantService;
-    audit: AuditLog;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#integration = deps.integration;
-    this.#tenants = deps.tenants;
-    this.#audit = deps.audit;
+  constructor(deps: AdjustmentsDeps) {
+    this.#deps = deps;
     this.#views = new AdjustmentViews(deps);
   }
 
@@ -68,12 +58,12 @@ export class Adjustments {
   }
 
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
-    const player = await this.#integration.visiblePlayer(call, body.playerId);
+    const player = await this.#deps.integration.visiblePlayer(call, body.playerId);
     const requestHash = sha256Hex(canonicalJson(body));
     // A key is the staff member's own: another's same key is another adjustment.
     const key = { tenantId: player.tenant_id, staffId: call.staff.id, key: idempotencyKey };
     const replay = async () => {
-      const earlier = (await store.findAdjustmentByKey(this.#db, key))!;
+      const earlier = (await store.findAdjustmentByKey(this.#deps.db, key))!;
       if (earlier.request_hash !== requestHash) {
         throw idempotencyErrors.idempotency_mismatch(
           { reason: 'body' },
@@ -82,14 +72,14 @@ export class Adjustments {
       }
       return { adjustment: await this.#views.view(earlier), replayed: true };
     };
-    if (await store.findAdjustmentByKey(this.#db, key)) return replay();
-    const policy = await this.#tenants.get(player.tenant_id);
+    if (await store.findAdjustmentByKey(this.#deps.db, key)) return replay();
+    const policy = await this.#deps.tenants.get(player.tenant_id);
     checkWithinMaximum(policy, body.amount);
     const aboveAlone = body.amount > policy.adjustment_approval_above;
     // Money may move: like a first stake, a first adjustment owed locks the tenant's wallet identity for good.
-    const tenant = aboveAlone ? policy : await this.#tenants.forMoneyMovement(player.tenant_id);
+    const tenant = aboveAlone ? policy : await this.#deps.tenants.forMoneyMovement(player.tenant_id);
     try {
-      const adjustment = await inTransaction(this.#db, async (tx) => {
+      const adjustment = await inTransaction(this.#deps.db, async (tx) => {
         const needsApproval = aboveAlone || (await this.#splitPastThreshold(tx, call, tenant, player.id, body.amount));
         const row: Adjustment = {
           id: newAdjustmentId(),
@@ -102,7 +92,7 @@ export class Adjustments {
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
           obligation_id: null,
-          created_at: this.#clock.now(),
+          created_at: this.#deps.clock.now(),
           status: needsApproval ? 'proposed' : 'approved',
           decided_by: null,
           decided_at: null,
@@ -116,7 +106,7 @@ export class Adjustments {
         });
         return row;
       });
-      if (adjustment.status === 'approved') this.#delivery.wake();
+      if (adjustment.status === 'approved') this.#deps.delivery.wake();
       return { adjustment: await this.#views.view(adjustment), replayed: false };
     } catch (error) {
       if (error instanceof KeyTaken) return replay();
@@ -131,7 +121,7 @@ export class Adjustments {
    */
   async #splitPastThreshold(tx: Tx, call: StaffCall, tenant: Tenant, playerId: string, amount: number) {
     await store.lockAdjustmentsOf(tx, tenant.id);
-    const since = new Date(this.#clock.now().getTime() - SPLIT_WINDOW_MS);
+    const since = new Date(this.#deps.clock.now().getTime() - SPLIT_WINDOW_MS);
     const recent = await store.autoApprovedSince(tx, { tenantId: tenant.id, staffId: call.staff.id, playerId, since });
     return Math.max(recent.byStaff, recent.forPlayer) + amount > tenant.adjustment_approval_above;
   }
@@ -139,22 +129,22 @@ export class Adjustments {
   /** A second staff member approves a proposed adjustment: its movement is owed now. */
   async approve(call: StaffCall, id: string, reason: string | undefined) {
     const proposed = await this.#proposedFor(call, id, 'approve');
-    const player = await this.#integration.visiblePlayer(call, proposed.player_id);
-    const tenant = await this.#tenants.forMoneyMovement(proposed.tenant_id);
+    const player = await this.#deps.integration.visiblePlayer(call, proposed.player_id);
+    const tenant = await this.#deps.tenants.forMoneyMovement(proposed.tenant_id);
     checkWithinMaximum(tenant, proposed.amount);
-    const decided = await inTransaction(this.#db, async (tx) => {
+    const decided = await inTransaction(this.#deps.db, async (tx) => {
       const adjustment = await this.#lockProposed(tx, id);
       const obligationId = await this.#owe(tx, tenant, adjustment, player.external_id);
       return this.#decide(tx, call, adjustment, 'approved', reason ?? null, obligationId);
     });
-    this.#delivery.wake();
+    this.#deps.delivery.wake();
     return { adjustment: await this.#views.view(decided) };
   }
 
   /** A second staff member rejects a proposed adjustment: nothing is owed, ever. */
   async reject(call: StaffCall, id: string, reason: string) {
     await this.#proposedFor(call, id, 'reject');
-    const decided = await inTransaction(this.#db, async (tx) => {
+    const decided = await inTransaction(this.#deps.db, async (tx) => {
       const adjustment = await this.#lockProposed(tx, id);
       return this.#decide(tx, call, adjustment, 'rejected', reason, null);
     });
@@ -166,12 +156,12 @@ export class Adjustments {
    * (a refused attempt of the proposer's is audited).
    */
   async #proposedFor(call: StaffCall, id: string, action: 'approve' | 'reject'): Promise<Adjustment> {
-    const adjustment = await store.findAdjustment(this.#db, id);
+    const adjustment = await store.findAdjustment(this.#deps.db, id);
     const scope = tenantScope(call.staff);
     if (!adjustment || (scope !== null && adjustment.tenant_id !== scope)) throw notFound('Adjustment');
     if (adjustment.status !== 'proposed') throw walletErrors.adjustment_not_proposed({ status: adjustment.status });
     if (adjustment.staff_id === call.staff.id) {
-      await this.#audit.record(this.#db, {
+      await this.#deps.audit.record(this.#deps.db, {
         actor: { type: 'staff', id: call.staff.id },
         action: `adjustment.${action}`,
         target: { type: 'adjustment', id },
@@ -204,7 +194,7 @@ export class Adjustments {
     const decision = {
       status,
       decided_by: call.staff.id,
-      decided_at: this.#clock.now(),
+      decided_at: this.#deps.clock.now(),
       decision_reason: reason,
       obligation_id: obligationId,
     };
@@ -218,7 +208,7 @@ export class Adjustments {
 
   /** The adjustment's movement, owed in the caller's transaction; returns its obligation id. */
   async #owe(tx: Tx, tenant: Tenant, adjustment: Adjustment, externalPlayerId: string): Promise<string> {
-    const obligation = await this.#ledger.oweAdjustment(tx, {
+    const obligation = await this.#deps.ledger.oweAdjustment(tx, {
       id: adjustment.id,
       tenantId: tenant.id,
       walletUrl: tenant.wallet_url,
@@ -232,7 +222,7 @@ export class Adjustments {
   }
 
   #record(tx: Tx, call: StaffCall, action: string, adjustment: Adjustment, details: Record<string, unknown>) {
-    return this.#audit.record(tx, {
+    return this.#deps.audit.record(tx, {
       actor: { type: 'staff', id: call.staff.id },
       action,
       target: { type: 'player', id: adjustment.player_id },

@@ -30,6 +30,15 @@ import {
 
 type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
+type ObligationReviewDeps = {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  tenants: TenantService;
+  audit: AuditLog;
+};
+
 /**
  * The operator workspace (Integration / Financial delivery and exceptions): every movement owed to or by a wallet
  * with its attempts and its history, and the three decisions on a held one, each audited with its reason:
@@ -42,33 +51,16 @@ type ReviewAction = (typeof REVIEW_ACTIONS)[number];
  * their own tenant only; platform administrators on any.
  */
 export class ObligationReview {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #tenants: TenantService;
-  readonly #audit: AuditLog;
+  readonly #deps: ObligationReviewDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    tenants: TenantService;
-    audit: AuditLog;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#tenants = deps.tenants;
-    this.#audit = deps.audit;
+  constructor(deps: ObligationReviewDeps) {
+    this.#deps = deps;
   }
 
   async list(call: Pick<StaffCall, 'staff'>, query: ObligationsQuery) {
     const tenantId = await this.#tenantNamed(call, query.tenantId);
     const limit = query.limit ?? OBLIGATIONS_PAGE;
-    const rows = await store.listObligations(this.#db, {
+    const rows = await store.listObligations(this.#deps.db, {
       tenantId,
       status: query.state,
       playerId: query.player,
@@ -93,7 +85,7 @@ export class ObligationReview {
       states: zeros(OBLIGATION_STATES),
       held: zeros(HOLD_REASONS),
     };
-    for (const row of await store.countObligations(this.#db, tenantId)) {
+    for (const row of await store.countObligations(this.#deps.db, tenantId)) {
       counts.states[row.status] += row.count;
       if (row.status === 'held' && row.hold_reason !== null) counts.held[row.hold_reason] += row.count;
     }
@@ -104,39 +96,39 @@ export class ObligationReview {
 
   /** Money confirmed (applied or resolved) in [from, to) for one tenant, per UTC day, kind and direction. */
   confirmedTotals(tenantId: string, from: Date, to: Date) {
-    return store.confirmedTotals(this.#db, tenantId, from, to);
+    return store.confirmedTotals(this.#deps.db, tenantId, from, to);
   }
 
   /** Money confirmed (applied or resolved) in [from, to), per tenant, UTC day, kind and direction. */
   confirmedTotalsOfTenants(from: Date, to: Date) {
-    return store.confirmedTotalsOfTenants(this.#db, from, to);
+    return store.confirmedTotalsOfTenants(this.#deps.db, from, to);
   }
 
   /** Movements held for review, per tenant: how many, and since when the oldest was owed. */
   heldPerTenant() {
-    return store.heldPerTenant(this.#db);
+    return store.heldPerTenant(this.#deps.db);
   }
 
   /** Movements owed and waiting for delivery: how many, and since when the oldest was owed. */
   deliveryBacklog() {
-    return deliveryStore.deliveryBacklog(this.#db);
+    return deliveryStore.deliveryBacklog(this.#deps.db);
   }
 
   /** The wallet call log of (since, until], per tenant: calls, failures, refusals, latency percentiles. */
   callFigures(since: Date, until: Date) {
-    return deliveryStore.callFigures(this.#db, since, until);
+    return deliveryStore.callFigures(this.#deps.db, since, until);
   }
 
   retry(call: StaffCall, id: string, reason: string | undefined) {
     return this.#decide(call, id, 'retry', reason ?? null, async (locked, review) => {
       await this.#checkRetry(locked);
-      await this.#ledger.decisions.retry(locked, review);
+      await this.#deps.ledger.decisions.retry(locked, review);
     });
   }
 
   resolve(call: StaffCall, id: string, reason: string) {
     return this.#decide(call, id, 'resolve', reason, (locked, review) =>
-      this.#ledger.decisions.resolve(locked, review),
+      this.#deps.ledger.decisions.resolve(locked, review),
     );
   }
 
@@ -153,7 +145,7 @@ export class ObligationReview {
         }
         review = { ...review, reason: `never sent; superseded by ${obligation.superseded_by}` };
       }
-      return this.#ledger.decisions.cancel(locked, review);
+      return this.#deps.ledger.decisions.cancel(locked, review);
     });
   }
 
@@ -164,7 +156,7 @@ export class ObligationReview {
     reason: string | null,
     apply: (locked: LockedObligation, review: Review) => Promise<void>,
   ): Promise<{ obligation: ObligationRecord }> {
-    await inTransaction(this.#db, async (tx) => {
+    await inTransaction(this.#deps.db, async (tx) => {
       // The lock order first (its bet, then its obligations): what is checked below holds until the commit.
       const locked = await this.#visible(call, id, tx);
       const obligation = locked.obligation;
@@ -173,8 +165,8 @@ export class ObligationReview {
         throw walletErrors.obligation_in_flight({ claimedUntil: obligation.claimed_until!.toISOString() });
       }
       await apply(locked, { staffId: call.staff.id, reason });
-      const decided = (await this.#ledger.find(tx, id))!;
-      await this.#audit.record(tx, {
+      const decided = (await this.#deps.ledger.find(tx, id))!;
+      await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
         action: `obligation.${action}`,
         target: { type: 'obligation', id },
@@ -189,8 +181,8 @@ export class ObligationReview {
         },
       });
     });
-    this.#delivery.wake();
-    const [record] = await this.#records([(await this.#ledger.find(this.#db, id))!]);
+    this.#deps.delivery.wake();
+    const [record] = await this.#records([(await this.#deps.ledger.find(this.#deps.db, id))!]);
     return { obligation: record! };
   }
 
@@ -199,42 +191,42 @@ export class ObligationReview {
    * last sent again on request (retry-rule.ts).
    */
   async #checkRetry(locked: LockedObligation): Promise<void> {
-    const tenant = await this.#tenants.get(locked.obligation.tenant_id, locked.tx);
+    const tenant = await this.#deps.tenants.get(locked.obligation.tenant_id, locked.tx);
     const refusal = retryRefusal(locked.obligation, tenant.wallet_url);
     if (refusal) throw walletErrors.retry_not_allowed(refusal.details, refusal.message);
-    const wait = sendAgainWait(await store.lastSentAgainAt(locked.tx, locked.obligation.id), this.#clock.now());
+    const wait = sendAgainWait(await store.lastSentAgainAt(locked.tx, locked.obligation.id), this.#deps.clock.now());
     if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
   }
 
   /** The tenant a read is filtered to (tenantFilter); one named that does not exist is not found, not empty. */
   async #tenantNamed(call: Pick<StaffCall, 'staff'>, requested: string | undefined): Promise<string | null> {
     const tenantId = tenantFilter(call.staff, requested);
-    if (requested !== undefined) await this.#tenants.get(requested);
+    if (requested !== undefined) await this.#deps.tenants.get(requested);
     return tenantId;
   }
 
   /** An attempt is on its way to the wallet: the engine's claim on it is alive. */
   #inFlight(obligation: WalletObligation): boolean {
-    return obligation.claimed_until !== null && obligation.claimed_until > this.#clock.now();
+    return obligation.claimed_until !== null && obligation.claimed_until > this.#deps.clock.now();
   }
 
   /** The obligation locked for a decision, if the caller may see it: another tenant's is not found. */
   async #visible(call: Pick<StaffCall, 'staff'>, id: string, tx: Tx): Promise<LockedObligation> {
     const scope = tenantScope(call.staff);
-    const seen = await this.#ledger.find(tx, id);
+    const seen = await this.#deps.ledger.find(tx, id);
     // Nothing of another tenant's is locked: its bet is not the caller's to hold up.
     if (!seen || (scope !== null && seen.tenant_id !== scope)) throw notFound('Obligation');
-    return (await this.#ledger.lockObligation(tx, id))!;
+    return (await this.#deps.ledger.lockObligation(tx, id))!;
   }
 
   async #records(rows: WalletObligation[]): Promise<ObligationRecord[]> {
     const ids = rows.map((row) => row.id);
-    const calls = await deliveryStore.callsOf(this.#db, ids, CALLS_SHOWN);
-    const history = await store.historyOf(this.#db, ids);
+    const calls = await deliveryStore.callsOf(this.#deps.db, ids, CALLS_SHOWN);
+    const history = await store.historyOf(this.#deps.db, ids);
     // A retry goes only to the wallet a movement was recorded for: offered only while the tenant still points there.
     const heldTenants = [...new Set(rows.filter((row) => row.status === 'held').map((row) => row.tenant_id))];
     const walletUrls = new Map(
-      await Promise.all(heldTenants.map(async (id) => [id, (await this.#tenants.get(id)).wallet_url] as const)),
+      await Promise.all(heldTenants.map(async (id) => [id, (await this.#deps.tenants.get(id)).wallet_url] as const)),
     );
     return rows.map((row) => {
       const movement = JSON.parse(row.body) as Movement;

@@ -33,6 +33,15 @@ export interface CasinoCall {
   ip: string;
 }
 
+type PartnerObligationsDeps = {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  delivery: DeliveryEngine;
+  tenants: TenantService;
+  audit: AuditLog;
+};
+
 /**
  * Money owed as the casino sees it, with its integration key (the tenant is the key's environment): the movements of
  * its tenant only, with every attempt (when, what was sent and where, what the wallet answered, how long it took), so
@@ -41,27 +50,10 @@ export interface CasinoCall {
  * decisions but the redelivery, never another tenant's movement (404).
  */
 export class PartnerObligations {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #ledger: Ledger;
-  readonly #delivery: DeliveryEngine;
-  readonly #tenants: TenantService;
-  readonly #audit: AuditLog;
+  readonly #deps: PartnerObligationsDeps;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    ledger: Ledger;
-    delivery: DeliveryEngine;
-    tenants: TenantService;
-    audit: AuditLog;
-  }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#ledger = deps.ledger;
-    this.#delivery = deps.delivery;
-    this.#tenants = deps.tenants;
-    this.#audit = deps.audit;
+  constructor(deps: PartnerObligationsDeps) {
+    this.#deps = deps;
   }
 
   /** The tenant's movements, newest first unless asked, filtered by state, player (the casino's id), bet and time owed. */
@@ -72,11 +64,11 @@ export class PartnerObligations {
     const createdTo = query.to === undefined ? undefined : instant('to', query.to);
     let playerId: string | undefined;
     if (query.player !== undefined) {
-      playerId = await playerIdOf(this.#db, tenant.id, query.player);
+      playerId = await playerIdOf(this.#deps.db, tenant.id, query.player);
       if (playerId === undefined) return { obligations: [], nextCursor: '' };
     }
     const state = query.state;
-    const rows = await store.partnerObligations(this.#db, {
+    const rows = await store.partnerObligations(this.#deps.db, {
       tenantId: tenant.id,
       statuses: state ? PARTNER_STATE_STATUSES[state] : undefined,
       heldFor:
@@ -103,7 +95,7 @@ export class PartnerObligations {
 
   /** One movement of the tenant by its txId; another tenant's, or a balance read (never kept), is not found. */
   async transaction(tenant: Tenant, txId: string): Promise<{ transaction: PartnerObligation }> {
-    const row = await store.obligationOfTxId(this.#db, txId);
+    const row = await store.obligationOfTxId(this.#deps.db, txId);
     if (!row || row.tenant_id !== tenant.id) throw notFound('Transaction');
     const [record] = await this.#records(tenant, [row]);
     return { transaction: record! };
@@ -121,9 +113,9 @@ export class PartnerObligations {
     id: string,
     reason: string | undefined,
   ): Promise<{ obligation: PartnerObligation; redelivery: RedeliveryEffect }> {
-    const effect = await inTransaction(this.#db, (tx) => this.#redeliver(tx, call, id, reason ?? null));
-    if (effect === 'scheduled') this.#delivery.wake();
-    const [record] = await this.#records(call.tenant, [(await this.#ledger.find(this.#db, id))!]);
+    const effect = await inTransaction(this.#deps.db, (tx) => this.#redeliver(tx, call, id, reason ?? null));
+    if (effect === 'scheduled') this.#deps.delivery.wake();
+    const [record] = await this.#records(call.tenant, [(await this.#deps.ledger.find(this.#deps.db, id))!]);
     return { obligation: record!, redelivery: effect };
   }
 
@@ -132,10 +124,10 @@ export class PartnerObligations {
    * commit, so neither a resettlement nor the delivery engine can change the movement between the check and the move.
    */
   async #redeliver(tx: Tx, call: CasinoCall, id: string, reason: string | null): Promise<RedeliveryEffect> {
-    const seen = await this.#ledger.find(tx, id);
+    const seen = await this.#deps.ledger.find(tx, id);
     // Nothing of another tenant's is locked: its bet is not the caller's to hold up.
     if (!seen || seen.tenant_id !== call.tenant.id) throw notFound('Obligation');
-    const locked = (await this.#ledger.lockObligation(tx, id))!;
+    const locked = (await this.#deps.ledger.lockObligation(tx, id))!;
     const obligation = locked.obligation;
     const state = partnerState(obligation);
     const refuse = (details: Record<string, unknown>, message?: string) =>
@@ -152,20 +144,20 @@ export class PartnerObligations {
       throw walletErrors.obligation_in_flight({ claimedUntil: obligation.claimed_until!.toISOString() });
     }
     let effect: RedeliveryEffect;
-    if (state === 'pending' && obligation.next_attempt_at <= this.#clock.now()) {
+    if (state === 'pending' && obligation.next_attempt_at <= this.#deps.clock.now()) {
       effect = 'already_due';
     } else {
       if (state === 'failed') {
-        const tenant = await this.#tenants.get(obligation.tenant_id, tx);
+        const tenant = await this.#deps.tenants.get(obligation.tenant_id, tx);
         const refusal = retryRefusal(obligation, tenant.wallet_url);
         if (refusal) throw refuse(refusal.details, refusal.message);
       }
-      const wait = sendAgainWait(await operatorStore.lastSentAgainAt(tx, id), this.#clock.now());
+      const wait = sendAgainWait(await operatorStore.lastSentAgainAt(tx, id), this.#deps.clock.now());
       if (wait !== null) throw walletErrors.sent_again_too_soon({ retryAfterSeconds: wait });
-      await this.#ledger.decisions.redeliverNow(locked);
+      await this.#deps.ledger.decisions.redeliverNow(locked);
       effect = 'scheduled';
     }
-    await this.#audit.record(tx, {
+    await this.#deps.audit.record(tx, {
       actor: { type: 'tenant', id: call.tenant.id },
       action: 'obligation.redeliver',
       target: { type: 'obligation', id },
@@ -185,20 +177,20 @@ export class PartnerObligations {
 
   /** An attempt is on its way to the wallet: the engine's claim on it is alive. */
   #inFlight(obligation: WalletObligation): boolean {
-    return obligation.claimed_until !== null && obligation.claimed_until > this.#clock.now();
+    return obligation.claimed_until !== null && obligation.claimed_until > this.#deps.clock.now();
   }
 
   async #records(tenant: Tenant, rows: WalletObligation[]): Promise<PartnerObligation[]> {
     const ids = rows.map((row) => row.id);
-    const calls = await deliveryStore.callsOf(this.#db, ids, CALLS_SHOWN);
-    const history = await operatorStore.historyOf(this.#db, ids);
+    const calls = await deliveryStore.callsOf(this.#deps.db, ids, CALLS_SHOWN);
+    const history = await operatorStore.historyOf(this.#deps.db, ids);
     const waiting = await store.waitingFor(
-      this.#db,
+      this.#deps.db,
       rows.filter((row) => row.status === 'pending').map((row) => row.id),
     );
     // A failed movement is offered again only while the tenant still points at its wallet: read the row as it is now.
     const walletUrl = rows.some((row) => row.status === 'held')
-      ? (await this.#tenants.get(tenant.id)).wallet_url
+      ? (await this.#deps.tenants.get(tenant.id)).wallet_url
       : tenant.wallet_url;
     return rows.map((row) => {
       const sent = JSON.parse(row.body) as Movement;

@@ -26,6 +26,8 @@ export interface SignedStatement {
   signature: string;
 }
 
+type StatementsDeps = { db: Db; clock: Clock; signer: StatementSigner };
+
 /**
  * The daily reconciliation statements of a tenant (one environment of a casino): every movement that counted as
  * applied in a UTC day, with totals per kind, as JSON or CSV, signed (statement-signing.ts). What counts is what the
@@ -33,29 +35,25 @@ export interface SignedStatement {
  * the time that was recorded.
  */
 export class Statements {
-  readonly #db: Db;
-  readonly #clock: Clock;
-  readonly #signer: StatementSigner;
+  readonly #deps: StatementsDeps;
 
-  constructor(deps: { db: Db; clock: Clock; signer: StatementSigner }) {
-    this.#db = deps.db;
-    this.#clock = deps.clock;
-    this.#signer = deps.signer;
+  constructor(deps: StatementsDeps) {
+    this.#deps = deps;
   }
 
   /** The public keys of the statements' signatures. */
   keys(): { keys: PublishedKey[] } {
-    return { keys: this.#signer.published() };
+    return { keys: this.#deps.signer.published() };
   }
 
   async statement(tenant: Tenant, day: string, format: 'json' | 'csv'): Promise<SignedStatement> {
     const from = dayStart(day);
     const to = new Date(from.getTime() + DAY_MS);
     const availableAt = new Date(to.getTime() + STATEMENT_DELAY_MS);
-    if (this.#clock.now() < availableAt) {
+    if (this.#deps.clock.now() < availableAt) {
       throw walletErrors.statement_not_ready({ day, availableAt: availableAt.toISOString() });
     }
-    const rows = await store.appliedBetween(this.#db, tenant.id, from, to);
+    const rows = await store.appliedBetween(this.#deps.db, tenant.id, from, to);
     const movements = rows.map((row): StatementMovement => {
       const sent = JSON.parse(row.body) as Movement;
       return {
@@ -80,7 +78,7 @@ export class Statements {
       day,
       from: from.toISOString(),
       to: to.toISOString(),
-      keyId: this.#signer.keyId,
+      keyId: this.#deps.signer.keyId,
       movements,
       ...totalsOf(movements),
     };
@@ -90,8 +88,8 @@ export class Statements {
       body,
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
       fileName: `statement-${safeTenant}-${day}.${format}`,
-      keyId: this.#signer.keyId,
-      signature: this.#signer.sign(body),
+      keyId: this.#deps.signer.keyId,
+      signature: this.#deps.signer.sign(body),
     };
   }
 }
