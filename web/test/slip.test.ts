@@ -1,10 +1,12 @@
-// The bet slip's logic (web/src/betslip/slip.ts): the payout and combined odds the slip shows (the service's rules,
+// The bet slip's logic (web/src/betslip/: the state in slip.ts, the rules in slip-rules.ts, what survives a reload in
+// slip-storage.ts, placing in slip-placement.ts): the payout and combined odds the slip shows (the service's rules,
 // exactly), singles and an accumulator from the same selections, the choice of odds changes, quick stakes within the
 // stake range, what survives a reload (and what is dropped when read back), and placing bets against a fake API.
 import assert from 'node:assert/strict';
 import { afterEach, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { combinedOddsMilli, formatMilli, potentialPayout } from '../../src/catalog/odds.ts';
+import * as rules from '../src/betslip/slip-rules.ts';
 import type { Bet, EventHeader, Market, Selection } from '../src/types.ts';
 import { event, installBrowser } from './helpers/browser.ts';
 
@@ -46,6 +48,8 @@ Object.defineProperty(globalThis, 'localStorage', {
 });
 const browser = installBrowser({ url: 'https://sportsbook.example/?tenant=tn_1', ancestorOrigins: [CASINO] });
 const slip = await import('../src/betslip/slip.ts');
+const storage = await import('../src/betslip/slip-storage.ts');
+const placement = await import('../src/betslip/slip-placement.ts');
 const { connect } = await import('../src/bridge.ts');
 const { balanceStore, betsVersion, sessionStore } = await import('../src/session.ts');
 const { currencyStore, formatOdds, localeStore } = await import('../src/i18n/index.ts');
@@ -165,38 +169,38 @@ afterEach(() => {
 
 describe('the arithmetic', () => {
   it('reads decimal odds as exact thousandths', () => {
-    assert.equal(slip.oddsMilli('2.15'), 2150n);
-    assert.equal(slip.oddsMilli('2'), 2000n);
-    assert.equal(slip.oddsMilli('1.5'), 1500n);
-    assert.equal(slip.oddsMilli('10.125'), 10125n);
-    assert.equal(slip.oddsMilli('1000'), 1000000n);
+    assert.equal(rules.oddsMilli('2.15'), 2150n);
+    assert.equal(rules.oddsMilli('2'), 2000n);
+    assert.equal(rules.oddsMilli('1.5'), 1500n);
+    assert.equal(rules.oddsMilli('10.125'), 10125n);
+    assert.equal(rules.oddsMilli('1000'), 1000000n);
   });
 
   it('pays floor(stake x odds), the product of the legs for an accumulator, with one floor at the end', () => {
-    assert.equal(slip.payout(1000, ['2.10']), 2100);
-    assert.equal(slip.payout(500, ['2.10', '3.60']), 3780);
-    assert.equal(slip.payout(333, ['1.5']), 499);
-    assert.equal(slip.payout(1, ['1.999']), 1);
-    assert.equal(slip.payout(100, ['1.333', '1.333']), 177);
-    assert.equal(slip.payout(999, ['1.001', '1.001', '1.001']), 1001);
-    assert.equal(slip.payout(0, ['5.00']), 0);
-    assert.equal(slip.payout(1234, []), 1234);
+    assert.equal(rules.payout(1000, ['2.10']), 2100);
+    assert.equal(rules.payout(500, ['2.10', '3.60']), 3780);
+    assert.equal(rules.payout(333, ['1.5']), 499);
+    assert.equal(rules.payout(1, ['1.999']), 1);
+    assert.equal(rules.payout(100, ['1.333', '1.333']), 177);
+    assert.equal(rules.payout(999, ['1.001', '1.001', '1.001']), 1001);
+    assert.equal(rules.payout(0, ['5.00']), 0);
+    assert.equal(rules.payout(1234, []), 1234);
   });
 
   it('computes combined odds as the service records them (floored to thousandths), shown cut to two decimals', () => {
-    assert.equal(slip.combinedOdds(['2.10', '3.60']), '7.56');
-    assert.equal(slip.combinedOdds(['2.10', '3.25']), '6.825');
-    assert.equal(slip.combinedOdds(['1.111', '1.111']), '1.234');
-    assert.equal(slip.combinedOdds(['1.5', '2']), '3.00');
+    assert.equal(rules.combinedOdds(['2.10', '3.60']), '7.56');
+    assert.equal(rules.combinedOdds(['2.10', '3.25']), '6.825');
+    assert.equal(rules.combinedOdds(['1.111', '1.111']), '1.234');
+    assert.equal(rules.combinedOdds(['1.5', '2']), '3.00');
     // what the player reads: the bookmaker's two decimals, never more than is paid
-    assert.equal(formatOdds(slip.combinedOdds(['2.10', '3.25'])), '6.82');
-    assert.equal(formatOdds(slip.combinedOdds(['1.111', '1.111'])), '1.23');
-    assert.equal(formatOdds(slip.combinedOdds(['2.10', '3.60'])), '7.56');
+    assert.equal(formatOdds(rules.combinedOdds(['2.10', '3.25'])), '6.82');
+    assert.equal(formatOdds(rules.combinedOdds(['1.111', '1.111'])), '1.23');
+    assert.equal(formatOdds(rules.combinedOdds(['2.10', '3.60'])), '7.56');
     // the return is the legs' product, as the service pays it, not the rounded figure: 10.00 at 2.10 × 3.25
-    assert.equal(slip.payout(1000, ['2.10', '3.25']), 6825);
+    assert.equal(rules.payout(1000, ['2.10', '3.25']), 6825);
     // a long accumulator whose product a float cannot hold exactly
     const long = [52365, 65906, 99705, 70605, 36725, 33265];
-    assert.equal(slip.combinedOdds(long.map(formatMilli)), formatMilli(combinedOddsMilli(long)));
+    assert.equal(rules.combinedOdds(long.map(formatMilli)), formatMilli(combinedOddsMilli(long)));
   });
 
   it('agrees with the service: payout and combined odds for any stake and legs', () => {
@@ -207,8 +211,8 @@ describe('the arithmetic', () => {
         fc.array(odds, { minLength: 1, maxLength: 6 }),
         (stake, milli) => {
           const text = milli.map(formatMilli);
-          assert.equal(slip.payout(stake, text), Number(potentialPayout(stake, milli)));
-          assert.equal(slip.combinedOdds(text), formatMilli(combinedOddsMilli(milli)));
+          assert.equal(rules.payout(stake, text), Number(potentialPayout(stake, milli)));
+          assert.equal(rules.combinedOdds(text), formatMilli(combinedOddsMilli(milli)));
         },
       ),
       { numRuns: 500 },
@@ -218,9 +222,9 @@ describe('the arithmetic', () => {
   it('accepts odds changes as the service does: none the same odds only, higher the same or better, any all', () => {
     const table = (['none', 'higher', 'any'] as const).map((mode) => [
       mode,
-      slip.acceptsChange(mode, '2.10', '2.1'),
-      slip.acceptsChange(mode, '2.10', '2.20'),
-      slip.acceptsChange(mode, '2.10', '2.00'),
+      rules.acceptsChange(mode, '2.10', '2.1'),
+      rules.acceptsChange(mode, '2.10', '2.20'),
+      rules.acceptsChange(mode, '2.10', '2.00'),
     ]);
     assert.deepEqual(table, [
       ['none', true, false, false],
@@ -230,12 +234,12 @@ describe('the arithmetic', () => {
   });
 
   it('takes a stake typed in major units, and nothing that is not a positive amount', () => {
-    assert.equal(slip.stakeOf('10'), 1000);
-    assert.equal(slip.stakeOf('10,50'), 1050);
-    assert.equal(slip.stakeOf('0.01'), 1);
-    assert.equal(slip.stakeOf('0'), null);
-    assert.equal(slip.stakeOf(''), null);
-    assert.equal(slip.stakeOf('ten'), null);
+    assert.equal(rules.stakeOf('10'), 1000);
+    assert.equal(rules.stakeOf('10,50'), 1050);
+    assert.equal(rules.stakeOf('0.01'), 1);
+    assert.equal(rules.stakeOf('0'), null);
+    assert.equal(rules.stakeOf(''), null);
+    assert.equal(rules.stakeOf('ten'), null);
   });
 });
 
@@ -243,27 +247,27 @@ describe('singles and the accumulator', () => {
   it('makes every selection a single, and two or more from different events an accumulator too', () => {
     add('ev_1', 'se_1', '2.10');
     assert.deepEqual(
-      slip.slipBets(slipStore.get()).map((bet) => bet.key),
+      rules.slipBets(slipStore.get()).map((bet) => bet.key),
       ['se_1'],
     );
     add('ev_2', 'se_2', '3.60');
     assert.deepEqual(
-      slip.slipBets(slipStore.get()).map((bet) => [bet.key, bet.items.map((i) => i.selectionId)]),
+      rules.slipBets(slipStore.get()).map((bet) => [bet.key, bet.items.map((i) => i.selectionId)]),
       [
         ['se_1', ['se_1']],
         ['se_2', ['se_2']],
-        [slip.ACCA, ['se_1', 'se_2']],
+        [rules.ACCA, ['se_1', 'se_2']],
       ],
     );
     // two selections of one event cannot be an accumulator: singles only
     add('ev_2', 'se_3', '4.00');
-    assert.equal(slip.accaPossible(slipStore.get().items), false);
+    assert.equal(rules.accaPossible(slipStore.get().items), false);
     assert.deepEqual(
-      slip.slipBets(slipStore.get()).map((bet) => bet.key),
+      rules.slipBets(slipStore.get()).map((bet) => bet.key),
       ['se_1', 'se_2', 'se_3'],
     );
     slip.removeSelection('se_3');
-    assert.equal(slip.accaPossible(slipStore.get().items), true);
+    assert.equal(rules.accaPossible(slipStore.get().items), true);
     // a tap on a selection in the slip takes it out
     add('ev_2', 'se_2', '3.60');
     assert.deepEqual(ids(), ['se_1']);
@@ -273,16 +277,16 @@ describe('singles and the accumulator', () => {
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
     add('ev_3', 'se_3', '1.333');
-    assert.deepEqual(slip.slipTotals(slipStore.get()), { count: 0, stake: 0, payout: 0 });
+    assert.deepEqual(rules.slipTotals(slipStore.get()), { count: 0, stake: 0, payout: 0 });
     slip.setStakeText('se_1', '10');
     slip.setStakeText('se_3', '1');
     slip.setAccaStakeText('2,50');
     // 10.00 × 2.10 = 21.00; 1.00 × 1.333 = 1.33; 2.50 × 2.10 × 3.60 × 1.333 = 25.19 (25.19377, floored once)
-    assert.deepEqual(slip.slipTotals(slipStore.get()), { count: 3, stake: 13_50, payout: 21_00 + 1_33 + 25_19 });
+    assert.deepEqual(rules.slipTotals(slipStore.get()), { count: 3, stake: 13_50, payout: 21_00 + 1_33 + 25_19 });
     // a single without a stake is no bet; a new selection starts without one
     add('ev_4', 'se_4', '2.00');
     assert.equal(item('se_4').stakeText, '');
-    assert.equal(slip.slipTotals(slipStore.get()).count, 3);
+    assert.equal(rules.slipTotals(slipStore.get()).count, 3);
   });
 
   it('holds 20 selections at most', () => {
@@ -299,15 +303,15 @@ describe('odds changes', () => {
     add('ev_2', 'se_2', '3.60');
     reprice('ev_1', 'se_1', '2.40');
     assert.deepEqual([item('se_1').odds, item('se_1').accepted, item('se_1').previous], ['2.40', '2.40', '2.10']);
-    assert.equal(slip.hasOddsChanges(slipStore.get().items), false);
+    assert.equal(rules.hasOddsChanges(slipStore.get().items), false);
     reprice('ev_2', 'se_2', '3.40');
     assert.deepEqual([item('se_2').odds, item('se_2').accepted], ['3.40', '3.60']);
-    assert.equal(slip.hasOddsChanges(slipStore.get().items), true);
+    assert.equal(rules.hasOddsChanges(slipStore.get().items), true);
     // what the slip shows it pays: the current odds, the ones the bet is placed at
     slip.setStakeText('se_2', '10');
-    assert.equal(slip.slipTotals(slipStore.get()).payout, 34_00);
+    assert.equal(rules.slipTotals(slipStore.get()).payout, 34_00);
     slip.acceptOddsChanges();
-    assert.equal(slip.hasOddsChanges(slipStore.get().items), false);
+    assert.equal(rules.hasOddsChanges(slipStore.get().items), false);
   });
 
   it('none holds every move, any holds none; choosing a wider one accepts what it now accepts', () => {
@@ -380,7 +384,7 @@ describe('what survives a reload', () => {
     slip.setAcceptance('none');
     const saved = JSON.parse(local.get(KEY)!) as Record<string, unknown>;
     assert.deepEqual(Object.keys(saved).sort(), ['accaStakeText', 'acceptance', 'items', 'v']);
-    assert.deepEqual(slip.readStored(local.get(KEY)!), { ...slipStore.get(), receipt: null });
+    assert.deepEqual(storage.readStored(local.get(KEY)!), { ...slipStore.get(), receipt: null });
     slip.clearSlip();
     assert.equal(local.has(KEY), true, 'the choice is remembered');
     slip.setAcceptance('higher');
@@ -388,7 +392,7 @@ describe('what survives a reload', () => {
   });
 
   it('drops a corrupt, oversized or older value whole, and a selection that is not one alone', () => {
-    const empty = slip.readStored(null);
+    const empty = storage.readStored(null);
     assert.deepEqual(empty.items, []);
     assert.equal(empty.acceptance, 'higher');
     for (const raw of [
@@ -401,7 +405,7 @@ describe('what survives a reload', () => {
       JSON.stringify({ ...SAVED, items: 'se_1' }),
       JSON.stringify({ ...SAVED, accaStakeText: 'x'.repeat(70_000) }),
     ]) {
-      assert.deepEqual(slip.readStored(raw), empty, raw.slice(0, 40));
+      assert.deepEqual(storage.readStored(raw), empty, raw.slice(0, 40));
     }
     const bad = [
       null,
@@ -415,7 +419,7 @@ describe('what survives a reload', () => {
       { ...storedItem(7), live: 'no' },
       { ...storedItem(9), marketType: '<script>' },
     ];
-    const read = slip.readStored(
+    const read = storage.readStored(
       JSON.stringify({
         ...SAVED,
         items: [storedItem(0), ...bad, storedItem(0), storedItem(8)],
@@ -435,7 +439,7 @@ describe('placing', () => {
   it('asks an anonymous player to log in, and the prompt goes when the player logs in', async () => {
     add('ev_1', 'se_1', '2.10');
     slip.setStakeText('se_1', '10');
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(slipStore.get().error, { code: 'login', details: {} });
     assert.deepEqual(
       browser.take().map(({ message }) => message),
@@ -450,20 +454,20 @@ describe('placing', () => {
     sessionStore.set({ token: 'st_1', player });
     add('ev_1', 'se_1', '2.10');
     add('ev_2', 'se_2', '3.60');
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(slipStore.get().error, { code: 'enter_stake', details: {} });
     slip.setStakeText('se_1', '10');
     reprice('ev_1', 'se_1', '2.00');
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(slipStore.get().error, { code: 'odds_changed', details: {} });
     slip.acceptOddsChanges();
     slip.applyMarkets(header('ev_1'), [market('mk_se_1', [selection('se_1', '2.00')], 'suspended')], true);
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(slipStore.get().error, { code: 'market_unavailable', details: {}, selectionId: 'se_1' });
     reprice('ev_1', 'se_1', '2.00');
     stakeLimits.set({ minStake: 1_00, maxStake: 5_00 });
     slip.setAccaStakeText('4');
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(slipStore.get().failed, {
       se_1: { code: 'stake_out_of_range', details: { minStake: 1_00, maxStake: 5_00 } },
     });
@@ -498,7 +502,7 @@ describe('placing', () => {
       { status: 201, body: { bet: bets[2], balance: { balance: 83_00, currency: 'BRL' } } },
     ];
     const version = betsVersion.get();
-    await slip.placeBets();
+    await placement.placeBets();
 
     assert.deepEqual(
       calls.map((call) => [call.method, call.url, call.headers.authorization]),
@@ -562,7 +566,7 @@ describe('placing', () => {
       refusal(409, 'odds_changed', { legs: [{ selectionId: 'se_2', odds: '3.40', oddsVersion: 2 }] }),
       refusal(402, 'insufficient_funds'),
     ];
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(
       sent().map(({ stake }) => stake),
       [10_00, 2_00, 5_00],
@@ -588,11 +592,11 @@ describe('placing', () => {
         code: 'odds_changed',
         details: { legs: [{ selectionId: 'se_2', odds: '3.40', oddsVersion: 2 }] },
       },
-      [slip.ACCA]: { code: 'insufficient_funds', details: {} },
+      [rules.ACCA]: { code: 'insufficient_funds', details: {} },
     });
     // accepting the new price clears its refusal, and the next tap sends it
     slip.acceptOddsChanges();
-    assert.deepEqual(Object.keys(slipStore.get().failed), [slip.ACCA]);
+    assert.deepEqual(Object.keys(slipStore.get().failed), [rules.ACCA]);
   });
 
   it('stops at a refusal every bet would meet (the session ended), keeping what was not placed', async () => {
@@ -602,7 +606,7 @@ describe('placing', () => {
     slip.setStakeText('se_1', '10');
     slip.setStakeText('se_2', '2');
     answers = [refusal(401, 'unauthorized')];
-    await slip.placeBets();
+    await placement.placeBets();
     assert.equal(calls.length, 1);
     assert.deepEqual(slipStore.get().error, { code: 'session', details: {} });
     assert.deepEqual(ids(), ['se_1', 'se_2']);
@@ -617,7 +621,7 @@ describe('placing', () => {
     add('ev_1', 'se_1', '2.10');
     slip.setStakeText('se_1', '0,50');
     answers = [refusal(400, 'stake_out_of_range', { minStake: 1_00, maxStake: 1_000_00 })];
-    await slip.placeBets();
+    await placement.placeBets();
     assert.deepEqual(stakeLimits.get(), { minStake: 1_00, maxStake: 1_000_00 });
     assert.equal(slipStore.get().failed.se_1?.code, 'stake_out_of_range');
   });

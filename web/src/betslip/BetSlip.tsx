@@ -21,31 +21,33 @@ import { useStore } from '../store.ts';
 import type { Bet } from '../types.ts';
 import {
   ACCA,
-  acceptOddsChanges,
   accaPossible,
-  addQuickStake,
   betPayout,
-  clearSlip,
-  closeReceipt,
   combinedOdds,
   hasOddsChanges,
   ODDS_ACCEPTANCES,
   oddsMilli,
-  placeBets,
-  quickStakes,
-  quickStakesStore,
-  removeSelection,
-  setAccaStakeText,
-  setStakeText,
   slipBets,
-  slipStore,
   slipTotals,
-  stakeLimits,
   stakeOf,
   type OddsAcceptance,
   type SlipBet,
   type SlipError,
   type SlipItem,
+} from './slip-rules.ts';
+import { placeBets } from './slip-placement.ts';
+import {
+  acceptOddsChanges,
+  addQuickStake,
+  clearSlip,
+  closeReceipt,
+  quickStakes,
+  quickStakesStore,
+  removeSelection,
+  setAccaStakeText,
+  setStakeText,
+  slipStore,
+  stakeLimits,
 } from './slip.ts';
 import './BetSlip.css';
 
