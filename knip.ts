@@ -19,6 +19,7 @@ const config: KnipConfig = {
     'web/src/**/*.{ts,tsx}',
     'web/test/**/*.ts',
     'console/src/**/*.{ts,tsx}',
+    'ui-shared/**/*.ts',
     'sdk/**/*.ts',
     'demo/**/*.ts',
     'reference-wallet/**/*.ts',
@@ -28,8 +29,8 @@ const config: KnipConfig = {
     'scripts/**/*.ts',
   ],
   // Migrations are read as modules (`import * as`) by the migration list, each through its `up`; the generated API
-  // types are the whole document, of which the web app uses what it needs.
-  ignore: ['src/platform/db/migrations/0*.ts', 'web/src/generated/**'],
+  // types are the whole document, of which the web app and the console use what they need.
+  ignore: ['src/platform/db/migrations/0*.ts', 'ui-shared/generated/**'],
   // Run by scripts/test.ts as commands, not imported; axe-core's script is read from its file and run in the browser.
   ignoreDependencies: ['@redocly/cli', 'axe-core'],
   // System tools some tests run when they are there: setpriv (the permission tests), promtool (Prometheus's own

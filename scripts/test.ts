@@ -41,16 +41,16 @@ results.push(
       ]),
 );
 if (files.length === 0) {
-  // The web app's API types are generated from the v1 document and checked in: stale ones fail here, and web code
-  // that no longer matches them fails the type-check of `web` below.
+  // The API types of the app and the console are generated from the v1 document and checked in: stale ones fail
+  // here, and code that no longer matches them fails the type-check of `web` or `console` below.
   results.push(
-    run('API types (web/src/generated/openapi.d.ts is what the v1 OpenAPI document gives)', process.execPath, [
+    run('API types (ui-shared/generated/openapi.d.ts is what the v1 OpenAPI document gives)', process.execPath, [
       'scripts/api-types.ts',
       '--check',
     ]),
   );
   // The demo is in the root project (same options): src is checked once there, and again only where e2e imports it.
-  for (const project of ['.', 'web', 'web/test', 'console', 'sdk', 'e2e']) {
+  for (const project of ['.', 'web', 'web/test', 'console', 'ui-shared', 'sdk', 'e2e']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
   }
   results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
@@ -59,6 +59,7 @@ if (files.length === 0) {
       'src',
       'web/src',
       'console/src',
+      'ui-shared',
       'sdk',
       'demo',
     ]),

@@ -1,4 +1,7 @@
-import type { LiveClock as Clock } from './types.ts';
+import type { ApiResponse } from './api-shapes.ts';
+
+/** A match clock as the API answers it (an event's `clock`). */
+type Clock = NonNullable<ApiResponse<'getEvent'>['event']['clock']>;
 
 /**
  * What a match clock reads at `nowMs`, in whole seconds: the catalog stores the clock as last set, and a running

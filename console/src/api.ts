@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse, Operation } from '../../web/src/api-shapes.ts';
+import type { ApiRequest, ApiResponse, Operation } from '../../ui-shared/api-shapes.ts';
 
 export type { ApiRequest, ApiResponse };
 

@@ -1,4 +1,4 @@
-import { clockSeconds, formatClock } from '../../web/src/live-clock.ts';
+import { clockSeconds, formatClock } from '../../ui-shared/live-clock.ts';
 
 /** Numbers, money and times, through Intl in the staff member's locale (the browser's). */
 const locale = navigator.language || 'en';

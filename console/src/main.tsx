@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { Console } from './Console.tsx';
-import '../../web/src/theme/tokens.css';
+import '../../ui-shared/tokens.css';
 import './console.css';
 
 const root = document.getElementById('console')!;

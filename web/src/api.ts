@@ -1,4 +1,4 @@
-import type { ApiQuery, ApiRequest, ApiResponse } from './api-shapes.ts';
+import type { ApiQuery, ApiRequest, ApiResponse } from '../../ui-shared/api-shapes.ts';
 
 /** An API refusal ({ error: { code, message, details } }), or `network` when no answer came. */
 export class ApiError extends Error {

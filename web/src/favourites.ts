@@ -2,7 +2,7 @@ import { api } from './api.ts';
 import { feedSlip } from './catalog.ts';
 import { requireLogin, sessionStore } from './session.ts';
 import { createStore } from './store.ts';
-import type { ApiResponse } from './api-shapes.ts';
+import type { ApiResponse } from '../../ui-shared/api-shapes.ts';
 
 export type Favourites = ApiResponse<'listFavourites'>;
 export type FavouriteKind = 'events' | 'competitions';

@@ -1,7 +1,7 @@
 // First: reading the address removes `launch` and `token` from it before anything else runs.
 import { launchParams } from './launch.ts';
 // The stylesheets every view shares, in cascade order: before any component's own, which each component imports.
-import './theme/tokens.css';
+import '../../ui-shared/tokens.css';
 import './theme/base.css';
 import './components/ui.css';
 import { render } from 'preact';

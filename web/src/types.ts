@@ -1,4 +1,4 @@
-import type { ApiResponse } from './api-shapes.ts';
+import type { ApiResponse } from '../../ui-shared/api-shapes.ts';
 
 /**
  * The shapes of the API answers the sportsbook reads, named. Every one is derived from the types generated from

@@ -79,7 +79,7 @@ describe('mount options in the address', () => {
 });
 
 /** The tokens of tokens.css in each mode, as the browser reads them from the root. */
-const css = readFileSync(join(import.meta.dirname, '..', 'src', 'theme', 'tokens.css'), 'utf8');
+const css = readFileSync(join(import.meta.dirname, '..', '..', 'ui-shared', 'tokens.css'), 'utf8');
 function block(selector: string): Map<string, string> {
   const body = css.slice(css.indexOf(`${selector} {`)).split('}')[0]!;
   return new Map([...body.matchAll(/(--bm-[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));

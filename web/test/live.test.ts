@@ -1,8 +1,8 @@
-// What the lists and the event page show of a live event: the clock as fans read it (web/src/live-clock.ts), and
+// What the lists and the event page show of a live event: the clock as fans read it (ui-shared/live-clock.ts), and
 // an event's markets sorted into tabs (web/src/market-groups.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clockReading, clockSeconds } from '../src/live-clock.ts';
+import { clockReading, clockSeconds } from '../../ui-shared/live-clock.ts';
 import { marketGroups, tabsWithMarkets } from '../src/market-groups.ts';
 import type { LiveClock, Market } from '../src/types.ts';
 

@@ -1,18 +1,19 @@
-// The stylesheets' rules (web/src/**/*.css): design tokens live in theme/tokens.css only and every colour, space,
-// radius, font, shadow and layer elsewhere is one of them, so that a theme can set the tokens and nothing else; each
-// component's stylesheet is imported by the component beside it, after the shared ones (the cascade depends on it).
+// The stylesheets' rules (web/src/**/*.css): design tokens live in ui-shared/tokens.css only and every colour,
+// space, radius, font, shadow and layer elsewhere is one of them, so that a theme can set the tokens and nothing
+// else; each component's stylesheet is imported by the component beside it, after the shared ones (the cascade
+// depends on it).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-const TOKENS = join(SRC, 'theme', 'tokens.css');
+const TOKENS = join(import.meta.dirname, '..', '..', 'ui-shared', 'tokens.css');
 
 function cssFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : cssFiles(path);
+    if (entry.isDirectory()) return cssFiles(path);
     return entry.name.endsWith('.css') ? [path] : [];
   });
 }
@@ -39,7 +40,7 @@ function declarations(file: string): Declaration[] {
 
 const files = cssFiles(SRC);
 const tokens = new Set(declarations(TOKENS).map((d) => d.property));
-const others = files.filter((file) => file !== TOKENS).flatMap(declarations);
+const others = files.flatMap(declarations);
 
 const COLOUR =
   /#[0-9a-f]{3,8}\b|\b(rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(|\b(white|black|red|green|blue|gray|grey)\b/i;
@@ -49,7 +50,7 @@ const TOKEN_ONLY =
 const KEYWORDS = /^(0|auto|none|inherit|normal)$/;
 
 describe('design tokens', () => {
-  it('are declared in theme/tokens.css only, and each one used is declared there', () => {
+  it('are declared in ui-shared/tokens.css only, and each one used is declared there', () => {
     assert.ok(tokens.size > 50, `${tokens.size} tokens`);
     for (const token of tokens) assert.match(token, /^--bm-[a-z0-9-]+$/);
     assert.deepEqual(
@@ -116,7 +117,7 @@ describe('dark mode', () => {
 describe('component stylesheets', () => {
   it('are imported by the component beside them; the theme and the shared pieces first, by main.tsx', () => {
     const main = readFileSync(join(SRC, 'main.tsx'), 'utf8');
-    const order = ['./theme/tokens.css', './theme/base.css', './components/ui.css', './App.tsx'].map((path) =>
+    const order = ['../../ui-shared/tokens.css', './theme/base.css', './components/ui.css', './App.tsx'].map((path) =>
       main.indexOf(`from '${path}'`) >= 0 ? main.indexOf(`from '${path}'`) : main.indexOf(`import '${path}'`),
     );
     assert.ok(
@@ -124,7 +125,7 @@ describe('component stylesheets', () => {
       `${order.join(', ')}`,
     );
 
-    const shared = new Set(['theme/tokens.css', 'theme/base.css', 'components/ui.css']);
+    const shared = new Set(['theme/base.css', 'components/ui.css']);
     for (const file of files) {
       const name = relative(SRC, file);
       if (shared.has(name)) continue;

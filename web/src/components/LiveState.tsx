@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { localeStore, t } from '../i18n/index.ts';
 import { periodLabel } from '../labels.ts';
-import { clockReading, clockSeconds } from '../live-clock.ts';
+import { clockReading, clockSeconds } from '../../../ui-shared/live-clock.ts';
 import { createStore, useStore } from '../store.ts';
 import type { EventHeader } from '../types.ts';
 

@@ -4,7 +4,7 @@ import { feedSlip } from '../catalog.ts';
 import { t } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
 import { go } from '../router.ts';
-import type { ApiResponse } from '../api-shapes.ts';
+import type { ApiResponse } from '../../../ui-shared/api-shapes.ts';
 import { ErrorState, Skeleton } from './common.tsx';
 import { EventGroup } from './Events.tsx';
 import { Icon } from './icons.tsx';
