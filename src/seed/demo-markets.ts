@@ -6,7 +6,8 @@ import { formatLine, parseMilli } from '../catalog/odds.ts';
 import type { CreateMarketBody } from '../catalog/schemas.ts';
 import type { MarketType } from '../catalog/tables.ts';
 import type { MatchProfile } from './demo-leagues.ts';
-import { priceOf, type MatchModel } from './pricing.ts';
+import type { MatchModel } from './pricing-chances.ts';
+import { priceOf } from './pricing.ts';
 
 interface MarketShape {
   type: MarketType;

@@ -8,7 +8,8 @@ import type { CatalogService } from '../catalog/service.ts';
 import { AppError } from '../platform/errors.ts';
 import { matchProfile, type MatchProfile } from './demo-leagues.ts';
 import { eventState, kickOff, matchDraws, play, type MatchState } from './match-play.ts';
-import { matchModel, priceOf, type MatchModel } from './pricing.ts';
+import type { MatchModel } from './pricing-chances.ts';
+import { matchModel, priceOf } from './pricing.ts';
 
 /** How long a trader keeps the markets suspended after a goal or a set. */
 const SUSPENDED_FOR_MS = 30_000;
