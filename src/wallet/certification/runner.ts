@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.ts';
 import { VERSION } from '../../platform/version.ts';
-import { movementBody, type Movement, type WalletEndpoint } from '../ledger/movement.ts';
 import { TransportRefused, type Resolver } from '../delivery/transport.ts';
+import { answerRules, judged } from './answer-rules.ts';
+import { resolveUnknownOutcomes, restoreBalance } from './clean-up.ts';
 import type { CertificationReport, RuleResult, SandboxTarget } from './report.ts';
-import { describeOutcome, RULES, RuleFailure, type Rule, type RuleContext } from './rules.ts';
-import { Wire, type Tamper, type WireCall } from './wire.ts';
+import { ruleContext, type CertificationRun, type Pending } from './rule-context.ts';
+import { describeOutcome, RULES, RuleFailure, type Rule } from './rules.ts';
+import { Wire, type WireCall } from './wire.ts';
 
 /**
  * Runs the certification rules one after the other against one wallet and builds the report. Each rule that moves
  * money has its player's balance read before and after it; a movement whose outcome stayed unknown is resolved the
  * way the service resolves it (a stake is rolled back, anything else is sent again with the same txId and body),
- * and whatever a failing rule left moved is put back with an adjustment, so the next rule starts clean and the
- * players end where they were found.
+ * and whatever a failing rule left moved is put back with an adjustment (clean-up.ts), so the next rule starts
+ * clean and the players end where they were found.
  */
 export interface CertificationOptions {
   walletUrl: string;
@@ -41,67 +42,6 @@ export class DestinationRefused extends Error {
   }
 }
 
-/** What the contract does with an unknown outcome: three attempts, 200 ms then 400 ms apart ("Limits"). */
-const RESEND_WAITS_MS = [200, 400];
-
-interface AnswerRule {
-  id: string;
-  title: string;
-  contract: string;
-  /** Why this call breaks the rule, or null. */
-  offence(call: WireCall): boolean;
-  what: string;
-}
-
-function answerRules(timeoutMs: number): AnswerRule[] {
-  const unknown = (call: WireCall, reason: string) =>
-    call.outcome.outcome === 'unknown' && call.outcome.reason === reason;
-  const status = (call: WireCall) => call.outcome.status ?? 0;
-  return [
-    {
-      id: 'answers.success-shape',
-      title: 'Every 2xx answer is a JSON object with an integer balance and a currency',
-      contract: 'Wallet movement (success body); Wallet movement delivery (a malformed or incomplete body is unknown)',
-      offence: (call) => unknown(call, 'malformed_body') && status(call) < 300,
-      what: '2xx answers were well formed',
-    },
-    {
-      id: 'answers.txid-echo',
-      title: "Every 2xx answer of /debit, /credit and /rollback echoes the request's txId",
-      contract: 'Wallet movement (success body); Versioning (the txId echo is required)',
-      offence: (call) => unknown(call, 'txid_mismatch'),
-      what: 'movement answers echoed their txId',
-    },
-    {
-      id: 'answers.currency',
-      title: "Every 2xx answer is in the request's currency",
-      contract: 'Wallet movement (success body); Wallet movement delivery (a mismatching currency is unknown)',
-      offence: (call) => unknown(call, 'currency_mismatch'),
-      what: 'answers were in the currency',
-    },
-    {
-      id: 'answers.error-envelope',
-      title: 'Every refusal (a 4xx but 408 and 429) carries { error: { code, message } }',
-      contract: 'Wallet movement (error body); Wallet errors (a 4xx with an empty or malformed body counts as unknown)',
-      offence: (call) => unknown(call, 'malformed_body') && status(call) >= 400,
-      what: 'refusals carried the error envelope',
-    },
-    {
-      id: 'answers.within-timeout',
-      title: `Every call is answered within ${timeoutMs} ms`,
-      contract: 'Limits (wallet timeout 5 s per attempt)',
-      offence: (call) => unknown(call, 'timeout'),
-      what: `calls were answered within ${timeoutMs} ms`,
-    },
-  ];
-}
-
-interface Pending {
-  endpoint: WalletEndpoint;
-  body: string;
-  movement: Movement;
-}
-
 export async function certifyWallet(options: CertificationOptions): Promise<CertificationReport> {
   const { clock, currency } = options;
   const startedAt = clock.now();
@@ -124,124 +64,9 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
     options.onRule?.(result, results.length, total);
   };
 
-  /** The calls of one rule, with the helpers its context offers. */
-  function context(ruleId: string, playerId: string, calls: WireCall[], pending: Map<string, Pending>) {
-    let balanceReads = 0;
-    const tx = (name: string) => `cert:${runId}:${ruleId}:${name}`;
-    const record = (call: WireCall, movement?: Movement) => {
-      calls.push(call);
-      if (call.outcome.outcome === 'applied' && call.endpoint === 'balance' && movement) {
-        if (!baseline.has(movement.playerId)) baseline.set(movement.playerId, call.outcome.balance);
-      }
-      // Money may have moved without our knowing: resolved after the rule, as the service would.
-      if (call.outcome.outcome === 'unknown' && movement && movement.amount > 0 && call.endpoint !== 'balance') {
-        pending.set(movement.txId, { endpoint: call.endpoint, body: call.request.body, movement });
-      }
-      return call;
-    };
-    const send = async (step: string, endpoint: WalletEndpoint, movement: Movement, tamper?: Tamper) => {
-      const body = movementBody(movement);
-      return record(await wire.send(step, endpoint, body, { txId: movement.txId, currency }, tamper), movement);
-    };
-    const ctx: RuleContext & { before: number; record: typeof record } = {
-      player: playerId,
-      before: 0,
-      currency,
-      tx,
-      record,
-      balance: (step, player = playerId) =>
-        send(step, 'balance', {
-          txId: tx(`balance-${(balanceReads += 1)}`),
-          playerId: player,
-          amount: 0,
-          currency,
-          kind: 'balance',
-        }),
-      move: (step, endpoint, movement, tamper) =>
-        send(step, endpoint, { ...movement, playerId: movement.playerId ?? playerId, currency }, tamper),
-      replay: async (step, call) => {
-        const movement = JSON.parse(call.request.body) as Movement;
-        return record(
-          await wire.send(step, call.endpoint, call.request.body, { txId: movement.txId, currency }),
-          movement,
-        );
-      },
-      sendText: async (step, endpoint, body, txId, tamper) =>
-        record(await wire.send(step, endpoint, body, { txId, currency }, tamper)),
-      concurrently: (work) => Promise.all(work.map((run) => run())),
-    };
-    return ctx;
-  }
+  const run: CertificationRun = { wire, runId, currency, baseline };
 
-  /**
-   * Sends one body until the wallet answers for sure, as the delivery engine would (a short burst): the same
-   * bytes each time, with a fresh timestamp and signature.
-   */
-  async function untilDefinitive(
-    ctx: ReturnType<typeof context>,
-    step: string,
-    endpoint: WalletEndpoint,
-    body: string,
-    txId: string,
-  ): Promise<WireCall> {
-    let call = ctx.record(await wire.send(step, endpoint, body, { txId, currency }));
-    for (const [index, wait] of RESEND_WAITS_MS.entries()) {
-      if (call.outcome.outcome !== 'unknown') break;
-      await sleep(wait);
-      call = ctx.record(await wire.send(`${step} (attempt ${index + 2})`, endpoint, body, { txId, currency }));
-    }
-    return call;
-  }
-
-  /** The unknown outcomes of a rule, resolved: a stake rolled back, anything else sent again as it was. */
-  async function resolve(ctx: ReturnType<typeof context>, pending: Map<string, Pending>, notes: string[]) {
-    for (const { endpoint, body, movement } of pending.values()) {
-      let call: WireCall;
-      if (endpoint === 'debit' && movement.kind === 'bet') {
-        const rollback: Movement = {
-          txId: `${movement.txId}:rollback`,
-          playerId: movement.playerId,
-          amount: movement.amount,
-          currency,
-          kind: 'rollback',
-          betId: movement.betId,
-          ref: movement.txId,
-        };
-        const step = 'recovery: roll back the unconfirmed stake';
-        call = await untilDefinitive(ctx, step, 'rollback', movementBody(rollback), rollback.txId);
-      } else {
-        const step = `recovery: ${endpoint} sent again with the same txId and body`;
-        call = await untilDefinitive(ctx, step, endpoint, body, movement.txId);
-      }
-      notes.push(`${movement.txId} had an unknown outcome; ${call.step}: ${describeOutcome(call)}`);
-    }
-  }
-
-  /** The rule's player as it found it: whatever is left moved is put back with an adjustment. */
-  async function restore(ctx: ReturnType<typeof context>, before: number, notes: string[]): Promise<string | null> {
-    const read = await ctx.balance('balance after the rule');
-    if (read.outcome.outcome !== 'applied') {
-      notes.push(`the balance after the rule could not be read: ${describeOutcome(read)}`);
-      return null;
-    }
-    const after = read.outcome.balance;
-    if (after === before) return null;
-    const difference = before - after;
-    const adjustment: Movement = {
-      txId: ctx.tx('compensation'),
-      playerId: ctx.player,
-      amount: Math.abs(difference),
-      currency,
-      kind: 'adjustment',
-    };
-    const endpoint = difference > 0 ? 'credit' : 'debit';
-    const step = 'compensation: put the balance back';
-    const fix = await untilDefinitive(ctx, step, endpoint, movementBody(adjustment), adjustment.txId);
-    notes.push(`the rule left the balance at ${after} instead of ${before}; compensation: ${describeOutcome(fix)}`);
-    return `the balance should be back at ${before} after the rule; it was ${after}`;
-  }
-
-  async function run(rule: Rule): Promise<RuleResult> {
+  async function runRule(rule: Rule): Promise<RuleResult> {
     const started = performance.now();
     const calls: WireCall[] = [];
     const notes: string[] = [];
@@ -267,7 +92,7 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
     }
     const playerId = rule.player === 'empty' ? options.emptyPlayer! : options.player;
     const pending = new Map<string, Pending>();
-    const ctx = context(rule.id, playerId, calls, pending);
+    const ctx = ruleContext(run, rule.id, playerId, calls, pending);
     if (rule.player) {
       const read = await ctx.balance('balance before the rule');
       if (read.outcome.outcome !== 'applied') {
@@ -290,9 +115,9 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
       if (rule.id === 'setup.funded-player') fundedProblem = `${failure.message} (see setup.funded-player)`;
       outcome = result('fail', failure.message, failure);
     }
-    await resolve(ctx, pending, notes);
+    await resolveUnknownOutcomes(run, ctx, pending, notes);
     if (rule.player) {
-      const moved = await restore(ctx, ctx.before, notes);
+      const moved = await restoreBalance(run, ctx, ctx.before, notes);
       if (moved && outcome.status === 'pass') outcome = { ...outcome, status: 'fail', detail: moved };
     }
     return { ...outcome, durationMs: Math.round(performance.now() - started) };
@@ -301,7 +126,7 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
   async function restored(): Promise<RuleResult> {
     const started = performance.now();
     const calls: WireCall[] = [];
-    const ctx = context('balance.restored', options.player, calls, new Map());
+    const ctx = ruleContext(run, 'balance.restored', options.player, calls, new Map());
     const players = [options.player, ...(options.emptyPlayer ? [options.emptyPlayer] : [])].filter((player) =>
       baseline.has(player),
     );
@@ -327,24 +152,6 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
     return { ...base, status: 'pass', detail: `left as found: ${seen.join(', ')}` };
   }
 
-  function judged(rule: AnswerRule): RuleResult {
-    const offending = wire.calls.filter((call) => rule.offence(call));
-    const base = { id: rule.id, title: rule.title, contract: rule.contract, notes: [], durationMs: 0 };
-    if (offending.length === 0) {
-      return { ...base, status: 'pass', detail: `checked all ${wire.calls.length} calls: ${rule.what}`, calls: [] };
-    }
-    return {
-      ...base,
-      status: 'fail',
-      detail: `${offending.length} of ${wire.calls.length} calls did not: ${offending
-        .slice(0, 5)
-        .map((call) => `${call.step} (${describeOutcome(call)})`)
-        .join('; ')}`,
-      decidedBy: offending[0]!.step,
-      calls: offending,
-    };
-  }
-
   try {
     try {
       await wire.checkDestination();
@@ -352,9 +159,9 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
       if (error instanceof TransportRefused) throw new DestinationRefused(error.message);
       throw error;
     }
-    for (const rule of RULES) decided(await run(rule));
+    for (const rule of RULES) decided(await runRule(rule));
     decided(await restored());
-    for (const rule of answers) decided(judged(rule));
+    for (const rule of answers) decided(judged(rule, wire.calls));
   } finally {
     wire.close();
   }
