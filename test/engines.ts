@@ -22,6 +22,7 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/platform/request-ids.test.ts': 'request ids in headers, bodies and log lines',
   'test/platform/log-redaction.test.ts': 'what log lines may say',
   'test/platform/authorization-scheme.test.ts': 'parsing the Authorization header',
+  'test/platform/guarded.test.ts': "pure functions: a guard's principal as a handler reads it, and CSV negotiation",
   'test/platform/wallet-url-rules.test.ts': 'the rules for a wallet URL',
   'test/embed/serving.test.ts': 'serving the built app and SDK',
   'test/embed/compression.test.ts': 'serving built files compressed',

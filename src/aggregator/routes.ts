@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { ClientActivation } from './activation.ts';
@@ -38,17 +38,17 @@ export function aggregatorRoutes(
     `${base}/clients`,
     { schema: createClientSchema, onRequest: auth.aggregator('clients:create') },
     async (request, reply) =>
-      sendStored(reply, await provisioning.createClient(request.aggregator!, call(request), request.body)),
+      sendStored(reply, await provisioning.createClient(guarded.aggregator(request), call(request), request.body)),
   );
   app.get(
     `${base}/clients`,
     { schema: listClientsSchema, onRequest: auth.aggregator('clients:read') },
-    async (request) => provisioning.listClients(request.aggregator!, request.query),
+    async (request) => provisioning.listClients(guarded.aggregator(request), request.query),
   );
   app.get(
     `${base}/clients/:id`,
     { schema: getClientSchema, onRequest: auth.aggregator('clients:read') },
-    async (request) => ({ client: await provisioning.getClient(request.aggregator!, request.params.id) }),
+    async (request) => ({ client: await provisioning.getClient(guarded.aggregator(request), request.params.id) }),
   );
   app.post(
     `${base}/clients/:id/activate`,
@@ -56,7 +56,7 @@ export function aggregatorRoutes(
     async (request, reply) =>
       sendStored(
         reply,
-        await activation.activateClient(request.aggregator!, call(request), request.params.id, request.body),
+        await activation.activateClient(guarded.aggregator(request), call(request), request.params.id, request.body),
       ),
   );
   app.post(
@@ -65,7 +65,7 @@ export function aggregatorRoutes(
     async (request, reply) =>
       sendStored(
         reply,
-        await rotation.rotateCredentials(request.aggregator!, call(request), request.params.id, request.body),
+        await rotation.rotateCredentials(guarded.aggregator(request), call(request), request.params.id, request.body),
       ),
   );
 }
@@ -78,7 +78,7 @@ export function aggregatorAdminRoutes(
 ): void {
   const { admin, interventions } = useCases;
   const onRequest = auth.staff('platform');
-  const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
+  const who = (request: FastifyRequest): StaffCall => guarded.staffCall(request);
   const base = '/api/v1/admin/aggregators';
 
   app.post(base, { schema: adminSchemas.createAggregator, onRequest }, async (request, reply) =>

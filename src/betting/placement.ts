@@ -30,7 +30,9 @@ const newBetId = () => `bt_${randomBytes(8).toString('hex')}`;
 /** How long a repeated request waits for the first one to decide before answering "in progress". */
 const REPEAT_WAIT_MS = 8_000;
 
-type Placed = { bet: BetView; balance?: { balance: number; currency: string }; replayed: boolean };
+/** A bet placed now, with the balance after its stake, or the bet a repeated request already placed. */
+type Placed =
+  { bet: BetView; balance: { balance: number; currency: string }; replayed: false } | { bet: BetView; replayed: true };
 
 type PlacementDeps = {
   db: Db;

@@ -1,4 +1,4 @@
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { CashOut } from './cashout.ts';
 import type { Placement } from './placement.ts';
@@ -29,31 +29,31 @@ export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Aut
   const player = auth.player();
 
   app.post('/api/v1/bets', { schema: placeBetSchema, onRequest: player }, async (request, reply) => {
-    const placed = await betting.placement.placeBet(request.session!, request.body);
+    const placed = await betting.placement.placeBet(guarded.session(request), request.body);
     if (placed.replayed) return reply.code(200).header('idempotency-replayed', 'true').send({ bet: placed.bet });
-    return reply.code(201).send({ bet: placed.bet, balance: placed.balance! });
+    return reply.code(201).send({ bet: placed.bet, balance: placed.balance });
   });
 
   app.get('/api/v1/bets', { schema: listBetsSchema, onRequest: player }, async (request) =>
-    betting.views.myBets(request.session!, request.query),
+    betting.views.myBets(guarded.session(request), request.query),
   );
   app.get('/api/v1/bets/:id', { schema: getBetSchema, onRequest: player }, async (request) => ({
-    bet: await betting.views.playerBet(request.session!, request.params.id),
+    bet: await betting.views.playerBet(guarded.session(request), request.params.id),
   }));
   app.get('/api/v1/bets/:id/cashout', { schema: cashOutOfferSchema, onRequest: player }, async (request) => ({
-    offer: await betting.cashOut.offer(request.session!, request.params.id, request.query.stake),
+    offer: await betting.cashOut.offer(guarded.session(request), request.params.id, request.query.stake),
   }));
   app.post('/api/v1/bets/:id/cashout', { schema: cashOutSchema, onRequest: player }, async (request) =>
-    betting.cashOut.accept(request.session!, request.params.id, request.body),
+    betting.cashOut.accept(guarded.session(request), request.params.id, request.body),
   );
 
   const trader = auth.staff('trading');
   const market = '/api/v1/admin/trading/markets/:marketId';
   app.post(`${market}/settle`, { schema: settleSchema, onRequest: trader }, async (request) =>
-    betting.settlement.settle({ staff: request.staff!, ip: request.ip }, request.params.marketId, request.body),
+    betting.settlement.settle(guarded.staffCall(request), request.params.marketId, request.body),
   );
   app.post(`${market}/resettle`, { schema: resettleSchema, onRequest: trader }, async (request) =>
-    betting.settlement.resettle({ staff: request.staff!, ip: request.ip }, request.params.marketId, request.body),
+    betting.settlement.resettle(guarded.staffCall(request), request.params.marketId, request.body),
   );
   app.post(`${market}/settle/preview`, { schema: settlePreviewSchema, onRequest: trader }, async (request) =>
     betting.settlement.preview('settle', request.params.marketId, request.body),
@@ -63,6 +63,6 @@ export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Aut
   );
 
   app.get('/api/v1/admin/bets', { schema: staffBetsSchema, onRequest: auth.staff('tenant') }, async (request) =>
-    betting.views.playerBetsForStaff({ staff: request.staff! }, request.query),
+    betting.views.playerBetsForStaff({ staff: guarded.staff(request) }, request.query),
   );
 }

@@ -14,13 +14,10 @@ import * as store from './store.ts';
 
 export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;
 
-export interface Decision {
-  refusal?: Refusal;
-  balance?: { balance: number; currency: string };
-  /** The stake debit as now recorded, and when the bet was decided. */
-  stake: WalletObligation;
-  decidedAt: Date;
-}
+/** The stake debit as now recorded, and when the bet was decided: accepted with the balance after, or refused. */
+export type Decision = { stake: WalletObligation; decidedAt: Date } & (
+  { refusal?: undefined; balance: { balance: number; currency: string } } | { refusal: Refusal; balance?: undefined }
+);
 
 type StakeDecisionsDeps = { db: Db; clock: Clock; ledger: Ledger; delivery: DeliveryEngine };
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { catalogSchemas, tradingSchemas } from './schemas.ts';
 import type { CatalogBrowsing } from './browsing.ts';
@@ -30,7 +30,7 @@ export function tradingRoutes(app: TypedApp, use: { trading: Trading; views: Tra
   const { trading, views } = use;
   const onRequest = auth.staff('trading');
   const by = (request: FastifyRequest): CatalogActor => ({
-    actor: { type: 'staff', id: request.staff!.id },
+    actor: { type: 'staff', id: guarded.staff(request).id },
     ip: request.ip,
   });
   const base = '/api/v1/admin/trading';

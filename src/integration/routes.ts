@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { integrationErrors } from './errors.ts';
 import {
@@ -29,7 +29,7 @@ const OPERATOR_MANAGED = [
 
 export function integrationRoutes(app: TypedApp, integration: IntegrationService, auth: Auth): void {
   app.post('/api/v1/integration/sessions', { schema: sessionsSchema, onRequest: auth.tenantKey() }, async (request) =>
-    integration.launch.openSession(request.tenant!, request.body, `${request.protocol}://${request.host}`),
+    integration.launch.openSession(guarded.tenant(request), request.body, `${request.protocol}://${request.host}`),
   );
 
   app.post('/api/v1/integration/launch', { schema: launchSchema }, async (request) =>
@@ -46,13 +46,13 @@ export function integrationRoutes(app: TypedApp, integration: IntegrationService
   });
 
   app.get('/api/v1/session', { schema: sessionInfoSchema, onRequest: auth.player() }, async (request) =>
-    integration.sessions.info(request.session!),
+    integration.sessions.info(guarded.session(request)),
   );
   app.post(
     '/api/v1/session/logout',
     { schema: logoutSchema, onRequest: auth.player({ forLogout: true }) },
     async (request, reply) => {
-      await integration.sessions.logout(request.session!);
+      await integration.sessions.logout(guarded.session(request));
       return reply.code(204).send(null);
     },
   );
@@ -62,7 +62,7 @@ export function integrationRoutes(app: TypedApp, integration: IntegrationService
     { schema: playerStatusSchema, onRequest: auth.staff('tenant') },
     async (request) => ({
       player: await integration.players.setStatus(
-        { staff: request.staff!, ip: request.ip },
+        guarded.staffCall(request),
         request.params.id,
         request.body.status,
         request.body.reason,

@@ -1,4 +1,4 @@
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import {
   competitionFavouriteSchemas,
@@ -15,32 +15,35 @@ export function preferencesRoutes(app: TypedApp, preferences: PlayerPreferences,
   const base = '/api/v1/favourites';
 
   app.get(base, { schema: listFavouritesSchema, onRequest }, async (request) =>
-    preferences.favourites(request.session!),
+    preferences.favourites(guarded.session(request)),
   );
 
   app.put(`${base}/events/:eventId`, { schema: eventFavouriteSchemas.put, onRequest }, async (request, reply) => {
-    const { favourite, created } = await preferences.addEvent(request.session!, request.params.eventId);
+    const { favourite, created } = await preferences.addEvent(guarded.session(request), request.params.eventId);
     return reply.code(created ? 201 : 200).send({ favourite });
   });
   app.delete(`${base}/events/:eventId`, { schema: eventFavouriteSchemas.remove, onRequest }, async (request, reply) => {
-    await preferences.remove(request.session!, 'event', request.params.eventId);
+    await preferences.remove(guarded.session(request), 'event', request.params.eventId);
     return reply.code(204).send(null);
   });
 
   const competition = `${base}/competitions/:competitionId`;
   app.put(competition, { schema: competitionFavouriteSchemas.put, onRequest }, async (request, reply) => {
-    const { favourite, created } = await preferences.addCompetition(request.session!, request.params.competitionId);
+    const { favourite, created } = await preferences.addCompetition(
+      guarded.session(request),
+      request.params.competitionId,
+    );
     return reply.code(created ? 201 : 200).send({ favourite });
   });
   app.delete(competition, { schema: competitionFavouriteSchemas.remove, onRequest }, async (request, reply) => {
-    await preferences.remove(request.session!, 'competition', request.params.competitionId);
+    await preferences.remove(guarded.session(request), 'competition', request.params.competitionId);
     return reply.code(204).send(null);
   });
 
   app.get('/api/v1/settings', { schema: getSettingsSchema, onRequest }, async (request) => ({
-    settings: await preferences.settings(request.session!),
+    settings: await preferences.settings(guarded.session(request)),
   }));
   app.patch('/api/v1/settings', { schema: updateSettingsSchema, onRequest }, async (request) => ({
-    settings: await preferences.updateSettings(request.session!, request.body),
+    settings: await preferences.updateSettings(guarded.session(request), request.body),
   }));
 }

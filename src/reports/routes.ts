@@ -1,4 +1,5 @@
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
+import { sendCsv, wantsCsv } from '../platform/http/csv.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { ggrCsv, ggrFileName } from './csv.ts';
 import { dashboardSchema, ggrSchema } from './schemas.ts';
@@ -10,22 +11,12 @@ export function reportRoutes(app: TypedApp, reports: Reports, auth: Auth): void 
     '/api/v1/admin/reports/ggr',
     { schema: ggrSchema, onRequest: auth.staff('tenant') },
     async (request, reply) => {
-      const report = await reports.ggr({ staff: request.staff! }, request.query);
-      if (!wantsCsv(request.query.format, request.headers.accept)) return reply.send(report);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${ggrFileName(report, request.query)}"`)
-        .send(ggrCsv(report));
+      const report = await reports.ggr({ staff: guarded.staff(request) }, request.query);
+      if (!wantsCsv(request.query.format, request)) return reply.send(report);
+      return sendCsv(reply, ggrFileName(report, request.query), ggrCsv(report));
     },
   );
   app.get('/api/v1/admin/dashboard', { schema: dashboardSchema, onRequest: auth.staff('platform') }, async () =>
     reports.dashboard.read(),
   );
-}
-
-/** CSV when asked by name (format=csv), or, with no format named, when the Accept header names CSV and not JSON. */
-function wantsCsv(format: string | undefined, accept: string | undefined): boolean {
-  if (format !== undefined) return format === 'csv';
-  const types = (accept ?? '').split(',').map((range) => range.split(';')[0]!.trim().toLowerCase());
-  return types.includes('text/csv') && !types.includes('application/json');
 }

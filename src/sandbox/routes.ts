@@ -1,6 +1,6 @@
 import { sha256Hex } from '../platform/crypto.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { SandboxControls } from './controls.ts';
 import {
@@ -33,7 +33,7 @@ export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Au
     async (request, reply) =>
       sendStored(
         reply,
-        await outcomes.decide(request.tenant!, call(request), request.params.id, 'settle', request.body),
+        await outcomes.decide(guarded.tenant(request), call(request), request.params.id, 'settle', request.body),
       ),
   );
   app.post(
@@ -42,7 +42,7 @@ export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Au
     async (request, reply) =>
       sendStored(
         reply,
-        await outcomes.decide(request.tenant!, call(request), request.params.id, 'resettle', request.body),
+        await outcomes.decide(guarded.tenant(request), call(request), request.params.id, 'resettle', request.body),
       ),
   );
   app.post(
@@ -51,7 +51,7 @@ export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Au
     async (request, reply) =>
       sendStored(
         reply,
-        await outcomes.decide(request.tenant!, call(request), request.params.id, 'reopen', request.body),
+        await outcomes.decide(guarded.tenant(request), call(request), request.params.id, 'reopen', request.body),
       ),
   );
   app.post(
@@ -60,10 +60,10 @@ export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Au
     async (request, reply) =>
       sendStored(
         reply,
-        await outcomes.decide(request.tenant!, call(request), request.params.id, 'cancel', request.body),
+        await outcomes.decide(guarded.tenant(request), call(request), request.params.id, 'cancel', request.body),
       ),
   );
   app.get(`${SANDBOX_BETS}/:id`, { schema: getSandboxBetSchema, onRequest: server }, async (request) => ({
-    bet: await outcomes.view(request.tenant!, request.params.id),
+    bet: await outcomes.view(guarded.tenant(request), request.params.id),
   }));
 }

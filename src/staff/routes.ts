@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Auth } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { StaffAccounts } from './accounts.ts';
@@ -24,7 +24,7 @@ export function staffRoutes(
   const { service, accounts } = useCases;
   const signedIn = auth.staff('self');
   const platform = auth.staff('platform');
-  const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
+  const who = (request: FastifyRequest): StaffCall => guarded.staffCall(request);
   const session = ({ token, expiresAt }: { token: string; expiresAt: Date }) => ({
     token,
     expiresAt: expiresAt.toISOString(),
@@ -44,12 +44,12 @@ export function staffRoutes(
   );
 
   app.post('/api/v1/admin/auth/logout', { schema: logoutSchema, onRequest: signedIn }, async (request, reply) => {
-    await service.logout(request.staffToken!, request.staff!, request.ip);
+    await service.logout(guarded.staffToken(request), guarded.staff(request), request.ip);
     return reply.code(204).send(null);
   });
 
   app.get('/api/v1/admin/me', { schema: meSchema, onRequest: signedIn }, async (request) => {
-    const staff = request.staff!;
+    const staff = guarded.staff(request);
     return {
       staff: {
         id: staff.id,

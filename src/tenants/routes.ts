@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
-import { targetTenant, type Auth } from '../platform/http/auth.ts';
+import { targetTenant, type Auth, guarded } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { TenantCredentials } from './credentials.ts';
@@ -25,9 +25,9 @@ export function tenantRoutes(
   auth: Auth,
 ): void {
   const { settings, credentials } = useCases;
-  const who = (request: FastifyRequest): StaffCall => ({ staff: request.staff!, ip: request.ip });
+  const who = (request: FastifyRequest): StaffCall => guarded.staffCall(request);
   const target = (request: FastifyRequest) =>
-    targetTenant(request.staff!, (request.query as { tenantId?: string }).tenantId);
+    targetTenant(guarded.staff(request), (request.query as { tenantId?: string }).tenantId);
   const tenantStaff = auth.staff('tenant');
 
   app.post(

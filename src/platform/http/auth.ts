@@ -29,6 +29,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What a guard established, read by the handler behind it. Handlers read their principal through these, never
+ * `request.staff!`: a handler whose route lacks the guard is a wiring mistake, answered 500 and logged, not a
+ * request served as nobody.
+ */
+export const guarded = {
+  staff: (request: FastifyRequest): StaffPrincipal => request.staff ?? unguarded('staff'),
+  staffToken: (request: FastifyRequest): string => request.staffToken ?? unguarded('staff'),
+  session: (request: FastifyRequest): SessionPrincipal => request.session ?? unguarded('player'),
+  tenant: (request: FastifyRequest): TenantPrincipal => request.tenant ?? unguarded('tenantKey'),
+  aggregator: (request: FastifyRequest): AggregatorPrincipal => request.aggregator ?? unguarded('aggregator'),
+  /** A staff member's action: who, and from where (the audit trail's actor and address). */
+  staffCall: (request: FastifyRequest) => ({ staff: guarded.staff(request), ip: request.ip }),
+};
+
+function unguarded(guardName: keyof Auth): never {
+  throw new Error(`This route reads a principal its guard did not set: put auth.${guardName}() in its onRequest.`);
+}
+
 /** Which roles hold each permission. Services and routes ask for a permission, never for a role. */
 
 /**
