@@ -60,9 +60,11 @@ module.exports = {
     {
       name: 'a-store-belongs-to-its-domain',
       severity: 'error',
-      comment: "A domain's store (its SQL) is used only inside its folder; other domains ask its service.",
+      comment:
+        "A domain's store (its SQL: store.ts, or the files of a store/ folder) is used only inside its folder; other " +
+        'domains ask its service.',
       from: { path: '^src/([^/]+)/' },
-      to: { path: 'store\\.ts$', pathNot: '^src/$1/' },
+      to: { path: ['(^|/)store\\.ts$', '/store/[^/]+\\.ts$'], pathNot: '^src/$1/' },
     },
     {
       name: 'states-are-data',

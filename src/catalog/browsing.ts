@@ -3,8 +3,11 @@ import { notFound, validationError } from '../platform/errors.ts';
 import { eventDetail, eventSummaries } from './records.ts';
 import { SEARCH_COMPETITIONS, SEARCH_EVENTS, type EventDetail, type EventSummary } from './schemas.ts';
 import { searchPatterns } from './search-text.ts';
-import * as store from './store.ts';
-import type { EventHeaderRow } from './store.ts';
+import * as competitionStore from './store/competitions.ts';
+import * as eventStore from './store/events.ts';
+import * as searchStore from './store/search.ts';
+import * as sportStore from './store/sports.ts';
+import type { EventHeaderRow } from './store/events.ts';
 
 /** What players browse, anonymously: sports, live events, a sport's or a competition's events, search, one event. */
 export class CatalogBrowsing {
@@ -15,18 +18,18 @@ export class CatalogBrowsing {
   }
 
   async sports() {
-    const rows = await store.sportsWithCounts(this.#db);
+    const rows = await sportStore.sportsWithCounts(this.#db);
     return rows.map((row) => ({ id: row.id, name: row.name, eventCount: row.event_count, liveCount: row.live_count }));
   }
 
   async live(sportId?: string): Promise<EventSummary[]> {
-    return this.#summaries(await store.liveEventHeaders(this.#db, sportId));
+    return this.#summaries(await eventStore.liveEventHeaders(this.#db, sportId));
   }
 
   async sport(sportId: string) {
-    const sport = await store.findSport(this.#db, sportId);
+    const sport = await sportStore.findSport(this.#db, sportId);
     if (!sport) throw notFound('Sport');
-    const events = await this.#summaries(await store.upcomingEventHeaders(this.#db, { sportId }));
+    const events = await this.#summaries(await eventStore.upcomingEventHeaders(this.#db, { sportId }));
     const competitions = new Map<string, { id: string; name: string; country: string; events: EventSummary[] }>();
     for (const event of events) {
       const entry = competitions.get(event.competition.id) ?? { ...event.competition, events: [] };
@@ -37,10 +40,10 @@ export class CatalogBrowsing {
   }
 
   async competition(competitionId: string) {
-    const competition = await store.findCompetition(this.#db, competitionId);
+    const competition = await competitionStore.findCompetition(this.#db, competitionId);
     if (!competition) throw notFound('Competition');
-    const sport = (await store.findSport(this.#db, competition.sport_id))!;
-    const events = await this.#summaries(await store.upcomingEventHeaders(this.#db, { competitionId }));
+    const sport = (await sportStore.findSport(this.#db, competition.sport_id))!;
+    const events = await this.#summaries(await eventStore.upcomingEventHeaders(this.#db, { competitionId }));
     return {
       competition: {
         id: competition.id,
@@ -57,8 +60,8 @@ export class CatalogBrowsing {
     const patterns = searchPatterns(text);
     if (text.trim().length < 2 || patterns.length === 0)
       throw validationError('q', 'Search with at least 2 characters besides spaces.');
-    const competitions = await store.searchCompetitions(this.#db, patterns, SEARCH_COMPETITIONS);
-    const events = await this.#summaries(await store.searchEventHeaders(this.#db, patterns, SEARCH_EVENTS));
+    const competitions = await searchStore.searchCompetitions(this.#db, patterns, SEARCH_COMPETITIONS);
+    const events = await this.#summaries(await searchStore.searchEventHeaders(this.#db, patterns, SEARCH_EVENTS));
     return {
       competitions: competitions.map((row) => ({
         id: row.id,

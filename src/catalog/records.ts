@@ -6,13 +6,15 @@ import type { Queryable } from '../platform/db/database.ts';
 import { notFound } from '../platform/errors.ts';
 import { formatLine, formatMilli } from './odds.ts';
 import type { EventDetail, EventSummary } from './schemas.ts';
-import * as store from './store.ts';
-import type { EventHeaderRow } from './store.ts';
+import * as eventStore from './store/events.ts';
+import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
+import type { EventHeaderRow } from './store/events.ts';
 import type { SelectionResult } from './tables.ts';
 
 /** An event with its markets, read inside `q`. */
 export async function eventDetail(q: Queryable, eventId: string): Promise<EventDetail> {
-  const header = await store.eventHeader(q, eventId);
+  const header = await eventStore.eventHeader(q, eventId);
   if (!header) throw notFound('Event');
   const markets = await marketRecords(q, [eventId]);
   return { ...eventRecord(header), markets: markets.get(eventId) ?? [] };
@@ -20,8 +22,8 @@ export async function eventDetail(q: Queryable, eventId: string): Promise<EventD
 
 /** The markets of events with their selections, by event id, read inside `q`. */
 export async function marketRecords(q: Queryable, eventIds: string[]) {
-  const markets = await store.marketsOf(q, eventIds);
-  const selections = await store.selectionsOf(
+  const markets = await marketStore.marketsOf(q, eventIds);
+  const selections = await selectionStore.selectionsOf(
     q,
     markets.map((market) => market.id),
   );

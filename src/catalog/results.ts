@@ -2,7 +2,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { Tx } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
-import * as store from './store.ts';
+import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
 import type { SelectionResult } from './tables.ts';
 
 export interface RecordedResults {
@@ -34,18 +35,18 @@ export class MarketResults {
     results: Array<{ selectionId: string; result: SelectionResult }>,
     mode: 'settle' | 'resettle',
   ): Promise<RecordedResults> {
-    const market = await store.lockMarket(tx, marketId);
+    const market = await marketStore.lockMarket(tx, marketId);
     if (!market) throw notFound('Market');
     if (mode === 'settle' && market.status === 'settled') {
       throw catalogErrors.market_settled({ settlementVersion: market.settlement_version });
     }
     if (mode === 'resettle' && market.status !== 'settled') throw catalogErrors.market_not_settled();
-    const selections = await store.selectionsOf(tx, [marketId]);
+    const selections = await selectionStore.selectionsOf(tx, [marketId]);
     checkResults(market, selections, results);
     const before = new Map(selections.map((selection) => [selection.id, selection.result]));
     const changed = results.some(({ selectionId, result }) => before.get(selectionId) !== result);
     const version = changed ? market.settlement_version + 1 : market.settlement_version;
-    if (changed) await store.setResults(tx, marketId, results, { version, at: this.#clock.now() });
+    if (changed) await marketStore.setResults(tx, marketId, results, { version, at: this.#clock.now() });
     return {
       marketId,
       version,

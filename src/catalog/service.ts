@@ -4,13 +4,17 @@ import type { Db, Queryable, Tx } from '../platform/db/database.ts';
 import { CatalogBrowsing } from './browsing.ts';
 import { eventSummaries } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
-import * as store from './store.ts';
+import * as competitionStore from './store/competitions.ts';
+import * as eventStore from './store/events.ts';
+import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
+import * as sportStore from './store/sports.ts';
 import type { SelectionResult } from './tables.ts';
 import { Trading } from './trading.ts';
 import { TradingViews } from './trading-views.ts';
 
 export type { RecordedResults } from './results.ts';
-export type { SelectionName } from './store.ts';
+export type { SelectionName } from './store/selections.ts';
 
 /**
  * The catalog, built from its dependencies. Its use cases: `browsing` (players' reads), `trading` (traders' and
@@ -34,17 +38,17 @@ export class CatalogService {
 
   /** Placement: the selections of a slip with their market and event, locked inside the placement's transaction. */
   selectionsForBet(tx: Tx, selectionIds: string[]) {
-    return store.selectionsForBet(tx, selectionIds);
+    return selectionStore.selectionsForBet(tx, selectionIds);
   }
 
   /** Bet views: names of selections with their market and event. */
   selectionNames(selectionIds: string[]) {
-    return store.selectionNames(this.#db, selectionIds);
+    return selectionStore.selectionNames(this.#db, selectionIds);
   }
 
   /** Cash-out: prices, results and market states of a bet's selections. */
   pricesOf(q: Queryable, selectionIds: string[], options: { lock: boolean }) {
-    return store.pricesOf(q, selectionIds, options.lock);
+    return selectionStore.pricesOf(q, selectionIds, options.lock);
   }
 
   /** Settlement: a market's results, recorded inside the settlement's transaction (see results.ts). */
@@ -62,7 +66,7 @@ export class CatalogService {
    * by the rule a market's settlement follows (results.ts: quarter lines only).
    */
   async marketsWithHalfResults(q: Queryable, marketIds: string[]): Promise<Set<string>> {
-    const markets = await Promise.all([...new Set(marketIds)].map((id) => store.findMarket(q, id)));
+    const markets = await Promise.all([...new Set(marketIds)].map((id) => marketStore.findMarket(q, id)));
     return new Set(markets.filter((market) => market && isQuarterLine(market.line_milli)).map((market) => market!.id));
   }
 
@@ -71,7 +75,7 @@ export class CatalogService {
    * market count and main market), in the order given; an id the catalog does not have is left out.
    */
   async eventSummaries(eventIds: string[]) {
-    const found = await Promise.all(eventIds.map((id) => store.eventHeader(this.#db, id)));
+    const found = await Promise.all(eventIds.map((id) => eventStore.eventHeader(this.#db, id)));
     return eventSummaries(
       this.#db,
       found.filter((header) => header !== undefined),
@@ -82,8 +86,8 @@ export class CatalogService {
   async competitionRecords(competitionIds: string[]) {
     const found = await Promise.all(
       competitionIds.map(async (id) => {
-        const competition = await store.findCompetition(this.#db, id);
-        const sport = competition && (await store.findSport(this.#db, competition.sport_id));
+        const competition = await competitionStore.findCompetition(this.#db, id);
+        const sport = competition && (await sportStore.findSport(this.#db, competition.sport_id));
         if (!competition || !sport) return undefined;
         const { name, country } = competition;
         return { id, name, country, sport: { id: sport.id, name: sport.name } };

@@ -13,7 +13,10 @@ import {
 } from './schemas.ts';
 import { EVENT_STATUSES, MARKET_STATES } from './states.ts';
 import { containing } from './search-text.ts';
-import * as store from './store.ts';
+import * as competitionStore from './store/competitions.ts';
+import * as eventStore from './store/events.ts';
+import * as marketStore from './store/markets.ts';
+import * as sportStore from './store/sports.ts';
 
 /**
  * The catalog as traders see it in the console: the tree (sports, competitions, events of every status, filtered
@@ -27,8 +30,8 @@ export class TradingViews {
   }
 
   async sports() {
-    const sports = await store.sportsWithCompetitionCounts(this.#db);
-    const events = tally(await store.eventCountsBySport(this.#db), EVENT_STATUSES);
+    const sports = await sportStore.sportsWithCompetitionCounts(this.#db);
+    const events = tally(await eventStore.eventCountsBySport(this.#db), EVENT_STATUSES);
     return {
       sports: sports.map((sport) => ({
         id: sport.id,
@@ -42,7 +45,7 @@ export class TradingViews {
 
   async competitions(query: TradingCompetitionsQuery) {
     const limit = query.limit ?? TRADING_COMPETITIONS_PAGE;
-    const rows = await store.listCompetitions(this.#db, {
+    const rows = await competitionStore.listCompetitions(this.#db, {
       sportId: query.sportId,
       search: query.q === undefined ? undefined : containing(query.q),
       after: query.cursor ? decodeKeyCursor(query.cursor) : undefined,
@@ -50,7 +53,7 @@ export class TradingViews {
     });
     const page = rows.slice(0, limit);
     const events = tally(
-      await store.eventCountsByCompetition(
+      await eventStore.eventCountsByCompetition(
         this.#db,
         page.map((row) => row.id),
       ),
@@ -74,7 +77,7 @@ export class TradingViews {
     if (startsFrom && startsTo && startsTo < startsFrom) {
       throw validationError('startsTo', '`startsTo` is an instant on or after `startsFrom`.');
     }
-    const rows = await store.listEventHeaders(this.#db, {
+    const rows = await eventStore.listEventHeaders(this.#db, {
       statuses: query.status,
       sportId: query.sportId,
       competitionId: query.competitionId,
@@ -88,7 +91,7 @@ export class TradingViews {
     const page = rows.slice(0, limit);
     const markets = tally(
       (
-        await store.marketCounts(
+        await marketStore.marketCounts(
           this.#db,
           page.map((row) => row.id),
         )

@@ -8,7 +8,12 @@ import { checkedLine, checkOutcomes, MARKET_RULES } from './market-rules.ts';
 import { formatLine, parseMilli } from './odds.ts';
 import { eventDetail, marketRecords, selectionRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
-import * as store from './store.ts';
+import * as competitionStore from './store/competitions.ts';
+import * as eventStore from './store/events.ts';
+import * as feedStore from './store/feed.ts';
+import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
+import * as sportStore from './store/sports.ts';
 import type { Selectable, Updateable } from 'kysely';
 import type { ClockDirection, EventsTable, EventStatus, LivePeriod, MarketStatus } from './tables.ts';
 
@@ -35,9 +40,9 @@ export class Trading {
 
   createSport(by: CatalogActor, input: { id: string; name: string; sortOrder?: number | undefined }) {
     return this.#change(by, 'catalog.sport.create', { type: 'sport', id: input.id }, input, async (tx) => {
-      if (await store.findSport(tx, input.id))
+      if (await sportStore.findSport(tx, input.id))
         throw platformErrors.conflict(undefined, `Sport ${input.id} exists already.`);
-      await store.insertSport(tx, { id: input.id, name: input.name, sortOrder: input.sortOrder ?? 0 });
+      await sportStore.insertSport(tx, { id: input.id, name: input.name, sortOrder: input.sortOrder ?? 0 });
       return { id: input.id, name: input.name };
     });
   }
@@ -45,8 +50,13 @@ export class Trading {
   createCompetition(by: CatalogActor, input: { sportId: string; name: string; country: string; id?: string }) {
     const id = input.id ?? newId('cp');
     return this.#change(by, 'catalog.competition.create', { type: 'competition', id }, input, async (tx) => {
-      if (!(await store.findSport(tx, input.sportId))) throw notFound('Sport');
-      await store.insertCompetition(tx, { id, sportId: input.sportId, name: input.name, country: input.country });
+      if (!(await sportStore.findSport(tx, input.sportId))) throw notFound('Sport');
+      await competitionStore.insertCompetition(tx, {
+        id,
+        sportId: input.sportId,
+        name: input.name,
+        country: input.country,
+      });
       return { id, name: input.name, country: input.country };
     });
   }
@@ -57,8 +67,8 @@ export class Trading {
   ) {
     const id = input.id ?? newId('ev');
     return this.#change(by, 'catalog.event.create', { type: 'event', id }, input, async (tx) => {
-      if (!(await store.findCompetition(tx, input.competitionId))) throw notFound('Competition');
-      await store.insertEvent(tx, {
+      if (!(await competitionStore.findCompetition(tx, input.competitionId))) throw notFound('Competition');
+      await eventStore.insertEvent(tx, {
         id,
         competition_id: input.competitionId,
         home: input.home,
@@ -79,12 +89,12 @@ export class Trading {
    */
   updateEvent(by: CatalogActor, eventId: string, input: EventUpdate) {
     return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, async (tx) => {
-      const event = await store.findEvent(tx, eventId);
+      const event = await eventStore.findEvent(tx, eventId);
       if (!event) throw notFound('Event');
       const now = this.#deps.clock.now();
       const score =
         input.score ?? (input.status === 'live' && event.score_home === null ? { home: 0, away: 0 } : undefined);
-      await store.updateEvent(tx, eventId, {
+      await eventStore.updateEvent(tx, eventId, {
         ...(input.startsAt ? { starts_at: new Date(input.startsAt) } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(score ? { score_home: score.home, score_away: score.away } : {}),
@@ -99,14 +109,14 @@ export class Trading {
   createMarket(by: CatalogActor, eventId: string, input: CreateMarketBody & { id?: string }) {
     const id = input.id ?? newId('mk');
     return this.#change(by, 'catalog.market.create', { type: 'market', id }, { eventId, ...input }, async (tx) => {
-      if (!(await store.findEvent(tx, eventId))) throw notFound('Event');
+      if (!(await eventStore.findEvent(tx, eventId))) throw notFound('Event');
       const lineMilli = checkedLine(input.type, input.line === undefined ? null : parseMilli(input.line));
       checkOutcomes(
         input.type,
         input.selections.map((selection) => selection.outcome),
       );
-      const existing = await store.marketsOf(tx, [eventId]);
-      await store.insertMarket(tx, {
+      const existing = await marketStore.marketsOf(tx, [eventId]);
+      await marketStore.insertMarket(tx, {
         id,
         event_id: eventId,
         type: input.type,
@@ -116,7 +126,7 @@ export class Trading {
         sort_order: existing.length,
         updated_at: this.#deps.clock.now(),
       });
-      await store.insertSelections(
+      await selectionStore.insertSelections(
         tx,
         input.selections.map((selection, index) => ({
           id: `${id}_${index}`,
@@ -133,12 +143,12 @@ export class Trading {
 
   setMarketStatus(by: CatalogActor, marketId: string, status: Exclude<MarketStatus, 'settled'>) {
     return this.#change(by, 'catalog.market.status', { type: 'market', id: marketId }, { status }, async (tx) => {
-      const market = await store.findMarket(tx, marketId);
+      const market = await marketStore.findMarket(tx, marketId);
       if (!market) throw notFound('Market');
       if (market.status === 'settled' || market.status === 'closed') {
         throw catalogErrors.market_closed(undefined, `The market is ${market.status}; it cannot change any more.`);
       }
-      await store.setMarketStatus(tx, marketId, status, this.#deps.clock.now());
+      await marketStore.setMarketStatus(tx, marketId, status, this.#deps.clock.now());
       return (await marketRecords(tx, [market.event_id])).get(market.event_id)!.find((view) => view.id === marketId)!;
     });
   }
@@ -147,7 +157,7 @@ export class Trading {
   setOdds(by: CatalogActor, selectionId: string, odds: string) {
     const milli = oddsMilli(odds, 'odds');
     return this.#change(by, 'catalog.odds.change', { type: 'selection', id: selectionId }, { odds }, async (tx) => {
-      const updated = await store.setOdds(tx, selectionId, milli);
+      const updated = await selectionStore.setOdds(tx, selectionId, milli);
       if (!updated) throw notFound('Selection');
       return selectionRecord(updated);
     });
@@ -156,7 +166,7 @@ export class Trading {
   // ---- what the feed (the demo seed and live simulator, a future odds feed) reads before it changes anything ----
 
   async isEmpty(): Promise<boolean> {
-    return !(await store.anySport(this.#deps.db));
+    return !(await sportStore.anySport(this.#deps.db));
   }
 
   /**
@@ -164,9 +174,9 @@ export class Trading {
    * and suspended markets with their selections.
    */
   async liveState() {
-    const events = await store.feedEvents(this.#deps.db);
-    const markets = await store.feedMarkets(this.#deps.db);
-    const selections = await store.feedSelections(this.#deps.db);
+    const events = await feedStore.feedEvents(this.#deps.db);
+    const markets = await feedStore.feedMarkets(this.#deps.db);
+    const selections = await feedStore.feedSelections(this.#deps.db);
     return { now: this.#deps.clock.now(), events, markets, selections };
   }
 

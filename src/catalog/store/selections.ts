@@ -1,0 +1,114 @@
+import { sql, type Insertable, type QueryCreator } from 'kysely';
+import { runCompiled } from '../../platform/db/compiled.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import type { SelectionsTable } from '../tables.ts';
+
+export async function insertSelections(q: Queryable, rows: Insertable<SelectionsTable>[]) {
+  await q.insertInto('selections').values(rows).execute();
+}
+
+export function selectionsOf(q: Queryable, marketIds: string[]) {
+  if (marketIds.length === 0) return Promise.resolve([]);
+  return q
+    .selectFrom('selections')
+    .selectAll()
+    .where('market_id', 'in', marketIds)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+}
+
+/** New odds bump the odds version, so a bet priced on the old odds is judged by the acceptance policy. */
+export function setOdds(q: Queryable, selectionId: string, oddsMilli: number) {
+  return q
+    .updateTable('selections')
+    .set((eb) => ({ odds_milli: oddsMilli, odds_version: eb('odds_version', '+', 1) }))
+    .where('id', '=', selectionId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Current prices and market states of selections, read for a cash-out (locked FOR SHARE when asked to). */
+export function pricesOf(q: Queryable, selectionIds: string[], lock: boolean) {
+  if (selectionIds.length === 0) return Promise.resolve([]);
+  const query = q
+    .selectFrom('selections')
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .innerJoin('events', 'events.id', 'markets.event_id')
+    .select([
+      'selections.id',
+      'selections.odds_milli',
+      'selections.result',
+      'markets.id as market_id',
+      'markets.status as market_status',
+      'events.id as event_id',
+      'events.status as event_status',
+    ])
+    .where('selections.id', 'in', selectionIds)
+    .orderBy('selections.id');
+  // Locked: a selection's price, its market's status and its event's status cannot change until the caller commits.
+  return (lock ? query.forShare(['selections', 'markets', 'events']) : query).execute();
+}
+
+/** Selections by id (`= any` of one array parameter: one statement text however many there are). */
+function selectionsWithMarketAndEvent(q: QueryCreator<Database>, selectionIds: string[]) {
+  return q
+    .selectFrom('selections')
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .innerJoin('events', 'events.id', 'markets.event_id')
+    .where(sql<boolean>`selections.id = any(${selectionIds}::text[])`);
+}
+
+/**
+ * Selections with their market and event, locked so odds and status cannot change under a placement. Compiled
+ * once: it is every placement's first statement.
+ */
+export async function selectionsForBet(q: Queryable, selectionIds: string[]) {
+  const { rows } = await runCompiled(
+    q,
+    'selections of a bet, locked',
+    (db, slot) =>
+      selectionsWithMarketAndEvent(db, slot('ids'))
+        .select([
+          'selections.id',
+          'selections.odds_milli',
+          'selections.odds_version',
+          'markets.id as market_id',
+          'markets.status as market_status',
+          'events.id as event_id',
+          'events.status as event_status',
+          'events.starts_at',
+          // Names too: the placement answers with them, without reading them again.
+          'selections.name as selection_name',
+          'markets.name as market_name',
+          'events.home',
+          'events.away',
+        ])
+        // Exclusive, so an odds change queues behind the bets in flight and is never starved by a stream of them
+        // (share locks can overtake a waiting writer); NO KEY, so the legs' foreign-key checks do not wait on it.
+        .forNoKeyUpdate('selections'),
+    { ids: selectionIds },
+  );
+  return rows;
+}
+
+/** A selection's names (with its market's and event's), as bet views show them. */
+export type SelectionName = Awaited<ReturnType<typeof selectionNames>>[number];
+
+/** Names of selections with their market and event, for bet slips and My Bets. */
+export function selectionNames(q: Queryable, selectionIds: string[]) {
+  if (selectionIds.length === 0) return Promise.resolve([]);
+  return selectionsWithMarketAndEvent(q, selectionIds)
+    .select([
+      'selections.id as selection_id',
+      'selections.name as selection_name',
+      'markets.id as market_id',
+      'markets.name as market_name',
+      'events.id as event_id',
+      'events.home',
+      'events.away',
+      'events.starts_at',
+    ])
+    .execute();
+}
