@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/platform/config.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import { serveMetrics } from '../../src/platform/metrics/listener.ts';
 import { totpCode } from '../../src/staff/totp.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createTestDatabase, type KeptState, type TestDatabase } from './database.ts';
 import { DocumentedErrors } from './documented-errors.ts';
 import type { Interleaving } from './interleaving.ts';
 
@@ -66,8 +66,8 @@ export interface TestApp {
   /** The metrics listener's scrape URL when METRICS_PORT is set (testConfig turns it off), else null. */
   metricsUrl: string | null;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
-  /** Clean tables and a reset clock between tests. */
-  reset(): Promise<void>;
+  /** Clean tables (or those kept by `database.keep()`) and a reset clock between tests. */
+  reset(to?: KeptState): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -136,9 +136,9 @@ export async function startTestApp(
       documented.check(method, path, response);
       return response;
     },
-    reset: async () => {
+    reset: async (to) => {
       await app.services.delivery.idle();
-      await database.reset();
+      await database.reset(to);
       clock.set(CLOCK_START);
       logs.lines.length = 0;
     },

@@ -17,8 +17,10 @@ export interface TestDatabase {
   handle: DatabaseHandle;
   /** Set when running against PostgreSQL: the URL of this file's own database. */
   databaseUrl: string | undefined;
-  /** Empties every table, so each test starts clean without paying for a new database. */
-  reset(): Promise<void>;
+  /** Empties every table, so each test starts clean without paying for a new database; or puts back what was kept. */
+  reset(to?: KeptState): Promise<void>;
+  /** Keeps what every table holds now, for `reset(kept)`: a costly starting point built once per file. */
+  keep(): Promise<KeptState>;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,8 @@ export async function createTestDatabase(
     db: handle.db,
     handle,
     databaseUrl,
-    reset: () => emptyAll(handle.db),
+    reset: (to) => emptyAll(handle.db, to),
+    keep: () => keepAll(handle.db),
     close: async () => {
       await handle.close();
       if (databaseUrl) await dropPostgresDatabase(databaseUrl);
@@ -65,23 +68,73 @@ function migrationsFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** What a file's tables held at one moment, kept in a schema of their own beside them. */
+export interface KeptState {
+  schema: string;
+  /** Each table's columns but the generated ones, which the insert that puts rows back must leave out. */
+  columns: Map<string, string[]>;
+  sequences: Array<{ name: string; value: string | null }>;
+}
+
 /**
  * Every table emptied and every sequence started again, as `truncate … restart identity` would, but by deleting rows:
  * a test leaves a few rows in each table, and deleting them costs a fifth of a truncate, which makes new files for
  * every table (60 ms a test on either engine, measured, against 10). Triggers (the audit log's append-only guard,
- * foreign keys) are off for this transaction only (`session_replication_role`, as pg_restore does).
+ * foreign keys) are off for this transaction only (`session_replication_role`, as pg_restore does). Given a kept
+ * state, the tables are filled again from it and the sequences go on from where they were.
  */
-async function emptyAll(db: Db): Promise<void> {
-  const { rows: tables } = await sql<{ name: string }>`
-    select tablename as name from pg_tables
-    where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(db);
-  const { rows: sequences } = await sql<{ name: string }>`
-    select sequencename as name from pg_sequences where schemaname = 'public'`.execute(db);
+async function emptyAll(db: Db, to?: KeptState): Promise<void> {
+  const [tables, sequences] = await Promise.all([publicTables(db), publicSequences(db)]);
   await db.transaction().execute(async (tx) => {
     await sql`set local session_replication_role = replica`.execute(tx);
-    for (const { name } of tables) await sql`delete from ${sql.table(name)}`.execute(tx);
-    for (const { name } of sequences) await sql`select setval(${name}, 1, false)`.execute(tx);
+    for (const name of tables) {
+      await sql`delete from ${sql.table(name)}`.execute(tx);
+      const columns = to?.columns.get(name);
+      if (to && columns) {
+        const list = sql.join(columns.map((column) => sql.id(column)));
+        await sql`insert into ${sql.table(name)} (${list}) overriding system value
+          select ${list} from ${sql.table(`${to.schema}.${name}`)}`.execute(tx);
+      }
+    }
+    for (const name of sequences) {
+      const kept = to?.sequences.find((sequence) => sequence.name === name)?.value ?? null;
+      if (kept === null) await sql`select setval(${name}, 1, false)`.execute(tx);
+      else await sql`select setval(${name}, ${kept}, true)`.execute(tx);
+    }
   });
+}
+
+async function keepAll(db: Db): Promise<KeptState> {
+  const schema = 'kept_state';
+  const [tables, sequences] = await Promise.all([publicTables(db), publicSequences(db)]);
+  await db.transaction().execute(async (tx) => {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(tx);
+    await sql`create schema ${sql.id(schema)}`.execute(tx);
+    for (const name of tables) {
+      await sql`create table ${sql.table(`${schema}.${name}`)} as table ${sql.table(name)}`.execute(tx);
+    }
+  });
+  const { rows } = await sql<{ name: string; value: string | null }>`
+    select sequencename as name, last_value::text as value from pg_sequences where schemaname = 'public'`.execute(db);
+  const { rows: columns } = await sql<{ table: string; column: string }>`
+    select table_name as table, column_name as column from information_schema.columns
+    where table_schema = 'public' and is_generated = 'NEVER' order by table_name, ordinal_position`.execute(db);
+  const byTable = new Map<string, string[]>();
+  for (const { table, column } of columns) byTable.set(table, [...(byTable.get(table) ?? []), column]);
+  return { schema, columns: byTable, sequences: rows.filter((row) => sequences.includes(row.name)) };
+}
+
+async function publicTables(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select tablename as name from pg_tables
+    where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+async function publicSequences(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select sequencename as name from pg_sequences where schemaname = 'public'`.execute(db);
+  return rows.map((row) => row.name);
 }
 
 /** A new database on the server of `baseUrl`, empty or a copy of `template`; returns its URL. */

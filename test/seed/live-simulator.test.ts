@@ -5,14 +5,20 @@ import { seedDemoCatalog } from '../../src/seed/demo-catalog.ts';
 import { simulateLiveTick } from '../../src/seed/live-simulator.ts';
 import { randomSource } from '../../src/seed/random.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { KeptState } from '../helpers/database.ts';
 
 let t: TestApp;
 let random: () => number;
-before(async () => (t = await startTestApp()));
+// Every test starts from the demo catalog as seeded at the start clock: seeded once, put back before each test.
+let seeded: KeptState;
+before(async () => {
+  t = await startTestApp();
+  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  seeded = await t.database.keep();
+});
 after(() => t.close());
 beforeEach(async () => {
-  await t.reset();
-  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  await t.reset(seeded);
   random = randomSource(7);
 });
 
