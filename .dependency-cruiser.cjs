@@ -37,18 +37,20 @@ module.exports = {
     {
       name: 'domains-look-down',
       severity: 'error',
-      comment: 'A domain never imports what wires it (app.ts, server.ts, the administrative commands, the CLI).',
+      comment:
+        'A domain never imports what wires it (the files at the root of src/: server.ts, app.ts and its parts), ' +
+        'the administrative commands or the CLI.',
       from: { path: `^src/(${DOMAINS}|seed)/` },
-      to: { path: '^src/(app|server)\\.ts$|^src/(cli|commands)/' },
+      to: { path: '^src/[^/]+\\.ts$|^src/(cli|commands)/' },
     },
     {
       name: 'commands-look-down',
       severity: 'error',
       comment:
         'The administrative commands are run by the CLI and, for a CLI beside it, by the server (the local ' +
-        'channel): they import neither, nor the wiring of the app.',
+        'channel): they import neither, nor the wiring of the app (the files at the root of src/).',
       from: { path: '^src/commands/' },
-      to: { path: '^src/(app|server)\\.ts$|^src/cli/' },
+      to: { path: '^src/[^/]+\\.ts$|^src/cli/' },
     },
     {
       name: 'seed-stays-out-of-production',

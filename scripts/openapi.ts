@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApp, DOCUMENTS } from '../src/app.ts';
+import { DOCUMENTS } from '../src/api-documents.ts';
+import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { openDatabase } from '../src/platform/db/database.ts';

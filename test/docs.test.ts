@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DOCUMENTS } from '../src/app.ts';
+import { DOCUMENTS } from '../src/api-documents.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 
 /** The project's documentation stands alone: every relative link points at a file (and heading) of this repository. */

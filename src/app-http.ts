@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './platform/config.ts';
+import { installErrorHandling } from './platform/http/errors.ts';
+import { installResponseDefaults } from './platform/http/headers.ts';
+import { loggerOptions } from './platform/http/logging.ts';
+import { routerFailureOptions } from './platform/http/router-failures.ts';
+import type { TypedApp } from './platform/http/types.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+/** A request (headers and body) must arrive within 30 s: a client trickling its body cannot hold a connection. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The Fastify instance with the plumbing every answer goes through: logging, limits, request ids, the proxies
+ * trusted, validation, the error handler and the default headers.
+ */
+export function createHttp(config: Config, logStream: DestinationStream | undefined): TypedApp {
+  const http = Fastify({
+    logger: loggerOptions(config.logLevel, logStream),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: proxyTrust(config.trustProxy),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Bad URLs, shutdown and parser refusals answered in the error shape with the default headers.
+    ...routerFailureOptions(() => http),
+  }).withTypeProvider() as unknown as TypedApp;
+  http.setValidatorCompiler(validatorCompiler());
+  // Bodies are JSON only: Fastify's own text/plain parser would hand a string to the schema (400 validation)
+  // where the answer is 415 unsupported_media_type.
+  http.removeContentTypeParser('text/plain');
+  installErrorHandling(http);
+  installResponseDefaults(http);
+  return http;
+}
+
+/** TRUST_PROXY as Fastify wants it: a number of hops becomes "the nearest N hops". */
+function proxyTrust(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
