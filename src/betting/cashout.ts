@@ -15,7 +15,9 @@ import type { BettingMetrics } from './metrics.ts';
 import type { BetView, CashOutBody } from './schemas.ts';
 import { moveBet } from './moves.ts';
 import { isOpen } from './states.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
+import * as cashoutStore from './store/cashouts.ts';
+import * as legStore from './store/legs.ts';
 import type { BetViews } from './views.ts';
 
 /** The book's margin on a cash-out, in basis points of its fair value (5%). */
@@ -55,9 +57,9 @@ export class CashOut {
   }
 
   async offer(player: SessionPrincipal, betId: string, stake?: number): Promise<Offer> {
-    const bet = await store.findBet(this.#deps.db, betId);
+    const bet = await betStore.findBet(this.#deps.db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
-    const legs = await store.legsOfBets(this.#deps.db, [betId]);
+    const legs = await legStore.legsOfBets(this.#deps.db, [betId]);
     const paid = (await this.#deps.ledger.settledSums(this.#deps.db, [betId])).get(betId) ?? 0;
     return priceOf(bet, legs, await this.#prices(this.#deps.db, legs, false), paid, stake);
   }
@@ -67,15 +69,15 @@ export class CashOut {
   }
 
   async #accept(player: SessionPrincipal, betId: string, body: CashOutBody): Promise<{ bet: BetView }> {
-    const legs = await store.legsOfBets(this.#deps.db, [betId]);
+    const legs = await legStore.legsOfBets(this.#deps.db, [betId]);
     const cashedOut = await inTransaction(this.#deps.db, async (tx) => {
       // The selections first (as a settlement takes them), then the bet and its obligations (the lock order): the
       // price, the bet and what it was paid hold still.
       const prices = await this.#prices(tx, legs, true);
       const locked = (await this.#deps.ledger.lockBets(tx, [betId])).get(betId);
-      const bet = locked && (await store.findBet(tx, betId));
+      const bet = locked && (await betStore.findBet(tx, betId));
       if (!locked || !bet || bet.player_id !== player.playerId) throw notFound('Bet');
-      const earlier = (await store.cashoutsOfBets(tx, [betId])).find((row) => row.request_id === body.requestId);
+      const earlier = (await cashoutStore.cashoutsOfBets(tx, [betId])).find((row) => row.request_id === body.requestId);
       if (earlier) {
         const same = earlier.amount === body.amount && (body.stake === undefined || earlier.stake === body.stake);
         if (!same) throw bettingErrors.request_id_reused();
@@ -104,8 +106,8 @@ export class CashOut {
     const now = this.#deps.clock.now();
     const standing = bet.stake - bet.cashed_out_stake;
     const closes = offer.stake === standing;
-    const number = (await store.cashoutsOfBets(tx, [bet.id])).length + 1;
-    await store.insertCashout(tx, {
+    const number = (await cashoutStore.cashoutsOfBets(tx, [bet.id])).length + 1;
+    await cashoutStore.insertCashout(tx, {
       id: newCashoutId(),
       bet_id: bet.id,
       request_id: requestId,

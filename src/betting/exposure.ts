@@ -3,7 +3,7 @@ import type { StatementPart } from '../platform/db/one-statement.ts';
 import type { Tenant } from '../tenants/tables.ts';
 import type { Bet } from './tables.ts';
 import { bettingErrors } from './errors.ts';
-import * as store from './store.ts';
+import * as exposureStore from './store/exposure.ts';
 
 /**
  * Liability (potential payout minus stake) is reserved on every selection and event of the bet, in the statement
@@ -26,7 +26,7 @@ export function reserveExposure(
   const tooLarge = reservations.find((reservation) => bet.liability > limits[reservation.scope]);
   if (tooLarge) throw bettingErrors.exposure_limit({ scope: tooLarge.scope, id: tooLarge.refId });
   const reserving = { id: bet.id, tenantId: tenant.id, liability: bet.liability };
-  const statement = store.reserveExposureParts('reserved', reserving, limits, reservations, gate);
+  const statement = exposureStore.reserveExposureParts('reserved', reserving, limits, reservations, gate);
   return {
     parts: statement.parts,
     check(written) {
@@ -41,7 +41,7 @@ export function reserveExposure(
 
 /** Given back when the stake is refused or rolled back, when the bet is settled, or when it is fully cashed out. */
 export function releaseExposure(tx: Tx, bets: Array<Pick<Bet, 'id' | 'tenant_id'>>, now: Date): Promise<void> {
-  return store.shiftBetExposure(tx, { released: bets, reopened: [] }, now);
+  return exposureStore.shiftBetExposure(tx, { released: bets, reopened: [] }, now);
 }
 
 /**
@@ -54,5 +54,5 @@ export function settleExposure(
   change: { settled: Array<Pick<Bet, 'id' | 'tenant_id'>>; reopened: Array<Pick<Bet, 'id' | 'tenant_id'>> },
   now: Date,
 ): Promise<void> {
-  return store.shiftBetExposure(tx, { released: change.settled, reopened: change.reopened }, now);
+  return exposureStore.shiftBetExposure(tx, { released: change.settled, reopened: change.reopened }, now);
 }

@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Queryable } from '../platform/db/database.ts';
 import type { StatementPart } from '../platform/db/one-statement.ts';
 import { checkBetTransition, BetRaceError, type BetState } from './states.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
 import type { BetsTable } from './tables.ts';
 
 /**
@@ -12,9 +12,9 @@ import type { BetsTable } from './tables.ts';
  */
 
 /** Many moves at once (a settlement), each checked against the table and guarded like moveBet. */
-export async function moveBets(q: Queryable, moves: store.BetMove[]): Promise<void> {
+export async function moveBets(q: Queryable, moves: betStore.BetMove[]): Promise<void> {
   for (const move of moves) checkBetTransition(move.from, move.to);
-  const moved = await store.moveBets(q, moves);
+  const moved = await betStore.moveBets(q, moves);
   const lost = moves.find((move) => !moved.has(move.id));
   if (lost) throw new BetRaceError(lost.id, lost.from);
 }
@@ -30,7 +30,7 @@ export async function moveBet(
   changes: Omit<Updateable<BetsTable>, 'status'> = {},
 ): Promise<void> {
   checkBetTransition(bet.status, to);
-  if (!(await store.moveBet(q, bet.id, bet.status, { ...changes, status: to })))
+  if (!(await betStore.moveBet(q, bet.id, bet.status, { ...changes, status: to })))
     throw new BetRaceError(bet.id, bet.status);
 }
 
@@ -45,7 +45,7 @@ export function moveBetPart(
   gate?: string,
 ): StatementPart {
   checkBetTransition(move.bet.status, move.to);
-  return store.moveBetPart(
+  return betStore.moveBetPart(
     name,
     { id: move.bet.id, from: move.bet.status, changes: { ...move.changes, status: move.to } },
     gate,

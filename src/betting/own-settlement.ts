@@ -13,7 +13,8 @@ import { storedRefusal, type Refusal } from './refusals.ts';
 import type { BetOutcomeReport } from './schemas.ts';
 import { changeOf, movementFor } from './settlement-rules.ts';
 import { isOpen, isSettled, type BetState } from './states.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
+import * as legStore from './store/legs.ts';
 import type { Bet, BetLeg } from './tables.ts';
 
 /** What a bet's own outcome can be asked to do. */
@@ -64,9 +65,9 @@ export class OwnSettlement {
   ): Promise<BetOutcomeReport> {
     // The lock order: the bet, then its obligations; what the decision reads of either holds until the commit.
     const locked = (await this.#deps.ledger.lockBets(tx, [betId])).get(betId);
-    const bet = locked && (await store.findBet(tx, betId));
+    const bet = locked && (await betStore.findBet(tx, betId));
     if (!locked || !bet || bet.tenant_id !== tenantId) throw notFound('Bet');
-    const legs = await store.legsOfBets(tx, [betId]);
+    const legs = await legStore.legsOfBets(tx, [betId]);
     const asked = action === 'settle' || action === 'resettle' ? await this.#asked(tx, legs, results) : null;
     if (bet.status === 'pending') throw betOutcomeErrors.bet_pending({ status: bet.status });
     if (action === 'cancel') return this.#cancel(locked, bet, legs);
@@ -148,7 +149,7 @@ export class OwnSettlement {
     const tx = locked.tx;
     const now = this.#deps.clock.now();
     const changedLegs = legs.filter((leg, index) => leg.result !== asked[index]);
-    await store.setOwnLegResults(
+    await legStore.setOwnLegResults(
       tx,
       bet.id,
       changedLegs.map((leg) => ({ position: leg.position, result: asked[legs.indexOf(leg)] ?? null })),

@@ -23,7 +23,8 @@ import { storedRefusal, toError } from './refusals.ts';
 import { checkSlipShape, checkStake, payoutWithinMaximum, priceLegs } from './slip-rules.ts';
 import type { BetView, PlaceBetBody } from './schemas.ts';
 import type { BetRef, StakeDecisions } from './stake-decision.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
+import * as legStore from './store/legs.ts';
 import { betView, type BetViews } from './views.ts';
 
 const newBetId = () => `bt_${randomBytes(8).toString('hex')}`;
@@ -130,11 +131,11 @@ export class Placement {
    */
   async #answerFromState(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt | undefined): Promise<Placed> {
     try {
-      const current = await store.findBet(this.#deps.db, bet.id);
+      const current = await betStore.findBet(this.#deps.db, bet.id);
       if (current?.status === 'pending' && (await this.#deps.decisions.treatAsUnknown(bet, 'internal_error'))) {
         throw toError({ code: 'wallet_unavailable' });
       }
-      const decided = await store.findBet(this.#deps.db, bet.id);
+      const decided = await betStore.findBet(this.#deps.db, bet.id);
       if (decided?.status === 'refused') throw toError(storedRefusal(decided));
       if (decided?.status === 'accepted' && attempt?.outcome === 'applied') {
         const balance = { balance: attempt.balance, currency: attempt.currency };
@@ -157,7 +158,7 @@ export class Placement {
       return await this.#recordIn(tenant, player, body, requestHash);
     } catch (error) {
       // A repeated request id is told the first request's result, not a refusal of the slip as it stands now.
-      if (isAnswer(error) && (await store.findBetByRequest(this.#deps.db, player.playerId, body.requestId))) {
+      if (isAnswer(error) && (await betStore.findBetByRequest(this.#deps.db, player.playerId, body.requestId))) {
         return { kind: 'repeat' as const };
       }
       throw error;
@@ -220,8 +221,8 @@ export class Placement {
       // One statement writes the bet, its legs, its stake obligation and its exposure. The exposure parts come
       // last: those rows are what concurrent bets on the same selection or event queue on.
       const written = await writeTogether(tx, [
-        store.insertBetPart('bet', bet),
-        store.insertLegsPart('legs', betLegs, 'bet'),
+        betStore.insertBetPart('bet', bet),
+        legStore.insertLegsPart('legs', betLegs, 'bet'),
         stake.part,
         ...exposure.parts,
       ]);
@@ -252,7 +253,7 @@ export class Placement {
     // Waiting is real time, not the business clock: a monotonic deadline.
     const deadline = performance.now() + REPEAT_WAIT_MS;
     for (;;) {
-      const bet = await store.findBetByRequest(this.#deps.db, player.playerId, requestId);
+      const bet = await betStore.findBetByRequest(this.#deps.db, player.playerId, requestId);
       if (!bet) throw bettingErrors.bet_in_progress();
       if (bet.request_hash !== requestHash) throw bettingErrors.request_id_reused();
       if (bet.status === 'refused') throw toError(storedRefusal(bet));

@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { StakeDecisions } from './stake-decision.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
 
 /**
  * How long a bet may stay pending before the service decides its stake is lost: the wallet's 5 s per attempt, and
@@ -25,16 +25,16 @@ export class Recovery {
 
   /** Before the server listens: the process stopped between recording stakes and learning their outcomes. */
   async recoverPendingBets(): Promise<number> {
-    return this.#resolve(await store.pendingBets(this.#deps.db), 'interrupted');
+    return this.#resolve(await betStore.pendingBets(this.#deps.db), 'interrupted');
   }
 
   /** The running service's sweep (a periodic job): placements that lost their database mid-way. */
   async resolveStalePendingBets(): Promise<number> {
     const before = new Date(this.#deps.clock.now().getTime() - STALE_PENDING_MS);
-    return this.#resolve(await store.pendingBets(this.#deps.db, before), 'stale');
+    return this.#resolve(await betStore.pendingBets(this.#deps.db, before), 'stale');
   }
 
-  async #resolve(bets: Awaited<ReturnType<typeof store.pendingBets>>, reason: string): Promise<number> {
+  async #resolve(bets: Awaited<ReturnType<typeof betStore.pendingBets>>, reason: string): Promise<number> {
     let resolved = 0;
     for (const bet of bets) if (await this.#deps.decisions.treatAsUnknown(bet, reason)) resolved += 1;
     return resolved;

@@ -2,7 +2,7 @@ import { settledReturn } from '../catalog/odds.ts';
 import type { SelectionResult } from '../catalog/tables.ts';
 import type { BetAccount, BetMovement } from '../wallet/ledger/rows.ts';
 import { isOpen, type BetState, type SettledState } from './states.ts';
-import type { BetMove } from './store.ts';
+import type { BetMove } from './store/bets.ts';
 import type { Bet, BetLeg } from './tables.ts';
 
 /**

@@ -15,7 +15,8 @@ import { settleExposure } from './exposure.ts';
 import { moveBets } from './moves.ts';
 import type { SettleBody, SettlementPreview, SettlementReport } from './schemas.ts';
 import { isSettled, OPEN_STATES, SETTLED_STATES, type BetState } from './states.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
+import * as legStore from './store/legs.ts';
 
 type SettlementDeps = {
   db: Db;
@@ -88,7 +89,7 @@ export class Settlement {
     const recorded = await this.#deps.catalog.recordResults(tx, marketId, body.results, mode);
     // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
     // before may still wait for its stake's answer, and would escape the settlement.
-    if (await store.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
+    if (await legStore.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
     return recorded.changed ? this.#settleBets(tx, recorded) : emptyOutcome(recorded);
   }
 
@@ -97,7 +98,7 @@ export class Settlement {
    * lockBets takes it, then the bets' obligations).
    */
   async lockBetRows(tx: Tx, betIds: string[]): Promise<void> {
-    await store.lockBets(tx, betIds);
+    await betStore.lockBets(tx, betIds);
   }
 
   /**
@@ -108,7 +109,7 @@ export class Settlement {
    */
   async correctAfterLateCount(locked: LockedBet, obligation: WalletObligation): Promise<void> {
     if (!(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
-    const bet = await store.findBet(locked.tx, locked.betId);
+    const bet = await betStore.findBet(locked.tx, locked.betId);
     if (!bet || !isSettled(bet.status)) return;
     if (locked.settled === bet.settled_return) return;
     const ref = `reconcile:${obligation.tx_id}`;
@@ -126,17 +127,17 @@ export class Settlement {
   async #settleBets(tx: Tx, recorded: RecordedResults): Promise<SettlementOutcome> {
     // The bets first, then their legs: the order a bet's own outcome takes (own-settlement.ts), so the two never
     // deadlock, and a bet that took its own outcome meanwhile is found with it and left alone.
-    const bets = await store.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
-    await store.setLegResults(tx, recorded.marketId, recorded.results);
+    const bets = await legStore.lockBetsOnMarket(tx, recorded.marketId, [...OPEN_STATES, ...SETTLED_STATES]);
+    await legStore.setLegResults(tx, recorded.marketId, recorded.results);
     const ids = bets.map((bet) => bet.id);
-    const legs = groupBy(await store.legsOfBets(tx, ids), (leg) => leg.bet_id);
+    const legs = groupBy(await legStore.legsOfBets(tx, ids), (leg) => leg.bet_id);
     // Then their obligations (the lock order): what each bet's account says holds until the commit.
     const accounts = await this.#deps.ledger.lockBets(tx, ids);
     const context = { ref: `result:${recorded.marketId}:${recorded.version}`, now: this.#deps.clock.now() };
     const outcome = emptyOutcome(recorded);
     const { report } = outcome;
     const owed: Array<{ bet: LockedBet; movement: BetMovement }> = [];
-    const moves: store.BetMove[] = [];
+    const moves: betStore.BetMove[] = [];
     const exposure = { settled: [] as Bet[], reopened: [] as Bet[] };
     for (const bet of bets) {
       const account = accounts.get(bet.id)!;

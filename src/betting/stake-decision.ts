@@ -10,7 +10,7 @@ import type { LockedBet } from '../wallet/ledger/locks.ts';
 import { releaseExposure } from './exposure.ts';
 import { stakeRefusal, type Refusal } from './refusals.ts';
 import { moveBet, moveBetPart } from './moves.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
 
 export type BetRef = Pick<Bet, 'id' | 'tenant_id' | 'player_id' | 'stake'>;
 
@@ -72,7 +72,7 @@ export class StakeDecisions {
   async treatAsUnknown(bet: BetRef, reason: string): Promise<boolean> {
     const rollbackId = await inTransaction(this.#deps.db, async (tx) => {
       const locked = (await this.#deps.ledger.lockBets(tx, [bet.id])).get(bet.id);
-      const current = locked && (await store.findBet(tx, bet.id));
+      const current = locked && (await betStore.findBet(tx, bet.id));
       if (!locked || current?.status !== 'pending') return undefined;
       await this.#deps.ledger.attempts.markStakeInterrupted(locked, reason);
       return this.#refuse(locked, bet, { code: 'wallet_unavailable' }, true);
@@ -90,7 +90,7 @@ export class StakeDecisions {
   async settleLeftStake(bet: BetRef, stake: WalletObligation, attempt: WalletAttempt): Promise<boolean> {
     const settled = await inTransaction(this.#deps.db, async (tx) => {
       const locked = (await this.#deps.ledger.lockBets(tx, [bet.id])).get(bet.id);
-      const current = locked && (await store.findBet(tx, bet.id));
+      const current = locked && (await betStore.findBet(tx, bet.id));
       if (!locked || !current || current.status === 'pending') return false;
       // Recorded already by whoever decided the bet (the recovery of an interrupted placement does).
       if (locked.stake.status !== 'sending') return false;

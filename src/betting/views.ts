@@ -21,7 +21,9 @@ import {
   type StaffBetsQuery,
 } from './schemas.ts';
 import { BET_STATES, CLOSED_STATES, OPEN_STATES, type BetState } from './states.ts';
-import * as store from './store.ts';
+import * as betStore from './store/bets.ts';
+import * as cashoutStore from './store/cashouts.ts';
+import * as legStore from './store/legs.ts';
 import type { ListOrder } from '../platform/db/paging.ts';
 
 type BetViewsDeps = { db: Db; catalog: CatalogService; integration: IntegrationService; ledger: Ledger };
@@ -35,20 +37,20 @@ export class BetViews {
   }
 
   async view(betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#deps.db, betId);
+    const bet = await betStore.findBet(this.#deps.db, betId);
     if (!bet) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
 
   /** A casino's server reading one of its own bets (the sandbox outcome controls); another tenant's is not found. */
   async tenantBet(tenantId: string, betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#deps.db, betId);
+    const bet = await betStore.findBet(this.#deps.db, betId);
     if (!bet || bet.tenant_id !== tenantId) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
 
   async playerBet(player: SessionPrincipal, betId: string): Promise<BetView> {
-    const bet = await store.findBet(this.#deps.db, betId);
+    const bet = await betStore.findBet(this.#deps.db, betId);
     if (!bet || bet.player_id !== player.playerId) throw notFound('Bet');
     return (await this.#views([bet]))[0]!;
   }
@@ -107,7 +109,7 @@ export class BetViews {
   }
 
   async #visibleBet(tenantId: string | undefined, betId: string): Promise<Bet> {
-    const bet = await store.findBet(this.#deps.db, betId);
+    const bet = await betStore.findBet(this.#deps.db, betId);
     if (!bet || (tenantId !== undefined && bet.tenant_id !== tenantId)) throw notFound('Bet');
     return bet;
   }
@@ -115,7 +117,9 @@ export class BetViews {
   async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined, order?: ListOrder) {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows =
-      statuses.length === 0 ? [] : await store.betsOfPlayer(this.#deps.db, playerId, { statuses, limit, after, order });
+      statuses.length === 0
+        ? []
+        : await betStore.betsOfPlayer(this.#deps.db, playerId, { statuses, limit, after, order });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.placed_at, last.id) : '' };
@@ -123,8 +127,8 @@ export class BetViews {
 
   async #views(bets: Bet[], known?: WalletObligation[]): Promise<BetView[]> {
     const ids = bets.map((bet) => bet.id);
-    const legs = await store.legsOfBets(this.#deps.db, ids);
-    const cashouts = await store.cashoutsOfBets(this.#deps.db, ids);
+    const legs = await legStore.legsOfBets(this.#deps.db, ids);
+    const cashouts = await cashoutStore.cashoutsOfBets(this.#deps.db, ids);
     const postings = known ?? (await this.#deps.ledger.postingsOfBets(this.#deps.db, ids));
     const names = await this.#deps.catalog.selectionNames([...new Set(legs.map((leg) => leg.selection_id))]);
     return bets.map((bet) => betView(bet, { legs, cashouts, postings, names }));
