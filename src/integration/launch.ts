@@ -11,7 +11,10 @@ import { playerRecord, playerRefusal } from './records.ts';
 import type { SessionRequest } from './schemas.ts';
 import { idleMs, SESSION_ABSOLUTE_MS } from './session-timeouts.ts';
 import type { Sessions } from './sessions.ts';
-import * as store from './store.ts';
+import * as launchTokenStore from './store/launch-tokens.ts';
+import * as playerStore from './store/players.ts';
+import * as sessionOpeningStore from './store/session-opening.ts';
+import * as sessionStore from './store/sessions.ts';
 import type { Player } from './tables.ts';
 import { checkAvailable, namedTenant } from './tenant-key.ts';
 
@@ -53,7 +56,7 @@ export class Launch {
     const launchExpiresAt = new Date(now.getTime() + LAUNCH_TOKEN_TTL_MS);
     // body.cpf is deliberately never read past this point: it is accepted for compatibility, not kept.
     const open = () =>
-      store.openSession(
+      sessionOpeningStore.openSession(
         this.#deps.db,
         {
           id: newPlayerId(),
@@ -86,7 +89,7 @@ export class Launch {
    * in between is opened once more: no token is handed out that was not stored.
    */
   async #openAfterRefusal(tenant: Tenant, externalPlayerId: string, open: () => Promise<Player | undefined>) {
-    const player = await store.findPlayerByExternalId(this.#deps.db, tenant.id, externalPlayerId);
+    const player = await playerStore.findPlayerByExternalId(this.#deps.db, tenant.id, externalPlayerId);
     if (player.status !== 'active') throw playerRefusal(player.status);
     const opened = await open();
     if (opened) return opened;
@@ -109,7 +112,7 @@ export class Launch {
     const tokenHash = sha256Hex(launchToken);
     const idleCutoff = new Date(now.getTime() - idleMs(tenant.jurisdiction));
     const token = newToken('session');
-    const player = await store.exchangeLaunchToken(this.#deps.db, {
+    const player = await launchTokenStore.exchangeLaunchToken(this.#deps.db, {
       tokenHash,
       tenantId: tenant.id,
       now,
@@ -122,7 +125,7 @@ export class Launch {
 
   /** Why a launch token was refused: read after the failed exchange, for the error and the audit trail. */
   async #refusal(tenant: Tenant, tokenHash: string, now: Date, idleCutoff: Date, ip: string) {
-    const launch = await store.findLaunchToken(this.#deps.db, tokenHash);
+    const launch = await launchTokenStore.findLaunchToken(this.#deps.db, tokenHash);
     if (!launch) return integrationErrors.launch_token_invalid({ reason: 'unknown_token' });
     if (launch.tenant_id !== tenant.id) {
       return integrationErrors.launch_token_invalid(
@@ -142,15 +145,18 @@ export class Launch {
       return integrationErrors.launch_token_used({ reason: 'already_used' });
     }
     if (launch.expires_at < now) return integrationErrors.launch_token_expired({ reason: 'expired' });
-    const session = await store.findSession(this.#deps.db, launch.session_id);
+    const session = await sessionStore.findSession(this.#deps.db, launch.session_id);
     if (session) await this.#deps.sessions.endIfOver(session, now, idleCutoff);
-    const player = session ? await store.findPlayer(this.#deps.db, session.player_id) : undefined;
+    const player = session ? await playerStore.findPlayer(this.#deps.db, session.player_id) : undefined;
     if (player && player.status !== 'active' && !session?.ended_at) return playerRefusal(player.status);
     return integrationErrors.session_expired();
   }
 
   /** Deletes the launch records a day past their expiry (a periodic job). */
   async purgeRecords(): Promise<number> {
-    return store.deleteOldLaunchTokens(this.#deps.db, new Date(this.#deps.clock.now().getTime() - LAUNCH_RETENTION_MS));
+    return launchTokenStore.deleteOldLaunchTokens(
+      this.#deps.db,
+      new Date(this.#deps.clock.now().getTime() - LAUNCH_RETENTION_MS),
+    );
   }
 }

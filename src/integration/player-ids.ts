@@ -1,5 +1,5 @@
 import type { Queryable } from '../platform/db/database.ts';
-import * as store from './store.ts';
+import * as playerStore from './store/players.ts';
 
 /**
  * Our id of a casino's player, from the casino's own id (externalPlayerId, unique within a tenant): for reads of
@@ -7,5 +7,5 @@ import * as store from './store.ts';
  * no such player.
  */
 export async function playerIdOf(q: Queryable, tenantId: string, externalId: string): Promise<string | undefined> {
-  return (await store.findPlayerOfTenant(q, tenantId, externalId))?.id;
+  return (await playerStore.findPlayerOfTenant(q, tenantId, externalId))?.id;
 }

@@ -7,7 +7,7 @@ import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { playerRecord } from './records.ts';
 import type { Sessions } from './sessions.ts';
-import * as store from './store.ts';
+import * as playerStore from './store/players.ts';
 import type { Player, PlayerStatus } from './tables.ts';
 import { namedTenant } from './tenant-key.ts';
 
@@ -25,7 +25,7 @@ export class Players {
   async setStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
     return inTransaction(this.#deps.db, async (tx) => {
       const player = await this.#visiblePlayer(call, playerId, tx);
-      const updated = await store.setPlayerStatus(tx, playerId, status, this.#deps.clock.now());
+      const updated = await playerStore.setPlayerStatus(tx, playerId, status, this.#deps.clock.now());
       await this.#deps.sessions.playerStatusChanged(tx, playerId, status);
       await this.#deps.audit.record(tx, {
         actor: { type: 'staff', id: call.staff.id },
@@ -52,7 +52,7 @@ export class Players {
     const scope = tenantScope(call.staff);
     const player =
       scope === null || scope === tenantId
-        ? await store.findPlayerOfTenant(this.#deps.db, tenantId, externalId)
+        ? await playerStore.findPlayerOfTenant(this.#deps.db, tenantId, externalId)
         : undefined;
     if (!player) throw notFound('Player');
     return player;
@@ -60,7 +60,7 @@ export class Players {
 
   /** A player the staff member may see: another tenant's player is answered as unknown. */
   async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
-    const player = await store.findPlayer(q ?? this.#deps.db, playerId);
+    const player = await playerStore.findPlayer(q ?? this.#deps.db, playerId);
     const scope = tenantScope(call.staff);
     if (!player || (scope !== null && player.tenant_id !== scope)) throw notFound('Player');
     return player;

@@ -8,7 +8,8 @@ import type { TenantService } from '../tenants/service.ts';
 import { integrationErrors } from './errors.ts';
 import { playerRecord, playerRefusal } from './records.ts';
 import { idleMs, idleTimeoutMinutes } from './session-timeouts.ts';
-import * as store from './store.ts';
+import * as playerStore from './store/players.ts';
+import * as sessionStore from './store/sessions.ts';
 import type { PlayerStatus, SessionEndReason } from './tables.ts';
 import { checkAvailable, namedTenant } from './tenant-key.ts';
 
@@ -32,7 +33,7 @@ const REMEMBERED_SESSION_MS = 5_000;
 /** Sessions remembered at most (the least recently used go first): a few MiB. */
 const REMEMBERED_SESSIONS = 20_000;
 
-type FoundSession = NonNullable<Awaited<ReturnType<typeof store.findSessionByToken>>>;
+type FoundSession = NonNullable<Awaited<ReturnType<typeof sessionStore.findSessionByToken>>>;
 
 /** What is needed to tell whether a session is over, and why. */
 interface SessionTimes {
@@ -109,7 +110,7 @@ export class Sessions {
     if (background || now.getTime() - found.lastActivityAt.getTime() < ACTIVITY_GRANULARITY_MS) {
       return found.lastActivityAt;
     }
-    await store.touchSession(this.#deps.db, found.sessionId, now);
+    await sessionStore.touchSession(this.#deps.db, found.sessionId, now);
     // The entry keeps its first expiry: remembering the activity must not extend how long a hand edit goes unseen.
     this.#remembered.update(tokenHash, { ...found, lastActivityAt: now });
     return now;
@@ -128,7 +129,7 @@ export class Sessions {
     }
     return this.#remembered.read(
       tokenHash,
-      () => store.findSessionByToken(this.#deps.db, tokenHash),
+      () => sessionStore.findSessionByToken(this.#deps.db, tokenHash),
       (found) => !found.endedAt,
     );
   }
@@ -149,12 +150,12 @@ export class Sessions {
   }
 
   async #endSession(sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
-    await store.endSession(this.#deps.db, sessionId, now, reason);
+    await sessionStore.endSession(this.#deps.db, sessionId, now, reason);
     this.#sessionsChanged(this.#deps.db);
   }
 
   async info(principal: SessionPrincipal) {
-    const player = (await store.findPlayer(this.#deps.db, principal.playerId))!;
+    const player = (await playerStore.findPlayer(this.#deps.db, principal.playerId))!;
     const tenant = await namedTenant(this.#deps.tenants, principal.tenantId);
     return {
       player: playerRecord(player, tenant),
@@ -173,7 +174,7 @@ export class Sessions {
   /** Ends every open session of the tenants, inside the transaction that suspends them. */
   async endSessionsOfTenants(tx: Tx, tenantIds: string[]): Promise<void> {
     this.#sessionsChanged(tx);
-    await store.endOpenSessions(tx, { tenantIds }, this.#deps.clock.now(), 'suspended');
+    await sessionStore.endOpenSessions(tx, { tenantIds }, this.#deps.clock.now(), 'suspended');
   }
 
   /**
@@ -182,7 +183,7 @@ export class Sessions {
    */
   async playerStatusChanged(tx: Tx, playerId: string, status: PlayerStatus): Promise<void> {
     this.#sessionsChanged(tx);
-    if (status !== 'active') await store.endOpenSessions(tx, { playerId }, this.#deps.clock.now(), 'restricted');
+    if (status !== 'active') await sessionStore.endOpenSessions(tx, { playerId }, this.#deps.clock.now(), 'restricted');
   }
 }
 

@@ -1,0 +1,34 @@
+import type { Queryable } from '../../platform/db/database.ts';
+import type { Player, PlayerStatus } from '../tables.ts';
+
+export function findPlayerByExternalId(q: Queryable, tenantId: string, externalId: string) {
+  return q
+    .selectFrom('players')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The player the casino knows by `externalId` in the tenant, if any. */
+export function findPlayerOfTenant(q: Queryable, tenantId: string, externalId: string) {
+  return q
+    .selectFrom('players')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+}
+
+export function findPlayer(q: Queryable, id: string) {
+  return q.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function setPlayerStatus(q: Queryable, playerId: string, status: PlayerStatus, now: Date): Promise<Player> {
+  return q
+    .updateTable('players')
+    .set({ status, updated_at: now })
+    .where('id', '=', playerId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
