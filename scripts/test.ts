@@ -10,6 +10,9 @@ import { ENGINE_INDEPENDENT } from '../test/engines.ts';
 const files = process.argv.slice(2);
 // Every statement compiled once per shape is also built afresh on each run and compared (src/platform/db/compiled.ts).
 process.env.BOOKMAKER_CHECK_COMPILED = '1';
+// Each test file is a process of its own that loads the service's modules: V8's compiled code for them is kept on
+// disk and shared, which cuts a file's start by about 0.6 s of a core (measured: 0.35 s to load the app, not 1).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'bookmaker-compile-cache');
 const { DATABASE_URL, ...withoutDatabase } = process.env;
 const quiet = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
@@ -24,7 +27,7 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
   return ok;
 }
 
-const nodeTest = (patterns: string[]) => ['--test', '--test-concurrency=2', '--test-timeout=120000', ...patterns];
+const runTests = (patterns: string[]) => ['scripts/run-tests.ts', ...patterns];
 
 const results: boolean[] = [];
 // The browser side is built first: the server serves it and the browser tests load it. The app's Core Web Vitals
@@ -82,12 +85,12 @@ if (files.length === 0) {
 }
 // web/test: the iframe app's logic (slip arithmetic, formatting, router, bridge); no database, no browser.
 const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts'];
-results.push(run('tests on embedded PGlite', process.execPath, nodeTest(tests), withoutDatabase));
+results.push(run('tests on embedded PGlite', process.execPath, runTests(tests), withoutDatabase));
 if (DATABASE_URL) {
   // The browser tests check pages, not the database: once is enough. So do the files of test/engines.ts, whose
   // outcome cannot depend on the engine; every other file under test/ runs again on PostgreSQL.
   const databaseTests = files.length > 0 ? files : engineDependentTests();
-  results.push(run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, nodeTest(databaseTests)));
+  results.push(run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, runTests(databaseTests)));
 }
 process.exit(results.every(Boolean) ? 0 : 1);
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ENGINE_DEPENDENT_MARKS, ENGINE_INDEPENDENT } from './engines.ts';
+import { LONGEST_FIRST } from './schedule.ts';
 
 /** The PostgreSQL pass leaves out only what cannot differ there (engines.ts). */
 describe('the files the PostgreSQL pass leaves out', () => {
@@ -23,5 +24,15 @@ describe('the files the PostgreSQL pass leaves out', () => {
       const marks = ENGINE_DEPENDENT_MARKS.filter((mark) => text.includes(mark) && !named[file]?.includes(mark));
       assert.deepEqual(marks, [], `${file} may depend on the engine: it mentions ${marks.join(', ')}`);
     }
+  });
+});
+
+/** The runner starts these first (schedule.ts): a name that no longer exists would be ordering nothing. */
+describe('the files the runner starts first', () => {
+  it('exist, each named once', () => {
+    for (const file of LONGEST_FIRST) {
+      assert.ok(existsSync(new URL(`../${file}`, import.meta.url)), `${file} is named but does not exist`);
+    }
+    assert.equal(new Set(LONGEST_FIRST).size, LONGEST_FIRST.length);
   });
 });
