@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { LOGIN_FAILURE_LIMIT, LOCKOUT_MS } from '../../src/staff/service.ts';
+import { LOGIN_FAILURE_LIMIT, LOCKOUT_MS } from '../../src/staff/attempts.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { STAFF_PASSWORD, loginAsStaff, startTestApp, type LoggedInStaff, type TestApp } from '../helpers/app.ts';
 import { createTenant } from '../helpers/tenant.ts';

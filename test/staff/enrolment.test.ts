@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/platform/crypto.ts';
-import {
-  ENROLMENT_TTL_MS,
-  LOCKOUT_MS,
-  LOGIN_FAILURE_LIMIT,
-  STAFF_IDLE_TIMEOUT_MS,
-  STAFF_TOKEN_TTL_MS,
-} from '../../src/staff/service.ts';
+import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT } from '../../src/staff/attempts.ts';
+import { ENROLMENT_TTL_MS } from '../../src/staff/enrolment.ts';
+import { STAFF_IDLE_TIMEOUT_MS, STAFF_TOKEN_TTL_MS } from '../../src/staff/sessions.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { STAFF_PASSWORD, loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 

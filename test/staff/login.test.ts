@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/platform/crypto.ts';
-import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT, STAFF_IDLE_TIMEOUT_MS, STAFF_TOKEN_TTL_MS } from '../../src/staff/service.ts';
+import { LOCKOUT_MS, LOGIN_FAILURE_LIMIT } from '../../src/staff/attempts.ts';
+import { STAFF_IDLE_TIMEOUT_MS, STAFF_TOKEN_TTL_MS } from '../../src/staff/sessions.ts';
 import { hashPassword, PASSWORD_COST, verifyPassword } from '../../src/staff/password.ts';
 import { totpCode } from '../../src/staff/totp.ts';
 import { STAFF_PASSWORD, TEST_PASSWORD_COST, loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
