@@ -122,11 +122,17 @@ export function freshSportsbookPerTest(
   prefix: string,
   balance = 100_00,
   appDeps: Parameters<typeof startTestApp>[1] = {},
+  options: {
+    /** The service's settings beyond the tests' own (a metrics port, say). */
+    config?: Parameters<typeof startTestApp>[0];
+    /** Where the tenant's wallet is, if not at the test wallet's own URL (reached by name, say). */
+    walletUrl?: (wallet: TestWallet) => string;
+  } = {},
 ): FreshSportsbook {
   const fresh = {} as FreshSportsbook;
   let n = 0;
   before(async () => {
-    fresh.t = await startTestApp({}, appDeps);
+    fresh.t = await startTestApp(options.config ?? {}, appDeps);
     fresh.wallet = await startTestWallet(fresh.t.clock);
   });
   after(async () => {
@@ -138,7 +144,8 @@ export function freshSportsbookPerTest(
     fresh.wallet.wallet.faults.length = 0;
     fresh.wallet.wallet.received.length = 0;
     fresh.wallet.setLatency(0);
-    fresh.book = await setUpSportsbook(fresh.t, fresh.wallet);
+    const walletUrl = options.walletUrl?.(fresh.wallet);
+    fresh.book = await setUpSportsbook(fresh.t, fresh.wallet, walletUrl ? { walletUrl } : {});
     n += 1;
     fresh.player = `${prefix}-${n}`;
     fresh.token = await playerWithBalance(fresh.t, fresh.book, fresh.wallet, fresh.player, balance);

@@ -3,24 +3,24 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { getMetricsFromIterator, type PromMetrics } from 'prom2javascript';
 import { loadConfig } from '../../src/platform/config.ts';
 import { DATA_DIR_LOCK } from '../../src/platform/db/instance-lock.ts';
 import { startServer, StartupError, type RunningServer } from '../../src/server.ts';
-import { LogCapture, request, startTestApp, type HttpResponse, type TestApp } from '../helpers/app.ts';
+import { LogCapture, request, startTestApp, type HttpResponse } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import { deploymentEnv } from '../helpers/process.ts';
 import {
+  freshSportsbookPerTest,
   newRequestId,
   playerWithBalance,
   resultsOf,
   settleMarket,
   setUpSportsbook,
-  type Sportsbook,
 } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { startTestWallet } from '../helpers/wallet.ts';
 
 type Labels = Record<string, string>;
 
@@ -244,37 +244,16 @@ describe('a METRICS_PORT already in use', () => {
 });
 
 describe('what the metrics count', () => {
-  let t: TestApp;
-  let wallet: TestWallet;
-  let book: Sportsbook;
-  let token: string;
-  let tenant: string;
-  let n = 0;
-  before(async () => {
-    t = await startTestApp({ METRICS_PORT: '0' });
-    wallet = await startTestWallet(t.clock);
-  });
-  after(async () => {
-    await t.close();
-    await wallet.close();
-  });
-  beforeEach(async () => {
-    await t.reset();
-    wallet.wallet.faults.length = 0;
-    book = await setUpSportsbook(t, wallet);
-    tenant = book.tenant.tenantId;
-    n += 1;
-    token = await playerWithBalance(t, book, wallet, `metrics-player-${n}`, 100_00);
-  });
+  const fresh = freshSportsbookPerTest('metrics-player', 100_00, {}, { config: { METRICS_PORT: '0' } });
 
-  const metrics = () => scrape(t.metricsUrl!);
+  const metrics = () => scrape(fresh.t.metricsUrl!);
   const place = (options: { stake?: number; odds?: string; event?: number } = {}) =>
-    t.request('POST', '/api/v1/bets', {
-      token,
+    fresh.t.request('POST', '/api/v1/bets', {
+      token: fresh.token,
       body: {
         requestId: newRequestId(),
         stake: options.stake ?? 10_00,
-        legs: [{ selectionId: book.events[options.event ?? 0]!.home, odds: options.odds ?? '2.10' }],
+        legs: [{ selectionId: fresh.book.events[options.event ?? 0]!.home, odds: options.odds ?? '2.10' }],
       },
     });
   async function single(event = 0): Promise<string> {
@@ -283,7 +262,7 @@ describe('what the metrics count', () => {
     return response.body.bet.id;
   }
   const settleHome = (event = 0) =>
-    settleMarket(t, book, book.events[event]!.marketId, resultsOf(book.events[event]!, 'home'));
+    settleMarket(fresh.t, fresh.book, fresh.book.events[event]!.marketId, resultsOf(fresh.book.events[event]!, 'home'));
 
   it('counts placements by outcome, accepted or the refusal code, and times them by result', async () => {
     const before = await metrics();
@@ -309,15 +288,20 @@ describe('what the metrics count', () => {
     const before = await metrics();
     assert.equal((await place()).status, 201);
     assert.deepEqual(errorOf(await place({ stake: 500_00 })), [402, 'insufficient_funds']);
-    wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+    fresh.wallet.fault({ mode: 'status_500', endpoint: 'debit' });
     assert.deepEqual(errorOf(await place()), [503, 'wallet_unavailable']);
-    wallet.fault({ mode: 'reset', endpoint: 'debit' });
+    fresh.wallet.fault({ mode: 'reset', endpoint: 'debit' });
     assert.deepEqual(errorOf(await place()), [503, 'wallet_unavailable']);
-    await drainDeliveries(t);
-    assert.equal((await t.request('GET', '/api/v1/wallet/balance', { token })).status, 200);
+    await drainDeliveries(fresh.t);
+    assert.equal((await fresh.t.request('GET', '/api/v1/wallet/balance', { token: fresh.token })).status, 200);
     const after = await metrics();
     const calls = (endpoint: string, result: string, code = '') =>
-      grew(before, after, 'bookmaker_wallet_calls_total', { tenant, endpoint, result, code });
+      grew(before, after, 'bookmaker_wallet_calls_total', {
+        tenant: fresh.book.tenant.tenantId,
+        endpoint,
+        result,
+        code,
+      });
     assert.deepEqual(
       [
         calls('debit', 'applied'),
@@ -331,7 +315,7 @@ describe('what the metrics count', () => {
     );
     assert.deepEqual(
       ['debit', 'rollback', 'balance'].map((endpoint) =>
-        grew(before, after, 'bookmaker_wallet_call_duration_seconds', { tenant, endpoint }),
+        grew(before, after, 'bookmaker_wallet_call_duration_seconds', { tenant: fresh.book.tenant.tenantId, endpoint }),
       ),
       [4, 2, 1],
     );
@@ -340,9 +324,12 @@ describe('what the metrics count', () => {
 
   it('counts cash-outs by outcome and times them by result', async () => {
     const betId = await single();
-    const offer = await t.request('GET', `/api/v1/bets/${betId}/cashout`, { token });
+    const offer = await fresh.t.request('GET', `/api/v1/bets/${betId}/cashout`, { token: fresh.token });
     const cashOut = (amount: number) =>
-      t.request('POST', `/api/v1/bets/${betId}/cashout`, { token, body: { requestId: newRequestId(), amount } });
+      fresh.t.request('POST', `/api/v1/bets/${betId}/cashout`, {
+        token: fresh.token,
+        body: { requestId: newRequestId(), amount },
+      });
     const before = await metrics();
     assert.deepEqual(errorOf(await cashOut(offer.body.offer.amount + 1)), [409, 'cashout_offer_changed']);
     assert.equal((await cashOut(offer.body.offer.amount)).status, 200);
@@ -363,23 +350,27 @@ describe('what the metrics count', () => {
     await single(0);
     await single(1);
     const before = await metrics();
-    assert.equal(valueOf(before, 'bookmaker_ledger_oldest_pending_seconds', { tenant }), undefined, 'none owed');
+    assert.equal(
+      valueOf(before, 'bookmaker_ledger_oldest_pending_seconds', { tenant: fresh.book.tenant.tenantId }),
+      undefined,
+      'none owed',
+    );
     // The first payout is refused by the wallet: held for review.
-    wallet.fault({ mode: 'refuse', endpoint: 'credit' });
+    fresh.wallet.fault({ mode: 'refuse', endpoint: 'credit' });
     assert.equal((await settleHome(0)).status, 200);
-    await drainDeliveries(t);
+    await drainDeliveries(fresh.t);
     // The second one's first attempt proves nothing: owed, and waiting for its next attempt.
-    wallet.fault({ mode: 'status_500', endpoint: 'credit' });
+    fresh.wallet.fault({ mode: 'status_500', endpoint: 'credit' });
     assert.equal((await settleHome(1)).status, 200);
-    assert.equal(await t.app.services.delivery.runOnce(), 1);
-    t.clock.advance(90_000);
+    assert.equal(await fresh.t.app.services.delivery.runOnce(), 1);
+    fresh.t.clock.advance(90_000);
     const after = await metrics();
     // Only the states that wait are gauged (each read through its partial index); final ones are counted as deliveries.
     assert.deepEqual(
       ['pending', 'held', 'applied'].map((state) => valueOf(after, 'bookmaker_ledger_obligations', { state })),
       [1, 1, undefined],
     );
-    assert.equal(valueOf(after, 'bookmaker_ledger_oldest_pending_seconds', { tenant }), 90);
+    assert.equal(valueOf(after, 'bookmaker_ledger_oldest_pending_seconds', { tenant: fresh.book.tenant.tenantId }), 90);
     assert.equal(valueOf(after, 'bookmaker_ledger_held_for_review'), 1);
     assert.deepEqual(
       ['refused', 'unknown'].map((result) => grew(before, after, 'bookmaker_ledger_deliveries_total', { result })),
@@ -388,7 +379,7 @@ describe('what the metrics count', () => {
     // A wallet's own code outside the contract's list is counted as `other`: one casino cannot add series.
     assert.equal(
       grew(before, after, 'bookmaker_wallet_calls_total', {
-        tenant,
+        tenant: fresh.book.tenant.tenantId,
         endpoint: 'credit',
         result: 'refused',
         code: 'other',
@@ -400,12 +391,12 @@ describe('what the metrics count', () => {
   it('counts answers by method, route template and status class; a path no route has is unmatched', async () => {
     const before = await metrics();
     const betId = await single();
-    assert.equal((await t.request('GET', `/api/v1/bets/${betId}/cashout`, { token })).status, 200);
-    assert.deepEqual(errorOf(await t.request('GET', '/api/v1/bets/bt_0000000000000000', { token })), [
-      404,
-      'not_found',
-    ]);
-    assert.deepEqual(errorOf(await request(t.url, 'GET', `/no/such/path/${betId}`)), [404, 'not_found']);
+    assert.equal((await fresh.t.request('GET', `/api/v1/bets/${betId}/cashout`, { token: fresh.token })).status, 200);
+    assert.deepEqual(
+      errorOf(await fresh.t.request('GET', '/api/v1/bets/bt_0000000000000000', { token: fresh.token })),
+      [404, 'not_found'],
+    );
+    assert.deepEqual(errorOf(await request(fresh.t.url, 'GET', `/no/such/path/${betId}`)), [404, 'not_found']);
     const after = await metrics();
     const answered = (method: string, route: string, status_class: string) => [
       grew(before, after, 'bookmaker_http_requests_total', { method, route, status_class }),

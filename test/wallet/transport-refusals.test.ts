@@ -1,54 +1,43 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, it } from 'node:test';
 import { drainDeliveries } from '../helpers/delivery.ts';
-import { newRequestId, playerWithBalance, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
-import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { freshSportsbookPerTest, newRequestId } from '../helpers/sportsbook.ts';
 
 /**
  * A destination the transport refuses (the wallet name, localhost here, resolving to a private address) or cannot resolve is not
  * an unknown outcome: nothing was sent. The wallet is reached by name; each resolution takes the next answer of
  * `answers` ('fail' throws like a name that does not resolve), then `otherwise`.
  */
-let t: TestApp;
-let wallet: TestWallet;
-let book: Sportsbook;
-let token: string;
-let answers: Array<string>;
-let otherwise: string;
-let n = 0;
-
-before(async () => {
-  const resolver = async () => {
-    const answer = answers.shift() ?? otherwise;
-    if (answer === 'fail') throw new Error('getaddrinfo ENOTFOUND localhost');
-    return [answer];
-  };
-  t = await startTestApp({}, { resolver });
-  wallet = await startTestWallet(t.clock);
-});
-after(async () => {
-  await t.close();
-  await wallet.close();
-});
-beforeEach(async () => {
-  await t.reset();
+let answers: Array<string> = [];
+let otherwise = '127.0.0.1';
+// Registered before the sportsbook's own hooks, so each test's resolver starts afresh before its tenant is set up.
+beforeEach(() => {
   answers = [];
   otherwise = '127.0.0.1';
-  wallet.wallet.faults.length = 0;
-  wallet.wallet.received.length = 0;
-  book = await setUpSportsbook(t, wallet, { walletUrl: `http://localhost:${new URL(wallet.url).port}` });
-  n += 1;
-  token = await playerWithBalance(t, book, wallet, `player-${n}`, 100_00);
 });
+const resolver = async () => {
+  const answer = answers.shift() ?? otherwise;
+  if (answer === 'fail') throw new Error('getaddrinfo ENOTFOUND localhost');
+  return [answer];
+};
+const fresh = freshSportsbookPerTest(
+  'player',
+  100_00,
+  { resolver },
+  { walletUrl: (wallet) => `http://localhost:${new URL(wallet.url).port}` },
+);
 
 const single = () =>
-  t.request('POST', '/api/v1/bets', {
-    token,
-    body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
+  fresh.t.request('POST', '/api/v1/bets', {
+    token: fresh.token,
+    body: {
+      requestId: newRequestId(),
+      stake: 10_00,
+      legs: [{ selectionId: fresh.book.events[0]!.home, odds: '2.10' }],
+    },
   });
 const obligations = () =>
-  t.db
+  fresh.t.db
     .selectFrom('wallet_obligations')
     .select(['tx_id', 'status', 'hold_reason', 'last_outcome', 'attempts'])
     .orderBy('sequence')
@@ -66,38 +55,42 @@ describe('a destination the transport refuses', () => {
     const rows = await obligations();
     assert.equal(rows.length, 1, 'no rollback is owed for a debit that never left');
     assert.deepEqual([rows[0]!.status, rows[0]!.last_outcome], ['refused', 'refused_address']);
-    const bet = await t.db.selectFrom('bets').select(['status']).executeTakeFirstOrThrow();
+    const bet = await fresh.t.db.selectFrom('bets').select(['status']).executeTakeFirstOrThrow();
     assert.equal(bet.status, 'refused');
-    const calls = await t.db.selectFrom('wallet_calls').selectAll().where('endpoint', '=', 'debit').execute();
+    const calls = await fresh.t.db.selectFrom('wallet_calls').selectAll().where('endpoint', '=', 'debit').execute();
     assert.deepEqual(
       calls.map((call) => [call.outcome, call.reason, call.http_status]),
       [['not_sent', 'refused_address', null]],
     );
-    assert.equal(wallet.wallet.received.filter((r) => r.endpoint === 'debit').length, 0, 'nothing reached the wallet');
+    assert.equal(
+      fresh.wallet.wallet.received.filter((r) => r.endpoint === 'debit').length,
+      0,
+      'nothing reached the wallet',
+    );
   });
 
   it('an owed movement never sent is held for review, not resent every 30 s', async () => {
-    wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+    fresh.wallet.fault({ mode: 'status_500', endpoint: 'debit' });
     answers = ['127.0.0.1'];
     otherwise = '10.0.0.1';
     assert.equal((await single()).status, 503);
-    await drainDeliveries(t);
+    await drainDeliveries(fresh.t);
     const held = await rollbackRow();
     assert.deepEqual([held.status, held.hold_reason, held.attempts], ['held', 'refused_address', 1]);
-    t.clock.advance(60_000);
-    assert.equal(await t.app.services.delivery.runOnce(), 0, 'a held movement is not due any more');
+    fresh.t.clock.advance(60_000);
+    assert.equal(await fresh.t.app.services.delivery.runOnce(), 0, 'a held movement is not due any more');
     assert.equal((await rollbackRow()).attempts, 1);
   });
 
   it('a name that does not resolve is retried like an unknown outcome, and delivered once it resolves', async () => {
-    wallet.fault({ mode: 'status_500', endpoint: 'debit' });
+    fresh.wallet.fault({ mode: 'status_500', endpoint: 'debit' });
     answers = ['127.0.0.1', 'fail', 'fail', 'fail', 'fail', 'fail'];
     assert.equal((await single()).status, 503);
-    await drainDeliveries(t);
+    await drainDeliveries(fresh.t);
     const waiting = await rollbackRow();
     assert.deepEqual([waiting.status, waiting.last_outcome, waiting.attempts], ['pending', 'unresolvable', 5]);
-    t.clock.advance(30_000);
-    await drainDeliveries(t);
-    assert.deepEqual([(await rollbackRow()).status, await wallet.balanceOf(`player-${n}`)], ['applied', 100_00]);
+    fresh.t.clock.advance(30_000);
+    await drainDeliveries(fresh.t);
+    assert.deepEqual([(await rollbackRow()).status, await fresh.wallet.balanceOf(fresh.player)], ['applied', 100_00]);
   });
 });
