@@ -52,6 +52,16 @@ if (files.length === 0) {
       '--check',
     ]),
   );
+  // The SQL of the statements compiled once per shape is checked in (src/platform/db/hot-statements.sql), so a
+  // change to it shows in review: a stale file fails here.
+  results.push(
+    run(
+      'hot statements (src/platform/db/hot-statements.sql is the SQL the hot paths compile)',
+      process.execPath,
+      ['scripts/hot-statements.ts', '--check'],
+      withoutDatabase,
+    ),
+  );
   // The demo is in the root project (same options): src is checked once there, and again only where e2e imports it.
   for (const project of ['.', 'web', 'web/test', 'console', 'ui-shared', 'sdk', 'e2e']) {
     results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));

@@ -123,6 +123,38 @@ function checkAgainstFreshBuild(
   }
 }
 
+/** A statement as compiled, for a reader: its text, and where each of its parameters ($1, $2, …) comes from. */
+export interface CompiledText {
+  sql: string;
+  /** In order: the slot a run's value is bound by (`stake`, `bet.id`), or the builder's own constant (`'active'`). */
+  parameters: string[];
+}
+
+/**
+ * The statements compiled so far in this process, by shape. Made when asked, from what the runs compiled: the runs
+ * pay nothing for it. scripts/hot-statements.ts writes them where a reviewer sees them (hot-statements.sql).
+ */
+export function compiledSoFar(): ReadonlyMap<string, CompiledText> {
+  return new Map(
+    [...compiled].map(([shape, statement]) => [
+      shape,
+      {
+        sql: statement.sql,
+        parameters: statement.sources.map((source) => ('key' in source ? source.key : literal(source.constant))),
+      },
+    ]),
+  );
+}
+
+/** A builder's constant as SQL would write it. */
+function literal(value: unknown): string {
+  if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
+  if (value === null || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return String(value);
+  }
+  return JSON.stringify(value);
+}
+
 /** A row (or a SET) of slots: each column's value bound by the column's name, or by `keyOf(column)`. */
 export function slotsOf(columns: string[], slot: SlotOf, keyOf: (column: string) => string = (column) => column) {
   return Object.fromEntries(columns.map((column) => [column, slot(keyOf(column))]));
