@@ -1,7 +1,7 @@
 // The test command: the browser build, static checks (types, lint, format, OpenAPI lint), then every test against
 // embedded PGlite (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
 // fails; every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,48 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
   return ok;
 }
 
+interface Check {
+  label: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs the checks two at a time (each is one process on one core), in the order given (the longest first), each one's
+ * output held and printed whole when it ends, so two never interleave.
+ */
+async function runTogether(checks: Check[]): Promise<boolean[]> {
+  process.stdout.write(
+    `\n=== ${checks.length} static checks, two at a time: ${checks.map((c) => c.label.split(' (')[0]).join(', ')} ===\n`,
+  );
+  const queue = [...checks];
+  const outcomes = new Map<Check, boolean>();
+  const worker = async () => {
+    for (let check = queue.shift(); check; check = queue.shift()) outcomes.set(check, await runHeld(check));
+  };
+  await Promise.all([worker(), worker()]);
+  return checks.map((check) => outcomes.get(check) ?? false);
+}
+
+function runHeld({ label, command, args, env = process.env }: Check): Promise<boolean> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    const end = (ok: boolean, why = '') => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n=== ${label} ===\n${Buffer.concat(output).toString()}${why}`);
+      process.stdout.write(`=== ${label}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s ===\n`);
+      resolve(ok);
+    };
+    child.on('error', (error) => end(false, `${error.message}\n`));
+    child.on('close', (code) => end(code === 0));
+  });
+}
+
 const runTests = (patterns: string[]) => ['scripts/run-tests.ts', ...patterns];
 
 const results: boolean[] = [];
@@ -44,54 +86,50 @@ results.push(
       ]),
 );
 if (files.length === 0) {
-  // The API types of the app and the console are generated from the v1 document and checked in: stale ones fail
-  // here, and code that no longer matches them fails the type-check of `web` or `console` below.
-  results.push(
-    run('API types (ui-shared/generated/openapi.d.ts is what the v1 OpenAPI document gives)', process.execPath, [
-      'scripts/api-types.ts',
-      '--check',
-    ]),
-  );
-  // The SQL of the statements compiled once per shape is checked in (src/platform/db/hot-statements.sql), so a
-  // change to it shows in review: a stale file fails here.
-  results.push(
-    run(
-      'hot statements (src/platform/db/hot-statements.sql is the SQL the hot paths compile)',
-      process.execPath,
-      ['scripts/hot-statements.ts', '--check'],
-      withoutDatabase,
-    ),
-  );
-  // The demo is in the root project (same options): src is checked once there, and again only where e2e imports it.
-  for (const project of ['.', 'web', 'web/test', 'console', 'ui-shared', 'sdk', 'e2e']) {
-    results.push(run(`type-check ${project} (tsc --noEmit)`, 'tsc', ['--noEmit', '-p', project]));
-  }
-  results.push(run('lint (eslint)', 'eslint', ['--max-warnings', '0', '.']));
-  results.push(
-    run('import rules (dependency-cruiser: no cycles, platform imports no domain, stores stay home)', 'depcruise', [
-      'src',
-      'web/src',
-      'console/src',
-      'ui-shared',
-      'sdk',
-      'demo',
-    ]),
-  );
-  results.push(run('dead files, exports and dependencies (knip)', 'knip', ['--no-progress']));
-  results.push(run('format (prettier --check)', 'prettier', ['--check', '--log-level', 'warn', '.']));
   const documents = mkdtempSync(join(tmpdir(), 'bookmaker-openapi-'));
-  results.push(
-    run(
-      'OpenAPI documents (redocly lint, recommended rules)',
-      'sh',
-      [
+  // The longest first (measured): ESLint reads every file with its types, Prettier every file.
+  const checks: Check[] = [
+    { label: 'lint (eslint)', command: 'eslint', args: ['--max-warnings', '0', '.'] },
+    { label: 'format (prettier --check)', command: 'prettier', args: ['--check', '--log-level', 'warn', '.'] },
+    // The demo is in the root project (same options): src is checked once there, and again only where e2e imports it.
+    ...['.', 'e2e', 'web', 'console', 'web/test', 'sdk', 'ui-shared'].map((project) => ({
+      label: `type-check ${project} (tsc --noEmit)`,
+      command: 'tsc',
+      args: ['--noEmit', '-p', project],
+    })),
+    {
+      label: 'OpenAPI documents (redocly lint, recommended rules)',
+      command: 'sh',
+      args: [
         '-c',
         `node scripts/openapi.ts ${documents} > /dev/null && ` +
           `redocly lint --format stylish ${documents}/v1-openapi.json ${documents}/aggregator-openapi.json`,
       ],
-      quiet,
-    ),
-  );
+      env: quiet,
+    },
+    // The SQL of the statements compiled once per shape is checked in (src/platform/db/hot-statements.sql), so a
+    // change to it shows in review: a stale file fails here.
+    {
+      label: 'hot statements (src/platform/db/hot-statements.sql is the SQL the hot paths compile)',
+      command: process.execPath,
+      args: ['scripts/hot-statements.ts', '--check'],
+      env: withoutDatabase,
+    },
+    // The API types of the app and the console are generated from the v1 document and checked in: stale ones fail
+    // here, and code that no longer matches them fails the type-check of `web` or `console`.
+    {
+      label: 'API types (ui-shared/generated/openapi.d.ts is what the v1 OpenAPI document gives)',
+      command: process.execPath,
+      args: ['scripts/api-types.ts', '--check'],
+    },
+    {
+      label: 'import rules (dependency-cruiser: no cycles, platform imports no domain, stores stay home)',
+      command: 'depcruise',
+      args: ['src', 'web/src', 'console/src', 'ui-shared', 'sdk', 'demo'],
+    },
+    { label: 'dead files, exports and dependencies (knip)', command: 'knip', args: ['--no-progress'] },
+  ];
+  results.push(...(await runTogether(checks)));
 }
 // web/test: the iframe app's logic (slip arithmetic, formatting, router, bridge); no database, no browser.
 const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts'];
