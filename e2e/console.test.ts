@@ -3,33 +3,21 @@
 // (axe-core) and screenshots of each screen at 390 px and 1280 px (e2e/screenshots/console-*.png).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { totpCode } from '../src/staff/totp.ts';
 import { STAFF_PASSWORD } from '../test/helpers/app.ts';
 import { createClientBody, setUpAggregator } from '../test/helpers/aggregator.ts';
 import { newRequestId, playerWithBalance } from '../test/helpers/sportsbook.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { stackAndBrowser } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { stack, browser, skip } = stackAndBrowser({ demo: false });
 const MOBILE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-let stack: Stack;
-let browser: Browser;
 let accounts = 0;
-
-before(async () => {
-  if (skip) return;
-  stack = await startStack({ demo: false });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 type Role = 'platform_admin' | 'trader' | 'operator';
 
@@ -71,7 +59,7 @@ async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `axe on ${screen}`);
 }
 
-describe('the staff console', { skip: skip ?? false }, () => {
+describe('the staff console', { skip }, () => {
   it('is served at /admin and every path under it, with a strict policy, never framed, never cached', async () => {
     for (const path of ['/admin', '/admin/aggregators/ag_x?tab=keys']) {
       const response = await fetch(`${stack.url}${path}`);
@@ -270,9 +258,7 @@ describe('the staff console', { skip: skip ?? false }, () => {
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 90_00, 'the dry run owes nothing');
     await settle.getByRole('button', { name: 'Settle now' }).click();
     await page.getByText('Settled', { exact: true }).first().waitFor();
-    for (let tries = 0; (await stack.wallet.balanceOf('console-bettor')) !== 111_00 && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await stack.t.app.services.delivery.idle();
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 111_00, 'the payout reached the wallet');
     await page.close();
   });

@@ -5,15 +5,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startDemo } from '../demo/index.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { browserOnly } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { browser, skip } = browserOnly();
 const PHONE = { width: 390, height: 844 };
 let demo: Awaited<ReturnType<typeof startDemo>>;
-let browser: Browser;
 before(async () => {
   if (skip) return;
   demo = await startDemo({
@@ -22,10 +22,8 @@ before(async () => {
     log: () => {},
     live: false,
   });
-  browser = await launchBrowser();
 });
 after(async () => {
-  await browser?.close();
   await demo?.close();
 });
 
@@ -37,7 +35,7 @@ async function logIn(page: Page, name: string): Promise<void> {
   await page.locator('#events', { hasText: 'balance_changed' }).waitFor();
 }
 
-describe('the demo casino', { skip: skip ?? false }, () => {
+describe('the demo casino', { skip }, () => {
   it('logs a player in on its own server and shows the embedded sportsbook with the wallet balance', async () => {
     assert.notEqual(new URL(demo.casinoUrl).origin, new URL(demo.sportsbookUrl).origin, 'two origins');
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });

@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../test/helpers/app.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { browserOnly } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { browser, skip } = browserOnly();
 let t: TestApp;
-let browser: Browser;
 before(async () => {
-  if (skip) return;
-  t = await startTestApp();
-  browser = await launchBrowser();
+  if (!skip) t = await startTestApp();
 });
 after(async () => {
-  await browser?.close();
   await t?.close();
 });
 
-describe('the human API reference', { skip: skip ?? false }, () => {
+describe('the human API reference', { skip }, () => {
   it('GET /docs renders both documents, switching from the platform API to the aggregator API', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const failures: string[] = [];

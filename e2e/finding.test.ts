@@ -1,26 +1,12 @@
 // Finding things in the sportsbook app, in headless Chromium against the real service: search for teams and
 // competitions, and favourites kept on the server so they follow the player to another device.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { stackAndBrowser } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { stack, browser, skip } = stackAndBrowser();
 const PHONE = { width: 390, height: 844 };
-
-let stack: Stack;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 async function open(params: Record<string, string>): Promise<Page> {
   const page = await browser.newPage({ viewport: PHONE });
@@ -28,7 +14,7 @@ async function open(params: Record<string, string>): Promise<Page> {
   return page;
 }
 
-describe('finding things', { skip: skip ?? false }, () => {
+describe('finding things', { skip }, () => {
   it('search finds teams and competitions whatever the accents and case, and clearing it brings home back', async () => {
     const page = await open({});
     const search = page.getByRole('searchbox', { name: 'Buscar times e competições' });

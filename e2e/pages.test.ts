@@ -5,15 +5,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { LOCALES, type Locale } from '../sdk/protocol.ts';
 import { newRequestId, playerWithBalance } from '../test/helpers/sportsbook.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { stackAndBrowser } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 /**
  * Each mode and the widths it is checked at. Dark is a theme (colours, so contrast) over the same layout: it is
@@ -35,34 +34,25 @@ const FOREIGN_DECIMAL: Record<Locale, RegExp> = {
   es: /(?<![\w.,])\d+\.\d{1,2}(?![\d])/g,
 };
 
-let stack: Stack;
-let browser: Browser;
 let liveEventId: string;
 let externalPlayer: string;
 
-before(async () => {
-  if (skip) return;
+// a live event for the event page, and a player with an open single and an open accumulator, for My Bets
+const { stack, browser, skip } = stackAndBrowser({}, async (started) => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack();
-  browser = await launchBrowser();
-  const live = await stack.t.request('GET', '/api/v1/catalog/live');
+  const live = await started.t.request('GET', '/api/v1/catalog/live');
   liveEventId = (live.body.events as Array<{ id: string; home: string }>)[0]!.id;
-  // a player with an open single and an open accumulator, for My Bets
   externalPlayer = 'pages-player';
-  const token = await playerWithBalance(stack.t, stack.book, stack.wallet, externalPlayer, 100_000);
-  const [first, second] = stack.book.events;
+  const token = await playerWithBalance(started.t, started.book, started.wallet, externalPlayer, 100_000);
+  const [first, second] = started.book.events;
   for (const legs of [[first!.home], [first!.draw, second!.away]]) {
     const odds = { [first!.home]: '2.10', [first!.draw]: '3.25', [second!.away]: '3.60' };
-    const placed = await stack.t.request('POST', '/api/v1/bets', {
+    const placed = await started.t.request('POST', '/api/v1/bets', {
       token,
       body: { requestId: newRequestId(), stake: 1_000, legs: legs.map((id) => ({ selectionId: id, odds: odds[id] })) },
     });
     assert.equal(placed.status, 201, placed.text);
   }
-});
-after(async () => {
-  await browser?.close();
-  await stack?.close();
 });
 
 /** Every decimal on the page written another locale's way, in the text shown and in the names read out. */
@@ -99,7 +89,7 @@ const PAGES: Array<{ name: string; path: () => string; ready: (page: Page) => Pr
   },
 ];
 
-describe('every page, in every language, width and mode', { skip: skip ?? false }, () => {
+describe('every page, in every language, width and mode', { skip }, () => {
   for (const locale of LOCALES) {
     for (const [mode, { params: themeParams, widths }] of Object.entries(MODES)) {
       it(`${locale}, ${mode}: no serious accessibility violation and every number the locale's way`, async () => {

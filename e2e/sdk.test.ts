@@ -7,12 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { buildSdk } from '../sdk/build.ts';
 import { precompress } from '../scripts/precompress.ts';
-import { browserUnavailable, launchBrowser } from './helpers/browser.ts';
+import { browserOnly } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { browser, skip } = browserOnly();
 const V1 = join(import.meta.dirname, '..', 'sdk', 'dist', 'v1.js');
 const CALLBACK_NAMES = [
   'onReady',
@@ -80,7 +80,6 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-let browser: Browser;
 let host: Server;
 let sportsbook: Server;
 let elsewhere: Server;
@@ -108,10 +107,8 @@ before(async () => {
     }
   });
   HOST = await listen(host);
-  browser = await launchBrowser();
 });
-after(async () => {
-  await browser?.close();
+after(() => {
   for (const server of [host, sportsbook, elsewhere]) server?.close();
 });
 
@@ -167,7 +164,7 @@ async function receivedLength(frame: Frame, n: number): Promise<any[]> {
 
 const READY = { locale: 'en', height: 'fill', path: '/', loggedIn: false, currency: 'BRL' };
 
-describe('the SDK (/embed/v1.js) in a browser', { skip: skip ?? false }, () => {
+describe('the SDK (/embed/v1.js) in a browser', { skip }, () => {
   it('mount: option defaults, iframe attributes and address parameters', async () => {
     const page = await hostWith();
     const plain = await page.evaluate(() => {

@@ -2,26 +2,12 @@
 // the app's script arrives (allowed by its policy, each read made once), and the Core Web Vitals measurement the
 // build prints (e2e/vitals.ts) sees a layout shift and a slow interaction when there is one.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { stackAndBrowser } from './helpers/fixture.ts';
 import { observeVitals, PHONE_PROFILE, readVitals } from './vitals.ts';
 
-const skip = browserUnavailable();
-
-let stack: Stack;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const { stack, browser, skip } = stackAndBrowser();
 
 async function openHome(): Promise<{ page: Page; reads: string[]; violations: string[] }> {
   const page = await browser.newPage({ viewport: PHONE_PROFILE.viewport });
@@ -38,7 +24,7 @@ async function openHome(): Promise<{ page: Page; reads: string[]; violations: st
   return { page, reads, violations };
 }
 
-describe('the first screen', { skip: skip ?? false }, () => {
+describe('the first screen', { skip }, () => {
   it("starts home's reads from the page itself, allowed by the page's policy, and makes each read once", async () => {
     const { page, reads, violations } = await openHome();
     assert.deepEqual(violations, []);

@@ -1,9 +1,19 @@
 import { applyFeedUpdate } from '../../src/catalog/feed.ts';
 import { demoCatalog } from '../../src/seed/demo-catalog.ts';
-import { startTestApp, type HttpResponse, type TestApp } from '../../test/helpers/app.ts';
-import { setUpSportsbook, settleMarket, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
+import { loginAsStaff, startTestApp, type HttpResponse, type TestApp } from '../../test/helpers/app.ts';
+import { setUpSportsbook, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
 import { openSession } from '../../test/helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../../test/helpers/wallet.ts';
+
+/** One of the book's events, or one made by `newEvent`: its ids and its 1X2 market's selection ids. */
+type BookEvent = Sportsbook['events'][number];
+
+export interface StackOptions {
+  /** false: the book's three events only, no demo catalog */
+  demo?: boolean;
+  /** origins that may frame the sportsbook */
+  embedOrigins?: string[];
+}
 
 /**
  * A real stack for browser tests: the service on a loopback port (serving the sportsbook app at `/`), the
@@ -27,23 +37,41 @@ export interface Stack {
   setOdds(selectionId: string, odds: string): Promise<HttpResponse>;
   /** Trading: open, suspend or close a market. */
   setMarketStatus(marketId: string, status: 'open' | 'suspended' | 'closed'): Promise<HttpResponse>;
-  /** Trading: settles the 1X2 market of one of the book's events. */
-  settle(event: Sportsbook['events'][number], winner: 'home' | 'draw' | 'away' | 'void'): Promise<HttpResponse>;
+  /** Trading: settles the 1X2 market of one of the book's events (or of one `newEvent` made). */
+  settle(event: BookEvent, winner: 'home' | 'draw' | 'away' | 'void'): Promise<HttpResponse>;
+  /**
+   * Trading: a soccer event of the book's own, in its competition, starting tomorrow, with a 1X2 market at 2.10,
+   * 3.25 and 3.60 like the book's three. For a test that settles it, suspends it or moves its prices: no other test
+   * sees what it did, and it does not depend on what another test did to the book's events.
+   */
+  newEvent(home: string, away: string): Promise<BookEvent>;
+  /** The tenant's embed origins: the pages on these origins may frame the sportsbook. */
+  setEmbedOrigins(origins: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startStack(options: { demo?: boolean; embedOrigins?: string[] } = {}): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const t = await startTestApp({}, { deliveryLoop: true });
   t.clock.set(new Date(Math.floor(Date.now() / 1000) * 1000));
   const wallet = await startTestWallet(t.clock);
   const book = await setUpSportsbook(t, wallet);
-  if (options.embedOrigins) {
-    const response = await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
-      token: book.admin,
-      body: { embedOrigins: options.embedOrigins },
+  /**
+   * A request as the book's trader or administrator. A test that moves the clock on (a player's idle timeout) ends
+   * their sessions too: then they sign in again, and the book keeps the new token.
+   */
+  const asStaff = async (role: 'trader' | 'admin', method: string, path: string, body?: unknown) => {
+    const response = await t.request(method, path, { token: book[role], body });
+    if (response.status !== 401 || response.body.error?.code !== 'session_expired') return response;
+    book[role] = (await loginAsStaff(t, role === 'admin' ? 'platform_admin' : 'trader')).token;
+    return t.request(method, path, { token: book[role], body });
+  };
+  const setEmbedOrigins = async (origins: string[]) => {
+    const response = await asStaff('admin', 'PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      embedOrigins: origins,
     });
     if (response.status >= 300) throw new Error(`embedOrigins: ${response.text}`);
-  }
+  };
+  if (options.embedOrigins) await setEmbedOrigins(options.embedOrigins);
   if (options.demo !== false) {
     for (const update of demoCatalog(t.clock.now())) {
       // setUpSportsbook made the soccer sport already
@@ -52,7 +80,13 @@ export async function startStack(options: { demo?: boolean; embedOrigins?: strin
     }
   }
   const trade = (method: string, path: string, body: unknown) =>
-    t.request(method, `/api/v1/admin/trading${path}`, { token: book.trader, body });
+    asStaff('trader', method, `/api/v1/admin/trading${path}`, body);
+  const traded = async (method: string, path: string, body: unknown) => {
+    const response = await trade(method, path, body);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.text}`);
+    return response.body;
+  };
+  let competitionId: string | undefined;
 
   return {
     t,
@@ -76,7 +110,25 @@ export async function startStack(options: { demo?: boolean; embedOrigins?: strin
     },
     setOdds: (selectionId, odds) => trade('PUT', `/selections/${selectionId}/odds`, { odds }),
     setMarketStatus: (marketId, status) => trade('PATCH', `/markets/${marketId}`, { status }),
-    settle: (event, winner) => settleMarket(t, book, event.marketId, resultsOf(event, winner)),
+    settle: (event, winner) =>
+      trade('POST', `/markets/${event.marketId}/settle`, { results: resultsOf(event, winner) }),
+    async newEvent(home, away) {
+      competitionId ??= (await t.request('GET', `/api/v1/catalog/events/${book.events[0]!.id}`)).body.event.competition
+        .id as string;
+      const startsAt = new Date(t.clock.now().getTime() + 86_400_000).toISOString();
+      const { event } = await traded('POST', '/events', { competitionId, home, away, startsAt });
+      const { market } = await traded('POST', `/events/${event.id}/markets`, {
+        type: 'match_result',
+        selections: [
+          { name: home, outcome: 'home', odds: '2.10' },
+          { name: 'Draw', outcome: 'draw', odds: '3.25' },
+          { name: away, outcome: 'away', odds: '3.60' },
+        ],
+      });
+      const [h, d, a] = market.selections;
+      return { id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id };
+    },
+    setEmbedOrigins,
     async close() {
       await t.close();
       await wallet.close();
