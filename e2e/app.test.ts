@@ -6,13 +6,14 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { after, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { playerWithBalance } from '../test/helpers/sportsbook.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { seriousViolations } from './helpers/axe.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { stackAndBrowser } from './helpers/fixture.ts';
+import type { BookEvent } from './helpers/stack.ts';
 
-const skip = browserUnavailable();
 const ROOT = join(import.meta.dirname, '..');
 const MOBILE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -20,37 +21,30 @@ const DESKTOP = { width: 1280, height: 800 };
 const JS_BUDGET_GZIP = 60 * 1024;
 const FIRST_CONTENT_MS = 1000;
 
-let stack: Stack;
-let browser: Browser;
 let host: Server;
 let hostOrigin: string;
 let hostPageFor = '';
 let players = 0;
 
-before(async () => {
-  if (skip) return;
-  if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-    // the whole build: the compressed forms the budget test measures are written by it, not by vite
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
-  }
-  // a casino page on its own origin, framing the sportsbook
+// with a casino page on its own origin, framing the sportsbook
+const { stack, browser, skip } = stackAndBrowser({}, async (started) => {
   host = createServer((_request, response) => {
     response.setHeader('content-type', 'text/html; charset=utf-8');
     response.end(hostPageFor);
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-  stack = await startStack({ embedOrigins: [hostOrigin] });
-  browser = await launchBrowser();
+  await started.setEmbedOrigins([hostOrigin]);
 });
-after(async () => {
-  await browser?.close();
-  await stack?.close();
+after(() => {
   host?.close();
 });
+
+if (!skip && !existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
+  // the whole build, before the service starts: the compressed forms the budget test measures are written by it, not
+  // by vite
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdio: 'ignore' });
+}
 
 const player = () => `e2e-player-${(players += 1)}`;
 
@@ -83,7 +77,7 @@ async function openSlip(page: Page): Promise<void> {
   await page.getByRole('dialog').waitFor();
 }
 
-describe('the sportsbook app', { skip: skip ?? false }, () => {
+describe('the sportsbook app', { skip }, () => {
   it('launches: the token leaves the address at once, the session is kept in sessionStorage only', async () => {
     const { page } = await loggedIn(100_000);
     assert.doesNotMatch(page.url(), /launch=|token=/);
@@ -141,26 +135,27 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-event.png'), animations: 'disabled' });
 
     // a price that moves while the page is open flashes (polled every 5 s)
-    const [event] = stack.book.events;
+    const event = await stack.newEvent('Internacional', 'Fluminense');
     await page.getByRole('button', { name: 'Back' }).click();
-    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event!.id}` }));
-    await odds(page, event!.home).waitFor();
-    assert.match((await odds(page, event!.home).textContent()) ?? '', /2\.10/);
-    await stack.setOdds(event!.home, '2.40');
-    await page.locator(`[data-selection="${event!.home}"].up`).waitFor({ timeout: 10_000 });
-    assert.match((await odds(page, event!.home).textContent()) ?? '', /2\.40/);
-    await stack.setOdds(event!.home, '2.10');
+    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event.id}` }));
+    await odds(page, event.home).waitFor();
+    assert.match((await odds(page, event.home).textContent()) ?? '', /2\.10/);
+    await stack.setOdds(event.home, '2.40');
+    await page.locator(`[data-selection="${event.home}"].up`).waitFor({ timeout: 10_000 });
+    assert.match((await odds(page, event.home).textContent()) ?? '', /2\.40/);
     assert.deepEqual((page as Page & { problems?: string[] }).problems, []);
     await page.close();
   });
 
   it('places a single and an accumulator: receipt, balance, wallet', async () => {
     const { page, id } = await loggedIn(100_000, {}, DESKTOP);
-    const [first, second, third] = stack.book.events;
-    await page.goto(stack.appUrl({ locale: 'en', path: `/competition/${await competitionOf(first!.id)}` }));
-    await odds(page, first!.home).click();
+    const first = await stack.newEvent('Corinthians', 'São Paulo');
+    const second = await stack.newEvent('Athletico-PR', 'Coritiba');
+    const third = await stack.newEvent('Goiás', 'Vila Nova');
+    await page.goto(stack.appUrl({ locale: 'en', path: `/competition/${await competitionOf(first.id)}` }));
+    await odds(page, first.home).click();
     const slip = page.getByRole('complementary', { name: 'Bet slip' });
-    await slip.getByLabel('Stake for Flamengo').fill('10');
+    await slip.getByLabel('Stake for Corinthians').fill('10');
     assert.match((await slip.locator('.payout').textContent()) ?? '', /R\$21\.00/);
     await slip.getByRole('button', { name: /Place bet/ }).click();
     await slip.getByText('Bet placed').waitFor();
@@ -168,8 +163,8 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     assert.equal(await stack.wallet.balanceOf(id), 99_000);
     await slip.getByRole('button', { name: 'Done' }).click();
 
-    await odds(page, second!.home).click();
-    await odds(page, third!.away).click();
+    await odds(page, second.home).click();
+    await odds(page, third.away).click();
     await slip.locator('.slip-acca', { hasText: 'Accumulator (2)' }).waitFor();
     await slip.getByLabel('Stake', { exact: true }).fill('5');
     // 2.10 × 3.60 = 7.56
@@ -185,40 +180,39 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
 
   it('asks to accept changed odds, from the poll and from the service', async () => {
     const { page } = await loggedIn(100_000);
-    const [event] = stack.book.events;
-    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event!.id}` }));
-    await odds(page, event!.draw).click();
+    const event = await stack.newEvent('América-MG', 'Atlético-GO');
+    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event.id}` }));
+    await odds(page, event.draw).click();
     await openSlip(page);
     const slip = page.getByRole('dialog');
     await slip.getByLabel('Stake for Draw').fill('10');
 
     // while the slip is open: the poll shows old → new and asks
-    await stack.setOdds(event!.draw, '3.00');
+    await stack.setOdds(event.draw, '3.00');
     await slip.getByRole('button', { name: 'Accept odds changes' }).waitFor({ timeout: 10_000 });
     assert.match((await slip.locator('.odds-change').textContent()) ?? '', /3\.25.*3\.00/);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-odds-changed.png'), animations: 'disabled' });
     await slip.getByRole('button', { name: 'Accept odds changes' }).click();
 
     // between the last poll and the tap: the service refuses (odds_changed) and the slip asks again
-    await stack.setOdds(event!.draw, '2.90');
+    await stack.setOdds(event.draw, '2.90');
     await slip.getByRole('button', { name: /Place bet/ }).click();
     await slip.getByRole('button', { name: 'Accept odds changes' }).waitFor({ timeout: 10_000 });
     await slip.getByRole('button', { name: 'Accept odds changes' }).click();
     await slip.getByRole('button', { name: /Place bet/ }).click();
     await slip.getByText('Bet placed').waitFor();
     assert.match((await slip.locator('.receipt-legs').textContent()) ?? '', /2\.90/);
-    await stack.setOdds(event!.draw, '3.25');
     await page.close();
   });
 
   it('explains insufficient funds, wallet failures and suspended markets, and offers Deposit', async () => {
     const { page } = await loggedIn(500);
-    const [event] = stack.book.events;
-    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event!.id}` }));
-    await odds(page, event!.away).click();
+    const event = await stack.newEvent('Sport', 'Náutico');
+    await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event.id}` }));
+    await odds(page, event.away).click();
     await openSlip(page);
     const slip = page.getByRole('dialog');
-    await slip.getByLabel('Stake for Palmeiras').fill('10');
+    await slip.getByLabel('Stake for Náutico').fill('10');
     await slip.getByRole('button', { name: /Place bet/ }).click();
     const alert = slip.getByRole('alert');
     await alert.getByText('Not enough balance for this stake').waitFor();
@@ -226,18 +220,14 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-insufficient-funds.png'), animations: 'disabled' });
 
     stack.wallet.fault({ mode: 'status_503', endpoint: 'debit' });
-    await slip.getByLabel('Stake for Palmeiras').fill('2');
+    await slip.getByLabel('Stake for Náutico').fill('2');
     await slip.getByRole('button', { name: /Place bet/ }).click();
     await slip.getByRole('alert').getByText('Your casino balance did not answer').waitFor();
 
-    await stack.setMarketStatus(event!.marketId, 'suspended');
-    try {
-      await slip.getByText('Suspended').waitFor({ timeout: 10_000 });
-      await slip.getByRole('button', { name: /Place bet/ }).click();
-      await slip.getByRole('alert').getByText('This market is suspended').waitFor();
-    } finally {
-      await stack.setMarketStatus(event!.marketId, 'open');
-    }
+    await stack.setMarketStatus(event.marketId, 'suspended');
+    await slip.getByText('Suspended').waitFor({ timeout: 10_000 });
+    await slip.getByRole('button', { name: /Place bet/ }).click();
+    await slip.getByRole('alert').getByText('This market is suspended').waitFor();
     await page.close();
   });
 
@@ -254,10 +244,11 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
   it('My Bets: open and settled bets, partial and full cash-out', async () => {
     const id = player();
     const token = await playerWithBalance(stack.t, stack.book, stack.wallet, id, 100_000);
-    const [first, second] = stack.book.events;
+    const first = await stack.newEvent('Vitória', 'Juventude');
+    const second = await stack.newEvent('Ceará', 'Fortaleza');
     for (const [selectionId, odds] of [
-      [first!.home, '2.10'],
-      [second!.away, '3.60'],
+      [first.home, '2.10'],
+      [second.away, '3.60'],
     ] as const) {
       const placed = await stack.t.request('POST', '/api/v1/bets', {
         token,
@@ -265,12 +256,12 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
       });
       assert.equal(placed.status, 201, placed.text);
     }
-    assert.equal((await stack.settle(second!, 'home')).status, 200);
+    assert.equal((await stack.settle(second, 'home')).status, 200);
 
     const launch = await stack.launchToken(id);
     const page = await open({ launch, locale: 'en', path: '/my-bets' });
     await page.getByRole('heading', { level: 1, name: 'My bets' }).waitFor();
-    const card = page.getByRole('article').filter({ hasText: 'Flamengo' });
+    const card = page.getByRole('article').filter({ hasText: 'Vitória' });
     await card.waitFor();
     assert.match((await card.textContent()) ?? '', /To return\s*R\$21\.00/);
     await card.getByRole('button', { name: /^Cash out R\$/ }).waitFor();
@@ -285,7 +276,7 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     await page.getByText(/cashed out for R\$4\.00 of stake/).waitFor({ timeout: 10_000 });
 
     // full: the rest
-    const rest = page.getByRole('article').filter({ hasText: 'Flamengo' });
+    const rest = page.getByRole('article').filter({ hasText: 'Vitória' });
     await rest.getByRole('button', { name: /^Cash out R\$/ }).click();
     await rest.getByRole('button', { name: /Confirm cash-out/ }).click();
     await page.locator('.toast', { hasText: 'Cashed out R$' }).waitFor();
@@ -293,9 +284,9 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
 
     await page.getByRole('tab', { name: 'Settled' }).click();
     const settled = page.getByRole('tabpanel');
-    const lost = settled.getByRole('article').filter({ hasText: 'Grêmio' });
+    const lost = settled.getByRole('article').filter({ hasText: 'Fortaleza' });
     await lost.locator('.badge.status', { hasText: 'Lost' }).waitFor();
-    const cashed = settled.getByRole('article').filter({ hasText: 'Flamengo' });
+    const cashed = settled.getByRole('article').filter({ hasText: 'Vitória' });
     await cashed.locator('.badge.status', { hasText: 'Cashed out' }).waitFor();
     await page.close();
   });
@@ -483,9 +474,9 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     await waitFor((event) => event.type === 'balance_changed' && event.payload.balance === 7_000, 'new player');
 
     // a bet from the iframe (the phone slip opens in the page in auto height): bet_placed; its result: bet_settled
-    const [, , third] = stack.book.events;
-    await page.evaluate((path) => (window as any).send('navigate', { path }), `/event/${third!.id}`);
-    await frame.locator(`[data-selection="${third!.away}"]`).click();
+    const event = await stack.newEvent('Remo', 'Paysandu');
+    await page.evaluate((path) => (window as any).send('navigate', { path }), `/event/${event.id}`);
+    await frame.locator(`[data-selection="${event.away}"]`).click();
     await frame.locator('#slip-toggle').click();
     await frame.locator('.slip input').first().fill('10');
     await frame.locator('.slip .place').click();
@@ -496,7 +487,7 @@ describe('the sportsbook app', { skip: skip ?? false }, () => {
     );
     await waitFor((event) => event.type === 'balance_changed' && event.payload.balance === 6_000, 'stake taken');
     await page.evaluate(() => (window as any).send('navigate', { path: '/my-bets' }));
-    assert.equal((await stack.settle(third!, 'away')).status, 200);
+    assert.equal((await stack.settle(event, 'away')).status, 200);
     const settled = await waitFor((event) => event.type === 'bet_settled', 'bet_settled');
     assert.deepEqual(settled.payload, { betId: placed.payload.betId, status: 'won', payout: 3600, currency: 'BRL' });
 
@@ -522,57 +513,18 @@ async function competitionOf(eventId: string): Promise<string> {
   return response.body.event.competition.id as string;
 }
 
-describe('the bet slip and My Bets', { skip: skip ?? false }, () => {
-  type BookEvent = Stack['book']['events'][number];
-  /** Events of this block's own, so that what the tests above settled or moved does not matter here. */
-  let events: BookEvent[] = [];
-  let seriousViolations: (page: Page, wcag?: '2.1' | '2.2') => Promise<string[]>;
-
-  before(async () => {
-    if (skip) return;
-    ({ seriousViolations } = await import('./helpers/axe.ts'));
-    const competitionId = await competitionOf(stack.book.events[0]!.id);
-    const trade = async (path: string, body: unknown) => {
-      const response = await stack.t.request('POST', `/api/v1/admin/trading${path}`, {
-        token: stack.book.trader,
-        body,
-      });
-      assert.ok(response.status < 300, response.text);
-      return response.body;
-    };
-    const startsAt = new Date(stack.t.clock.now().getTime() + 86_400_000).toISOString();
-    for (const [home, away] of [
-      ['Vasco', 'Botafogo'],
-      ['Fortaleza', 'Ceará'],
-      ['Bragantino', 'Cuiabá'],
-    ] as const) {
-      const { event } = await trade('/events', { competitionId, home, away, startsAt });
-      const { market } = await trade(`/events/${event.id}/markets`, {
-        type: 'match_result',
-        selections: [
-          { name: home, outcome: 'home', odds: '2.10' },
-          { name: 'Draw', outcome: 'draw', odds: '3.25' },
-          { name: away, outcome: 'away', odds: '3.60' },
-        ],
-      });
-      const [h, d, a] = market.selections;
-      events.push({ id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id });
-    }
-  });
-  after(() => {
-    events = [];
-  });
-
+describe('the bet slip and My Bets', { skip }, () => {
   const eventPage = (page: Page, event: BookEvent) =>
     page.goto(stack.appUrl({ locale: 'en', path: `/event/${event.id}` }));
 
   it('places every staked single and the accumulator in one go, each reported, with the totals', async () => {
     const { page, id } = await loggedIn(100_000, {}, DESKTOP);
-    const [first, second] = events;
-    await eventPage(page, first!);
-    await odds(page, first!.home).click();
-    await eventPage(page, second!);
-    await odds(page, second!.away).click();
+    const first = await stack.newEvent('Vasco', 'Botafogo');
+    const second = await stack.newEvent('Bragantino', 'Cuiabá');
+    await eventPage(page, first);
+    await odds(page, first.home).click();
+    await eventPage(page, second);
+    await odds(page, second.away).click();
     const slip = page.getByRole('complementary', { name: 'Bet slip' });
     // each selection a single with its own stake, and the accumulator of both with its own
     await slip.getByLabel('Stake for Vasco').fill('10');
@@ -603,45 +555,41 @@ describe('the bet slip and My Bets', { skip: skip ?? false }, () => {
 
   it('follows the choice of odds changes, remembered across a reload', async () => {
     const { page } = await loggedIn(100_000);
-    const [, , third] = events;
-    await eventPage(page, third!);
-    await odds(page, third!.draw).click();
+    const event = await stack.newEvent('Criciúma', 'Avaí');
+    await eventPage(page, event);
+    await odds(page, event.draw).click();
     await openSlip(page);
     const slip = page.getByRole('dialog');
     await slip.getByLabel('Stake for Draw').fill('10');
-    try {
-      // always ask: even a better price waits for the player
-      await slip.getByRole('radio', { name: 'Always ask' }).check();
-      await stack.setOdds(third!.draw, '3.50');
-      await slip.getByRole('button', { name: 'Accept odds changes' }).waitFor({ timeout: 10_000 });
-      // accept higher: that one is accepted at once
-      await slip.getByRole('radio', { name: 'Accept higher' }).check();
-      await slip.getByRole('button', { name: /^Place bet/ }).waitFor();
-      assert.match((await slip.locator('.payout').textContent()) ?? '', /R\$35\.00/);
+    // always ask: even a better price waits for the player
+    await slip.getByRole('radio', { name: 'Always ask' }).check();
+    await stack.setOdds(event.draw, '3.50');
+    await slip.getByRole('button', { name: 'Accept odds changes' }).waitFor({ timeout: 10_000 });
+    // accept higher: that one is accepted at once
+    await slip.getByRole('radio', { name: 'Accept higher' }).check();
+    await slip.getByRole('button', { name: /^Place bet/ }).waitFor();
+    assert.match((await slip.locator('.payout').textContent()) ?? '', /R\$35\.00/);
 
-      // accept any: a lower price too, and the bet stands at the price of the moment
-      await slip.getByRole('radio', { name: 'Accept any' }).check();
-      await page.reload();
-      await openSlip(page);
-      assert.equal(await slip.getByRole('radio', { name: 'Accept any' }).isChecked(), true);
-      await stack.setOdds(third!.draw, '3.00');
-      await slip.getByRole('button', { name: /^Place bet/ }).click();
-      await slip.getByText('Bet placed').waitFor();
-      assert.match((await slip.locator('.receipt-legs').textContent()) ?? '', /3\.00/);
-      assert.match((await slip.locator('.receipt .figures').textContent()) ?? '', /Potential payoutR\$30\.00/);
-    } finally {
-      await stack.setOdds(third!.draw, '3.25');
-    }
+    // accept any: a lower price too, and the bet stands at the price of the moment
+    await slip.getByRole('radio', { name: 'Accept any' }).check();
+    await page.reload();
+    await openSlip(page);
+    assert.equal(await slip.getByRole('radio', { name: 'Accept any' }).isChecked(), true);
+    await stack.setOdds(event.draw, '3.00');
+    await slip.getByRole('button', { name: /^Place bet/ }).click();
+    await slip.getByText('Bet placed').waitFor();
+    assert.match((await slip.locator('.receipt-legs').textContent()) ?? '', /3\.00/);
+    assert.match((await slip.locator('.receipt .figures').textContent()) ?? '', /Potential payoutR\$30\.00/);
     await page.close();
   });
 
   it('survives a reload and a new launch token, reading its prices and states again', async () => {
     const { page, id } = await loggedIn(100_000);
-    const [first] = events;
-    await eventPage(page, first!);
-    await odds(page, first!.away).click();
+    const event = await stack.newEvent('Chapecoense', 'Figueirense');
+    await eventPage(page, event);
+    await odds(page, event.away).click();
     await openSlip(page);
-    await page.getByRole('dialog').getByLabel('Stake for Botafogo').fill('7');
+    await page.getByRole('dialog').getByLabel('Stake for Figueirense').fill('7');
     const kept = await page.evaluate(() => ({
       local: Object.keys(localStorage),
       session: Object.keys(sessionStorage),
@@ -651,58 +599,55 @@ describe('the bet slip and My Bets', { skip: skip ?? false }, () => {
 
     await page.reload();
     await openSlip(page);
-    assert.equal(await page.getByRole('dialog').getByLabel('Stake for Botafogo').inputValue(), '7');
+    assert.equal(await page.getByRole('dialog').getByLabel('Stake for Figueirense').inputValue(), '7');
 
     // a new launch (the casino's page opened again): the same slip, and its market suspended meanwhile
-    await stack.setMarketStatus(first!.marketId, 'suspended');
-    try {
-      await page.goto(stack.appUrl({ launch: await stack.launchToken(id), locale: 'en' }));
-      await page.locator('.balance-amount').waitFor();
-      await openSlip(page);
-      const slip = page.getByRole('dialog');
-      assert.equal(await slip.getByLabel('Stake for Botafogo').inputValue(), '7');
-      await slip.locator('.slip-item .badge', { hasText: 'Suspended' }).waitFor();
-      await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-slip-restored.png'), animations: 'disabled' });
-      await slip.getByRole('button', { name: 'Remove Botafogo' }).click();
-      await slip.getByText('Your bet slip is empty').waitFor();
-      assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), []);
-    } finally {
-      await stack.setMarketStatus(first!.marketId, 'open');
-    }
+    await stack.setMarketStatus(event.marketId, 'suspended');
+    await page.goto(stack.appUrl({ launch: await stack.launchToken(id), locale: 'en' }));
+    await page.locator('.balance-amount').waitFor();
+    await openSlip(page);
+    const slip = page.getByRole('dialog');
+    assert.equal(await slip.getByLabel('Stake for Figueirense').inputValue(), '7');
+    await slip.locator('.slip-item .badge', { hasText: 'Suspended' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-slip-restored.png'), animations: 'disabled' });
+    await slip.getByRole('button', { name: 'Remove Figueirense' }).click();
+    await slip.getByText('Your bet slip is empty').waitFor();
+    assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), []);
     await page.close();
   });
 
   it('My Bets: each leg with its result, and each money movement of the bet', async () => {
     const id = player();
     const token = await playerWithBalance(stack.t, stack.book, stack.wallet, id, 100_000);
-    const [first, second] = events;
+    const first = await stack.newEvent('Ponte Preta', 'Guarani');
+    const second = await stack.newEvent('Paraná', 'Londrina');
     const response = await stack.t.request('POST', '/api/v1/bets', {
       token,
       body: {
         requestId: `e2e-${id}-acca`,
         stake: 1000,
         legs: [
-          { selectionId: first!.draw, odds: '3.25' },
-          { selectionId: second!.home, odds: '2.10' },
+          { selectionId: first.draw, odds: '3.25' },
+          { selectionId: second.home, odds: '2.10' },
         ],
       },
     });
     assert.equal(response.status, 201, response.text);
-    assert.equal((await stack.settle(second!, 'home')).status, 200);
+    assert.equal((await stack.settle(second, 'home')).status, 200);
 
     const page = await open({ launch: await stack.launchToken(id), locale: 'en', path: '/my-bets' });
     const card = page.getByRole('article').filter({ hasText: 'Accumulator (2)' });
     await card.waitFor();
     const legs = card.locator('.bet-leg');
-    await legs.filter({ hasText: 'Fortaleza' }).locator('.badge.leg', { hasText: 'Won' }).waitFor();
-    await legs.filter({ hasText: 'Vasco' }).locator('.badge.leg', { hasText: 'Open' }).waitFor();
+    await legs.filter({ hasText: 'Paraná' }).locator('.badge.leg', { hasText: 'Won' }).waitFor();
+    await legs.filter({ hasText: 'Ponte Preta' }).locator('.badge.leg', { hasText: 'Open' }).waitFor();
     const movements = card.getByRole('region', { name: 'Money movements' });
     assert.match((await movements.textContent()) ?? '', /Stake.*Done.*-R\$10\.00/);
     assert.deepEqual(await seriousViolations(page, '2.2'), []);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-mobile-mybets-movements.png'), animations: 'disabled' });
 
     // the last leg wins: the bet is settled, with its payout among its movements (10.00 × 3.25 × 2.10 = 68.25)
-    assert.equal((await stack.settle(first!, 'draw')).status, 200);
+    assert.equal((await stack.settle(first, 'draw')).status, 200);
     await page.getByRole('tab', { name: 'Settled' }).click();
     const settled = page.getByRole('tabpanel').getByRole('article').filter({ hasText: 'Accumulator (2)' });
     await settled.locator('.badge.status', { hasText: 'Won' }).waitFor();

@@ -6,13 +6,11 @@ import { openSession } from '../../test/helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../../test/helpers/wallet.ts';
 
 /** One of the book's events, or one made by `newEvent`: its ids and its 1X2 market's selection ids. */
-type BookEvent = Sportsbook['events'][number];
+export type BookEvent = Sportsbook['events'][number];
 
 export interface StackOptions {
   /** false: the book's three events only, no demo catalog */
   demo?: boolean;
-  /** origins that may frame the sportsbook */
-  embedOrigins?: string[];
 }
 
 /**
@@ -71,7 +69,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     if (response.status >= 300) throw new Error(`embedOrigins: ${response.text}`);
   };
-  if (options.embedOrigins) await setEmbedOrigins(options.embedOrigins);
   if (options.demo !== false) {
     for (const update of demoCatalog(t.clock.now())) {
       // setUpSportsbook made the soccer sport already
