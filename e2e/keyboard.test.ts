@@ -2,30 +2,16 @@
 // home page to its receipt and its cash-out, the market tabs, the odds format and the slip's odds-change choice; and
 // the cash-out offers of My Bets following the odds while the page is open.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { playerWithBalance } from '../test/helpers/sportsbook.ts';
-import { browserUnavailable, launchBrowser } from './helpers/browser.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { stackAndBrowser } from './helpers/fixture.ts';
 
-const skip = browserUnavailable();
+const { stack, browser, skip } = stackAndBrowser();
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 /** The open lists are read every PAGE_POLL_MS (5 s, web/src/poll.ts): a change shows within two reads. */
 const TWO_POLLS_MS = 12_000;
-
-let stack: Stack;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 async function open(params: Record<string, string>, viewport = PHONE): Promise<Page> {
   const page = await browser.newPage({ viewport });
@@ -107,7 +93,7 @@ async function cashOutOffer(token: string, betId: string): Promise<number> {
   return response.body.offer.amount as number;
 }
 
-describe('the sportsbook by keyboard', { skip: skip ?? false }, () => {
+describe('the sportsbook by keyboard', { skip }, () => {
   it('a bet from the home page to its receipt, and its cash-out from My Bets, with focus always shown', async () => {
     const [event] = stack.book.events;
     const launch = await stack.launchToken('keyboard-bettor', { balance: 100_000 });
@@ -255,24 +241,25 @@ describe('the sportsbook by keyboard', { skip: skip ?? false }, () => {
   });
 });
 
-describe('My Bets left open', { skip: skip ?? false }, () => {
+describe('My Bets left open', { skip }, () => {
   it('shows the cash-out offer the service makes once the odds move, without the player doing anything', async () => {
-    const [, event] = stack.book.events;
+    // an event of this test's own: it moves the price
+    const event = await stack.newEvent('Coritiba', 'Avaí');
     const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'keyboard-watcher', 100_000);
     const placed = await stack.t.request('POST', '/api/v1/bets', {
       token,
-      body: { requestId: 'keyboard-watcher-1', stake: 1000, legs: [{ selectionId: event!.home, odds: '2.10' }] },
+      body: { requestId: 'keyboard-watcher-1', stake: 1000, legs: [{ selectionId: event.home, odds: '2.10' }] },
     });
     assert.equal(placed.status, 201, placed.text);
     const betId = placed.body.bet.id as string;
 
     const page = await open({ launch: await stack.launchToken('keyboard-watcher'), locale: 'en', path: '/my-bets' });
-    const card = page.getByRole('article').filter({ hasText: 'Santos v Grêmio' });
+    const card = page.getByRole('article').filter({ hasText: 'Coritiba v Avaí' });
     const before = await cashOutOffer(token, betId);
     await card.getByRole('button', { name: `Cash out ${await money(page, before)}` }).waitFor();
 
-    // Santos shorten: the bet is worth more, and the page shows the service's new offer by itself
-    assert.equal((await stack.setOdds(event!.home, '1.50')).status, 200);
+    // Coritiba shorten: the bet is worth more, and the page shows the service's new offer by itself
+    assert.equal((await stack.setOdds(event.home, '1.50')).status, 200);
     const after = await cashOutOffer(token, betId);
     assert.ok(after > before, `offer ${before} → ${after}`);
     await card.getByRole('button', { name: `Cash out ${await money(page, after)}` }).waitFor({ timeout: TWO_POLLS_MS });
