@@ -9,6 +9,7 @@ import { totpCode } from '../src/staff/totp.ts';
 import { STAFF_PASSWORD } from '../test/helpers/app.ts';
 import { createClientBody, setUpAggregator } from '../test/helpers/aggregator.ts';
 import { newRequestId, playerWithBalance } from '../test/helpers/sportsbook.ts';
+import { createTenant, openSession } from '../test/helpers/tenant.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { SCREENSHOTS } from './helpers/browser.ts';
 import { stackAndBrowser } from './helpers/fixture.ts';
@@ -359,7 +360,9 @@ describe('the staff console', { skip }, () => {
   });
 
   it('an operator edits the embed origins (an origin with a path is refused beside the field) and rotates the key', async () => {
-    const page = await signedIn('operator', { tenantId: stack.tenantId });
+    // a casino of this test's own: after the rotation, the book's tenant could open no player session with its key
+    const own = await createTenant(stack.t, stack.book.admin, { name: 'Settings Casino', walletUrl: stack.wallet.url });
+    const page = await signedIn('operator', { tenantId: own.tenantId });
     await page.getByRole('link', { name: 'Settings' }).click();
     const origins = page.getByLabel('Embed origins');
     await origins.fill('https://casino.console.test/lobby');
@@ -374,7 +377,7 @@ describe('the staff console', { skip }, () => {
       .getByRole('button', { name: 'Save' })
       .click();
     await page.getByRole('region', { name: 'Where the sportsbook may be embedded' }).getByText('Saved.').waitFor();
-    const tenant = await stack.t.request('GET', `/api/v1/admin/tenant?tenantId=${stack.tenantId}`, {
+    const tenant = await stack.t.request('GET', `/api/v1/admin/tenant?tenantId=${own.tenantId}`, {
       token: stack.book.admin,
     });
     assert.deepEqual(tenant.body.tenant.embedOrigins, ['https://casino.console.test']);
@@ -387,6 +390,10 @@ describe('the staff console', { skip }, () => {
     assert.ok(key.length > 20);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     assert.equal(await page.getByText(key).count(), 0);
+    // the casino's server opens player sessions with the new key, no longer with the old one
+    const player = { externalPlayerId: 'settings-player' };
+    assert.equal((await openSession(stack.t, { ...own, apiKey: key }, player)).status, 200);
+    assert.equal((await openSession(stack.t, own, player)).status, 401);
     await page.close();
   });
 
