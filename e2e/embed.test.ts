@@ -3,42 +3,30 @@
 // sees (events through the SDK), what it can do (commands), and what nobody else can.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Frame, Page, Request } from 'playwright-core';
+import { after, describe, it } from 'node:test';
+import type { Frame, Page, Request } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { browserUnavailable, launchBrowser, SCREENSHOTS } from './helpers/browser.ts';
+import { SCREENSHOTS } from './helpers/browser.ts';
+import { stackAndBrowser } from './helpers/fixture.ts';
 import { startHostPage, type HostPage } from './helpers/host.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
 
-const skip = browserUnavailable();
+// two casino pages: one on an embed origin, one elsewhere
+let host: HostPage;
+let outsider: HostPage;
+const { stack, browser, skip } = stackAndBrowser({ demo: false }, async (started) => {
+  [host, outsider] = await Promise.all([startHostPage(started.url), startHostPage(started.url)]);
+  await started.setEmbedOrigins([host.origin]);
+});
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 /** Brazil: the idle timeout of the test tenant's sessions. */
 const IDLE_TIMEOUT_MS = 30 * 60_000;
 
-let stack: Stack;
-let browser: Browser;
-let host: HostPage;
-let outsider: HostPage;
 let players = 0;
 
-before(async () => {
-  if (skip) return;
-  stack = await startStack({ demo: false });
-  host = await startHostPage(stack.url);
-  outsider = await startHostPage(stack.url);
-  const allowed = await stack.t.request('PUT', `/api/v1/admin/tenant?tenantId=${stack.tenantId}`, {
-    token: stack.book.admin,
-    body: { embedOrigins: [host.origin] },
-  });
-  assert.equal(allowed.status, 200, allowed.text);
-  browser = await launchBrowser();
-});
 after(async () => {
-  await browser?.close();
   await host?.close();
   await outsider?.close();
-  await stack?.close();
 });
 
 interface HostEvent {
@@ -89,7 +77,7 @@ async function placeSingle(frame: Frame, selectionId: string, stake: string) {
   await slip.getByRole('button', { name: 'Done' }).click();
 }
 
-describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? false }, () => {
+describe('the embedded sportsbook, seen from the casino page', { skip }, () => {
   it('mounts and launches: ready, then the balance; launch leaves the iframe address at once', async () => {
     const { launchToken } = await playerLaunch(123_45);
     const { page } = await mount({ launchToken });
@@ -119,14 +107,16 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
   });
 
   it('a single and an accumulator reach the host as bet_placed and balance_changed; settling sends bet_settled', async () => {
+    // events of this test's own: it settles one
+    const first = await stack.newEvent('Internacional', 'Fluminense');
+    const second = await stack.newEvent('Corinthians', 'São Paulo');
     const { launchToken } = await playerLaunch(100_000);
     const { page } = await mount({ launchToken });
     await received(page, 'balance_changed');
     const frame = await sportsbookFrame(page);
-    const [first, second] = stack.book.events;
 
     let seen = (await events(page)).length;
-    await placeSingle(frame, first!.home, '10');
+    await placeSingle(frame, first.home, '10');
     const single = await received(page, 'bet_placed', seen);
     assert.deepEqual(
       { stake: single.payload.stake, currency: single.payload.currency, legs: single.payload.legs },
@@ -135,8 +125,8 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
     assert.deepEqual((await received(page, 'balance_changed', seen)).payload, { balance: 990_00, currency: 'BRL' });
 
     seen = (await events(page)).length;
-    await frame.locator(`[data-selection="${first!.draw}"]`).first().click();
-    await frame.locator(`[data-selection="${second!.away}"]`).first().click();
+    await frame.locator(`[data-selection="${first.draw}"]`).first().click();
+    await frame.locator(`[data-selection="${second.away}"]`).first().click();
     const slip = frame.getByRole('complementary', { name: 'Bet slip' });
     // the slip offers the singles and the accumulator of the same selections: a stake on the accumulator only
     await slip
@@ -148,7 +138,7 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
     assert.equal((await received(page, 'bet_placed', seen)).payload.legs, 2);
 
     seen = (await events(page)).length;
-    assert.equal((await stack.settle(first!, 'home')).status, 200);
+    assert.equal((await stack.settle(first, 'home')).status, 200);
     const settled = await received(page, 'bet_settled', seen);
     assert.deepEqual(
       { betId: settled.payload.betId, status: settled.payload.status, payout: settled.payload.payout },
@@ -207,9 +197,15 @@ describe('the embedded sportsbook, seen from the casino page', { skip: skip ?? f
         .select('player_sessions.last_activity_at')
         .where('players.external_id', '=', id)
         .executeTakeFirstOrThrow();
+    await (await sportsbookFrame(page)).getByText('You have no open bets.').waitFor();
     const before = (await polled()).last_activity_at;
     stack.t.clock.advance(IDLE_TIMEOUT_MS - 60_000);
-    await page.waitForTimeout(6_000); // My Bets polls its open bets and offers every 5 s
+    // the next read of the open bets My Bets makes of its own (every 5 s), sent and answered on the clock moved on
+    const poll = await page.waitForRequest(
+      (request) =>
+        new URL(request.url()).pathname === '/api/v1/bets' && request.headers()['x-player-activity'] === 'background',
+    );
+    assert.equal((await poll.response())?.status(), 200);
     assert.deepEqual((await polled()).last_activity_at, before, 'the polls did not count as activity');
     const seen = (await events(page)).length;
     stack.t.clock.advance(2 * 60_000);
@@ -299,7 +295,7 @@ const styleOf = (frame: Frame, selector: string, properties: string[]) =>
     .first()
     .evaluate((element, names) => names.map((name) => getComputedStyle(element).getPropertyValue(name)), properties);
 
-describe('mount options: theme, header, odds format', { skip: skip ?? false }, () => {
+describe('mount options: theme, header, odds format', { skip }, () => {
   it('a theme is applied as custom properties on the root, and the pages are drawn with them', async () => {
     const { page } = await mount({ path: '/my-bets', theme: GREEN }, MOBILE);
     await received(page, 'ready');
@@ -342,8 +338,7 @@ describe('mount options: theme, header, odds format', { skip: skip ?? false }, (
         const { page } = await mount({ theme }, viewport, 'height: calc(100vh - 56px)');
         await received(page, 'ready');
         const frame = await sportsbookFrame(page);
-        // the first event's market is settled by an earlier test
-        await frame.locator(`[data-selection="${stack.book.events[1]!.home}"]`).first().click();
+        await frame.locator(`[data-selection="${stack.book.events[0]!.home}"]`).first().click();
         await frame.locator('.odds.selected').first().waitFor();
         await page.screenshot({
           path: join(SCREENSHOTS, `theme-${name}-${viewport.width}.png`),
@@ -355,8 +350,7 @@ describe('mount options: theme, header, odds format', { skip: skip ?? false }, (
   });
 
   it('dark mode: dark surfaces and light text on every page, with no serious axe violation', async () => {
-    // the first event's market is settled by an earlier test
-    const [, first, second] = stack.book.events;
+    const [first, second] = stack.book.events;
     const runs = [
       { theme: { mode: 'dark' }, viewport: DESKTOP, player: false },
       { theme: PURPLE, viewport: MOBILE, player: true },
@@ -483,7 +477,7 @@ describe('mount options: theme, header, odds format', { skip: skip ?? false }, (
   });
 });
 
-describe('a page outside the embed origins', { skip: skip ?? false }, () => {
+describe('a page outside the embed origins', { skip }, () => {
   it('cannot frame the sportsbook: the browser blocks it by frame-ancestors', async () => {
     const page = await browser.newPage();
     const blocked = page.waitForEvent('console', (message) => /frame-ancestors/.test(message.text()));
