@@ -1,23 +1,25 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
+import { call, type ApiRequest } from '../../../api.ts';
 import { t } from '../../../messages.ts';
 import { Dialog, Field, FormActions, FormError, refusal } from '../../../ui/ui.tsx';
 import type { TradingEvent } from './event.ts';
 
-const MARKET_TYPES = [
-  'match_result',
-  'moneyline',
-  'totals',
-  'handicap',
-  'both_teams_to_score',
-  'correct_score',
-  'double_chance',
-  'draw_no_bet',
-  'half_time_result',
-  'first_half_moneyline',
-  'set_betting',
-  'first_set_winner',
-] as const;
+type MarketType = ApiRequest<'createMarket'>['type'];
+/** Every market type the API takes, each once: the compiler refuses one missing or one it does not know. */
+const MARKET_TYPES = Object.keys({
+  match_result: true,
+  moneyline: true,
+  totals: true,
+  handicap: true,
+  both_teams_to_score: true,
+  correct_score: true,
+  double_chance: true,
+  draw_no_bet: true,
+  half_time_result: true,
+  first_half_moneyline: true,
+  set_betting: true,
+  first_set_winner: true,
+} satisfies Record<MarketType, true>) as MarketType[];
 
 /** "name, outcome, odds" per line, as the trader typed them. */
 function selectionsOf(text: string) {
