@@ -9,6 +9,7 @@ import { seriousViolations } from './helpers/axe.ts';
 import { SCREENSHOTS } from './helpers/browser.ts';
 import { stackAndBrowser } from './helpers/fixture.ts';
 import { startHostPage, type HostPage } from './helpers/host.ts';
+import { pixelsOf } from './helpers/pixels.ts';
 
 // two casino pages: one on an embed origin, one elsewhere
 let host: HostPage;
@@ -289,6 +290,23 @@ const PURPLE = { mode: 'dark', primary: '#8b5cf6', accent: '#ffc933', background
 const rootToken = (frame: Frame, name: string) =>
   frame.evaluate((token) => getComputedStyle(document.documentElement).getPropertyValue(token).trim(), name);
 
+/** `#rrggbb` as getComputedStyle writes it. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
+
+/** How far apart two #rrggbb colours' hues are, in degrees: a colour mixed toward white or black keeps its hue. */
+function hueApart(a: string, b: string): number {
+  const hue = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255) as [number, number, number];
+    const [max, min] = [Math.max(r, g, b), Math.min(r, g, b)];
+    if (max === min) return 0;
+    const sector =
+      max === r ? (g - b) / (max - min) : max === g ? (b - r) / (max - min) + 2 : (r - g) / (max - min) + 4;
+    return (sector * 60 + 360) % 360;
+  };
+  const apart = Math.abs(hue(a) - hue(b));
+  return Math.min(apart, 360 - apart);
+}
+
 const styleOf = (frame: Frame, selector: string, properties: string[]) =>
   frame
     .locator(selector)
@@ -333,19 +351,69 @@ describe('mount options: theme, header, odds format', { skip }, () => {
   });
 
   it('two themes, at 390 and 1280 px: a light green and yellow casino, a dark purple one (screenshots)', async () => {
-    for (const [name, theme] of Object.entries({ green: GREEN, purple: PURPLE })) {
+    const [first] = stack.book.events;
+    const themes = [
+      { name: 'green', theme: GREEN, mode: 'light' },
+      { name: 'purple', theme: PURPLE, mode: 'dark' },
+    ];
+    const drawn = new Map<string, { background: string; accent: string; header: string }>();
+    for (const { name, theme, mode } of themes) {
       for (const viewport of [MOBILE, DESKTOP]) {
+        const where = `${name} at ${viewport.width}`;
         const { page } = await mount({ theme }, viewport, 'height: calc(100vh - 56px)');
         await received(page, 'ready');
         const frame = await sportsbookFrame(page);
-        await frame.locator(`[data-selection="${stack.book.events[0]!.home}"]`).first().click();
+        await frame.locator(`[data-selection="${first!.home}"]`).first().click();
         await frame.locator('.odds.selected').first().waitFor();
-        await page.screenshot({
+        // animations disabled: the selected price's transition is run to its end
+        const png = await page.screenshot({
           path: join(SCREENSHOTS, `theme-${name}-${viewport.width}.png`),
           animations: 'disabled',
         });
+        assert.deepEqual(
+          (await events(page)).filter((event) => event.type === 'error'),
+          [],
+          `${where}: nothing refused`,
+        );
+
+        // the theme on the root: its mode, and its background, accent and radius as given
+        assert.equal(await frame.evaluate(() => document.documentElement.dataset.mode), mode, where);
+        const [background, highlight, radius, accent, header] = await Promise.all(
+          ['--bm-color-bg', '--bm-color-highlight', '--bm-radius-md', '--bm-color-accent', '--bm-color-header'].map(
+            (token) => rootToken(frame, token),
+          ),
+        );
+        assert.deepEqual([background, highlight, radius], [theme.background, theme.accent, `${theme.radius}px`], where);
+        // the primary colour, made to read (lighter on dark, darker on light), and the header a deep shade of it
+        for (const [token, value] of Object.entries({ accent: accent!, header: header! })) {
+          assert.ok(hueApart(value, theme.primary) <= 10, `${where}: ${token} ${value} a shade of ${theme.primary}`);
+        }
+        // the page drawn with them: its background, the selected price, the header
+        assert.deepEqual(await styleOf(frame, 'body', ['background-color']), [rgb(background!)], where);
+        assert.deepEqual(
+          await styleOf(frame, '.odds.selected', ['background-color', 'border-radius']),
+          [rgb(accent!), radius],
+          where,
+        );
+        const [topbar] = await styleOf(frame, '.topbar', ['background-image']);
+        assert.ok(topbar!.includes(rgb(header!)), `${where}: the header ${topbar}`);
+
+        // and the screenshot shows them: a picture (not blank), the background and the selected price in it
+        const pixels = await pixelsOf(page, png, { background: background!, accent: accent! });
+        assert.ok(pixels.distinct > 100, `${where}: ${pixels.distinct} colours`);
+        assert.ok(pixels.shares.background! > 0.02, `${where}: background ${pixels.shares.background}`);
+        assert.ok(pixels.shares.accent! > 0.003, `${where}: the accent (the selected price) ${pixels.shares.accent}`);
+        drawn.set(where, { background: background!, accent: accent!, header: header! });
         await page.close();
       }
+    }
+    // the same theme the same at both widths, and the two themes apart in every colour
+    for (const name of ['green', 'purple']) {
+      assert.deepEqual(drawn.get(`${name} at ${DESKTOP.width}`), drawn.get(`${name} at ${MOBILE.width}`), name);
+    }
+    const [green, purple] = [drawn.get(`green at ${MOBILE.width}`)!, drawn.get(`purple at ${MOBILE.width}`)!];
+    for (const colour of ['background', 'accent', 'header'] as const) {
+      assert.notEqual(green[colour], purple[colour], colour);
     }
   });
 
