@@ -2,6 +2,7 @@
 // minute-long file that happens to sort last runs alone at the end while the other core waits. Used by scripts/test.ts
 // for each pass; `node scripts/run-tests.ts <files or globs>` runs any set the same way.
 import { globSync } from 'node:fs';
+import { relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { LONGEST_FIRST } from '../test/schedule.ts';
@@ -23,4 +24,26 @@ const ordered = files.toSorted((a, b) => rank(a) - rank(b));
 
 const stream = run({ files: ordered, concurrency: CONCURRENCY, timeout: TIMEOUT_MS });
 stream.on('test:fail', () => (process.exitCode = 1));
-stream.compose(spec).pipe(process.stdout);
+
+/** When each file was given its place and last heard from: how long it held the place (test/schedule.ts). */
+const heard = new Map<string, { first: number; last: number }>();
+for (const event of ['test:dequeue', 'test:pass', 'test:fail'] as const) {
+  stream.on(event, ({ file }: { file?: string }) => {
+    if (!file) return;
+    const now = performance.now();
+    const times = heard.get(file) ?? { first: now, last: now };
+    heard.set(file, { first: times.first, last: now });
+  });
+}
+const report = stream.compose(spec);
+report.pipe(process.stdout, { end: false });
+report.on('end', () => {
+  const slowest = [...heard]
+    .map(([file, { first, last }]) => ({ file: relative(process.cwd(), file), seconds: (last - first) / 1000 }))
+    .toSorted((a, b) => b.seconds - a.seconds)
+    .slice(0, 15);
+  process.stdout.write(
+    '\nThe longest files of this run (seconds each held its place; keep test/schedule.ts in step):\n',
+  );
+  for (const { file, seconds } of slowest) process.stdout.write(`${seconds.toFixed(1).padStart(8)}  ${file}\n`);
+});
