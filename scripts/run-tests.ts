@@ -1,49 +1,124 @@
-// Runs test files two at a time (one process each), the longest first: `node --test` starts files in name order, so a
-// minute-long file that happens to sort last runs alone at the end while the other core waits. Used by scripts/test.ts
-// for each pass; `node scripts/run-tests.ts <files or globs>` runs any set the same way.
+// Runs test files, each in a process of its own, a few at a time from one queue shared by every pass (embedded PGlite,
+// then PostgreSQL), the longest first: `node --test` starts files in name order and one pass after the other, which
+// left minute-long files running alone at the end of each pass while the other core waited. Each file's report is
+// printed whole when it ends, so two never interleave. Used by scripts/test.ts; `node scripts/run-tests.ts <files or
+// globs>` runs any set on PGlite the same way.
 import { globSync } from 'node:fs';
 import { relative } from 'node:path';
+import { Writable } from 'node:stream';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { LONGEST_FIRST } from '../test/schedule.ts';
 
-/** Two cores: three or four files at a time gained nothing, measured (docs/testing.md). */
-const CONCURRENCY = 2;
+/** Files at a time: the machine has two cores, and a file waits on its browser, its wallet or PostgreSQL. */
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 3);
 const TIMEOUT_MS = 120_000;
+/** Up to this many files, every file's report is shown; beyond, a line a file and the reports of those that fail. */
+const FEW = 4;
+let showEveryReport = false;
 
-const files = [...new Set(process.argv.slice(2).flatMap((pattern) => globSync(pattern)))].sort();
-if (files.length === 0) {
-  process.stderr.write('No test file matches; give files or globs, e.g. test/**/*.test.ts.\n');
-  process.exit(1);
+/** A set of files run against one database. */
+export interface Pass {
+  name: string;
+  files: string[];
+  env: NodeJS.ProcessEnv;
 }
-const rank = (file: string) => {
-  const index = LONGEST_FIRST.indexOf(file);
-  return index === -1 ? LONGEST_FIRST.length : index;
-};
-const ordered = files.toSorted((a, b) => rank(a) - rank(b));
 
-const stream = run({ files: ordered, concurrency: CONCURRENCY, timeout: TIMEOUT_MS });
-stream.on('test:fail', () => (process.exitCode = 1));
+interface Outcome {
+  pass: string;
+  file: string;
+  seconds: number;
+  tests: number;
+  failed: number;
+}
 
-/** When each file was given its place and last heard from: how long it held the place (test/schedule.ts). */
-const heard = new Map<string, { first: number; last: number }>();
-for (const event of ['test:dequeue', 'test:pass', 'test:fail'] as const) {
-  stream.on(event, ({ file }: { file?: string }) => {
-    if (!file) return;
-    const now = performance.now();
-    const times = heard.get(file) ?? { first: now, last: now };
-    heard.set(file, { first: times.first, last: now });
+/** Runs every pass's files from one queue, the longest first; says how each pass went; true if nothing failed. */
+export async function runPasses(passes: Pass[]): Promise<boolean> {
+  showEveryReport = passes.reduce((sum, pass) => sum + pass.files.length, 0) <= FEW;
+  const queue = passes
+    .flatMap((pass) => pass.files.map((file) => ({ pass, file })))
+    .toSorted((a, b) => rank(a.file) - rank(b.file));
+  const total = queue.length;
+  process.stdout.write(
+    `\n=== ${total} test files (${passes.map((pass) => `${pass.files.length} on ${pass.name}`).join(', ')}), ` +
+      `${CONCURRENCY} at a time, the longest first ===\n`,
+  );
+  const outcomes: Outcome[] = [];
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const outcome = await runFile(job.pass, job.file);
+      outcomes.push(outcome);
+      const mark = outcome.failed > 0 ? `FAILED (${outcome.failed} of ${outcome.tests})` : `ok (${outcome.tests})`;
+      process.stdout.write(
+        `--- [${outcomes.length}/${total}] ${job.file} on ${job.pass.name}: ${mark} in ${outcome.seconds.toFixed(1)} s\n`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  summarise(passes, outcomes);
+  return outcomes.every((outcome) => outcome.failed === 0);
+}
+
+/** One file in its own process; its report held and printed whole when it ends (a failing file's only). */
+async function runFile(pass: Pass, file: string): Promise<Outcome> {
+  const started = performance.now();
+  let tests = 0;
+  let failed = 0;
+  const stream = run({ files: [file], env: pass.env, timeout: TIMEOUT_MS });
+  stream.on('test:pass', ({ details }) => details.type !== 'suite' && (tests += 1));
+  stream.on('test:fail', ({ details }) => {
+    if (details.type !== 'suite') tests += 1;
+    failed += 1;
+  });
+  const report = await collect(stream.compose(spec));
+  const seconds = (performance.now() - started) / 1000;
+  if (failed > 0 || showEveryReport) process.stdout.write(`\n--- ${file} on ${pass.name} ---\n${report}`);
+  return { pass: pass.name, file, seconds, tests, failed };
+}
+
+function collect(readable: NodeJS.ReadableStream): Promise<string> {
+  const chunks: string[] = [];
+  return new Promise((resolve, reject) => {
+    readable
+      .pipe(new Writable({ write: (chunk: Buffer | string, _encoding, done) => done(void chunks.push(String(chunk))) }))
+      .on('finish', () => resolve(chunks.join('')))
+      .on('error', reject);
   });
 }
-const report = stream.compose(spec);
-report.pipe(process.stdout, { end: false });
-report.on('end', () => {
-  const slowest = [...heard]
-    .map(([file, { first, last }]) => ({ file: relative(process.cwd(), file), seconds: (last - first) / 1000 }))
-    .toSorted((a, b) => b.seconds - a.seconds)
-    .slice(0, 15);
-  process.stdout.write(
-    '\nThe longest files of this run (seconds each held its place; keep test/schedule.ts in step):\n',
-  );
-  for (const { file, seconds } of slowest) process.stdout.write(`${seconds.toFixed(1).padStart(8)}  ${file}\n`);
-});
+
+function summarise(passes: Pass[], outcomes: Outcome[]): void {
+  for (const pass of passes) {
+    const mine = outcomes.filter((outcome) => outcome.pass === pass.name);
+    const tests = mine.reduce((sum, outcome) => sum + outcome.tests, 0);
+    const failedFiles = mine.filter((outcome) => outcome.failed > 0);
+    process.stdout.write(
+      `\n=== tests on ${pass.name}: ${mine.length} files, ${tests} tests, ` +
+        `${failedFiles.length === 0 ? 'all passed' : `FAILED in ${failedFiles.map((o) => o.file).join(', ')}`} ===\n`,
+    );
+  }
+  const longest = outcomes.toSorted((a, b) => b.seconds - a.seconds).slice(0, 15);
+  process.stdout.write('\nThe longest files of this run (seconds; keep test/schedule.ts in step):\n');
+  for (const { file, pass, seconds } of longest) {
+    process.stdout.write(`${seconds.toFixed(1).padStart(8)}  ${relative(process.cwd(), file)} (${pass})\n`);
+  }
+}
+
+function rank(file: string): number {
+  const index = LONGEST_FIRST.indexOf(file);
+  return index === -1 ? LONGEST_FIRST.length : index;
+}
+
+/** The files a set of names and globs gives, each once, in name order. */
+export function filesOf(patterns: string[]): string[] {
+  return [...new Set(patterns.flatMap((pattern) => globSync(pattern)))].sort();
+}
+
+if (import.meta.main) {
+  const files = filesOf(process.argv.slice(2));
+  if (files.length === 0) {
+    process.stderr.write('No test file matches; give files or globs, e.g. test/**/*.test.ts.\n');
+    process.exit(1);
+  }
+  const { DATABASE_URL: _notHere, ...env } = process.env;
+  process.exit((await runPasses([{ name: 'embedded PGlite', files, env }])) ? 0 : 1);
+}

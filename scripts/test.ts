@@ -1,11 +1,13 @@
-// The test command: the browser build, static checks (types, lint, format, OpenAPI lint), then every test against
-// embedded PGlite (browser tests included), then again against PostgreSQL when DATABASE_URL is set. Exits non-zero if any step
-// fails; every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
+// The test command: the browser build, the static checks (types, lint, format, OpenAPI lint, generated files), then
+// the tests: every file on embedded PGlite (browser tests included) and, when DATABASE_URL is set, those whose outcome
+// can depend on the engine on PostgreSQL too, from one queue (scripts/run-tests.ts). Exits non-zero if any step fails;
+// every step runs so one run shows every problem. `npm test -- test/x.test.ts` runs only those files.
 import { spawn, spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_INDEPENDENT } from '../test/engines.ts';
+import { filesOf, runPasses, type Pass } from './run-tests.ts';
 
 const files = process.argv.slice(2);
 // Every statement compiled once per shape is also built afresh on each run and compared (src/platform/db/compiled.ts).
@@ -69,8 +71,6 @@ function runHeld({ label, command, args, env = process.env }: Check): Promise<bo
   });
 }
 
-const runTests = (patterns: string[]) => ['scripts/run-tests.ts', ...patterns];
-
 const results: boolean[] = [];
 // The browser side is built first: the server serves it and the browser tests load it. The app's Core Web Vitals
 // (a browser loading the built app) are measured in the full run only, not for `npm test -- one-file`.
@@ -132,14 +132,23 @@ if (files.length === 0) {
   results.push(...(await runTogether(checks)));
 }
 // web/test: the iframe app's logic (slip arithmetic, formatting, router, bridge); no database, no browser.
-const tests = files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts'];
-results.push(run('tests on embedded PGlite', process.execPath, runTests(tests), withoutDatabase));
+const passes: Pass[] = [
+  {
+    name: 'embedded PGlite',
+    files: filesOf(files.length > 0 ? files : ['test/**/*.test.ts', 'web/test/**/*.test.ts', 'e2e/**/*.test.ts']),
+    env: withoutDatabase,
+  },
+];
 if (DATABASE_URL) {
   // The browser tests check pages, not the database: once is enough. So do the files of test/engines.ts, whose
   // outcome cannot depend on the engine; every other file under test/ runs again on PostgreSQL.
-  const databaseTests = files.length > 0 ? files : engineDependentTests();
-  results.push(run(`tests on PostgreSQL (${new URL(DATABASE_URL).host})`, process.execPath, runTests(databaseTests)));
+  const name = `PostgreSQL (${new URL(DATABASE_URL).host})`;
+  passes.push({ name, files: files.length > 0 ? filesOf(files) : engineDependentTests(), env: process.env });
 }
+const started = Date.now();
+const passed = await runPasses(passes);
+process.stdout.write(`=== tests: ${passed ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s ===\n`);
+results.push(passed);
 process.exit(results.every(Boolean) ? 0 : 1);
 
 function engineDependentTests(): string[] {
