@@ -189,6 +189,8 @@ describe('the staff console', { skip }, () => {
     await page.getByLabel('E-mail').waitFor();
     // a reload forgets the session (the token lives in memory only): sign in again, then open a platform address
     const again = await signedIn('operator', { tenantId: stack.tenantId });
+    // the console takes an operator to the workspace first: only then is the address the test's to change
+    await again.waitForURL(`${stack.url}/admin/workspace`);
     await again.evaluate(() => {
       history.pushState(null, '', '/admin/aggregators');
       dispatchEvent(new PopStateEvent('popstate'));
