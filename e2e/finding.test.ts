@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { stackAndBrowser } from './helpers/fixture.ts';
 
-const { stack, browser, skip } = stackAndBrowser();
+const { stack, browser, skip } = stackAndBrowser({ demo: false });
 const PHONE = { width: 390, height: 844 };
 
 async function open(params: Record<string, string>): Promise<Page> {
