@@ -13,6 +13,7 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/catalog/odds.test.ts': 'pure rules: exact odds and the payout',
   'test/betting/settlement-rules.test.ts': "pure rules: what a bet's results make of it, and the money owed",
   'test/wallet/delivery-rules.test.ts': 'pure rules: the delivery table and the retry rule',
+  'test/wallet/statement-format.test.ts': "pure functions: the statement's JSON and CSV forms and its totals",
   'test/platform/config.test.ts': 'configuration parsing',
   'test/platform/crypto.test.ts': 'tokens, hashes, HMAC and encryption',
   'test/platform/pglite-image.test.ts': "PGlite's own cluster image",
