@@ -2,7 +2,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { AppError, notFound } from '../platform/errors.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantCredentials } from '../tenants/credentials.ts';
 import type { TenantEnvironments } from '../tenants/environments.ts';
@@ -76,11 +76,11 @@ export class ClientInterventions {
       alsoIds: text ? await this.#clientOfTenant(text) : undefined,
       aggregatorId: query.aggregatorId,
       status: query.status,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: cursorAfter(query.cursor),
       order: query.order,
       limit,
     });
-    const page = rows.slice(0, limit);
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.created_at, id: row.id }));
     const names = new Map(
       (await store.aggregatorNames(this.#deps.db, [...new Set(page.map((row) => row.aggregator_id))])).map((row) => [
         row.id,
@@ -95,8 +95,7 @@ export class ClientInterventions {
         aggregatorName: names.get(client.aggregator_id) ?? '',
       });
     }
-    const last = page.at(-1);
-    return { clients, nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '' };
+    return { clients, nextCursor };
   }
 
   /** The client a tenant id belongs to, when the text is one. */

@@ -6,7 +6,7 @@ import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet, BetLeg, Cashout } from './tables.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { tenantFilter } from '../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
 import type { Ledger } from '../wallet/ledger/ledger.ts';
 import type { ObligationState } from '../wallet/states.ts';
@@ -115,14 +115,12 @@ export class BetViews {
   }
 
   async #page(playerId: string, statuses: BetState[], limit: number, cursor: string | undefined, order?: ListOrder) {
-    const after = cursor ? decodeCursor(cursor) : undefined;
+    const after = cursorAfter(cursor);
     const rows =
       statuses.length === 0
         ? []
         : await betStore.betsOfPlayer(this.#deps.db, playerId, { statuses, limit, after, order });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.placed_at, last.id) : '' };
+    return keysetPage(rows, limit, (row) => ({ at: row.placed_at, id: row.id }));
   }
 
   async #views(bets: Bet[], known?: WalletObligation[]): Promise<BetView[]> {

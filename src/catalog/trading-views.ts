@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db/database.ts';
 import { validationError } from '../platform/errors.ts';
-import { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from '../platform/http/cursor.ts';
+import { cursorAfter, decodeKeyCursor, encodeKeyCursor, keysetPage } from '../platform/http/cursor.ts';
 import { eventDetail, eventRecord } from './records.ts';
 import {
   TRADING_COMPETITIONS_PAGE,
@@ -85,10 +85,10 @@ export class TradingViews {
       startsTo,
       search: query.q === undefined ? undefined : containing(query.q),
       descending: query.sort === '-startsAt',
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: cursorAfter(query.cursor),
       limit,
     });
-    const page = rows.slice(0, limit);
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.starts_at, id: row.id }));
     const markets = tally(
       (
         await marketStore.marketCounts(
@@ -98,14 +98,13 @@ export class TradingViews {
       ).map((row) => ({ key: row.event_id, status: row.status, count: row.count })),
       MARKET_STATES,
     );
-    const last = page.at(-1);
     return {
       events: page.map((row) => ({
         ...eventRecord(row),
         name: `${row.home} vs ${row.away}`,
         markets: markets(row.id),
       })),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.starts_at, last.id) : '',
+      nextCursor,
     };
   }
 

@@ -2,7 +2,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { AppError, notFound, validationError } from '../platform/errors.ts';
-import { decodeCursor, encodeCursor } from '../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../platform/http/cursor.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { staffErrors } from './errors.ts';
@@ -32,17 +32,13 @@ export class StaffAccounts {
       tenantId: query.tenantId,
       status: query.status,
       emailContains: query.q?.trim().toLowerCase() || undefined,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: cursorAfter(query.cursor),
       order: query.order,
       limit,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.created_at, id: row.id }));
     const now = this.#deps.clock.now();
-    return {
-      staff: page.map((row) => staffView(row, now)),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
-    };
+    return { staff: page.map((row) => staffView(row, now)), nextCursor };
   }
 
   /** An account that enrols its authenticator at first sign-in; an operator's tenant must exist. */

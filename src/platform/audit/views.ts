@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { validationError } from '../errors.ts';
 import { tenantFilter } from '../http/auth.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { decodeCursor, keysetPage } from '../http/cursor.ts';
 import type { StaffCall } from '../http/principals.ts';
 import { auditCsv } from './csv.ts';
 import { auditErrors } from './errors.ts';
@@ -32,12 +32,8 @@ export class AuditViews {
     const after = query.cursor ? auditCursor(query.cursor) : undefined;
     const filter = await this.#filter(call, query);
     const rows = await listAuditEntries(this.#deps.db, { ...filter, after, order: query.order, limit });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      entries: page.map(auditEntry),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.occurred_at, String(last.id)) : '',
-    };
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.occurred_at, id: String(row.id) }));
+    return { entries: page.map(auditEntry), nextCursor };
   }
 
   /** Every row the filter matches, in the list's order, as one CSV file; refused when more than MAX_EXPORT_ROWS match. */

@@ -49,3 +49,24 @@ export const ListOrderQuery = Type.Optional(
     description: 'newest first (the default) or oldest first; a cursor pages on in the order it was made in',
   }),
 );
+
+/** Where a keyset page starts: after the row the cursor names, or at the top of the list. */
+export function cursorAfter(cursor: string | undefined): { at: Date; id: string } | undefined {
+  return cursor ? decodeCursor(cursor) : undefined;
+}
+
+/**
+ * A keyset page out of the rows a store read, `limit` and one more: the first `limit` rows, and the cursor after the
+ * last of them when there is more (the extra row says so), or '' at the end of the list.
+ */
+export function keysetPage<Row>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => { at: Date; id: string },
+): { page: Row[]; nextCursor: string } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  if (rows.length <= limit || !last) return { page, nextCursor: '' };
+  const { at, id } = keyOf(last);
+  return { page, nextCursor: encodeCursor(at, id) };
+}

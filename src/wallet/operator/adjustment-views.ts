@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/database.ts';
 import { tenantFilter } from '../../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import type { TenantService } from '../../tenants/service.ts';
 import type { Adjustment } from '../tables.ts';
@@ -27,16 +27,12 @@ export class AdjustmentViews {
       tenantId,
       status: query.status,
       playerId: query.player,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: cursorAfter(query.cursor),
       order: query.order,
       limit,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      adjustments: await this.views(page),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
-    };
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.created_at, id: row.id }));
+    return { adjustments: await this.views(page), nextCursor };
   }
 
   async view(adjustment: Adjustment): Promise<AdjustmentView> {

@@ -4,7 +4,7 @@ import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
 import type { WalletObligation } from '../tables.ts';
 import { notFound, validationError } from '../../platform/errors.ts';
 import { tenantFilter, tenantScope } from '../../platform/http/auth.ts';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import type { TenantService } from '../../tenants/service.ts';
 import type { DeliveryEngine } from '../delivery/engine.ts';
@@ -65,16 +65,12 @@ export class ObligationReview {
       status: query.state,
       playerId: query.player,
       betId: query.bet,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      after: cursorAfter(query.cursor),
       order: query.order,
       limit,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      obligations: await this.#records(page),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
-    };
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.created_at, id: row.id }));
+    return { obligations: await this.#records(page), nextCursor };
   }
 
   /** The badges of the workspace: obligations per state, held ones per reason (every one listed, zeros too). */

@@ -3,7 +3,7 @@ import type { AuditLog } from '../../platform/audit/log.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
 import { notFound, validationError } from '../../platform/errors.ts';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.ts';
+import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { TenantService } from '../../tenants/service.ts';
 import type { Tenant } from '../../tenants/tables.ts';
 import type { DeliveryEngine } from '../delivery/engine.ts';
@@ -59,7 +59,7 @@ export class PartnerObligations {
   /** The tenant's movements, newest first unless asked, filtered by state, player (the casino's id), bet and time owed. */
   async list(tenant: Tenant, query: PartnerObligationsQuery) {
     const limit = query.limit ?? PARTNER_PAGE;
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const after = cursorAfter(query.cursor);
     const createdFrom = query.from === undefined ? undefined : instant('from', query.from);
     const createdTo = query.to === undefined ? undefined : instant('to', query.to);
     let playerId: string | undefined;
@@ -85,12 +85,8 @@ export class PartnerObligations {
       order: query.order,
       limit,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      obligations: await this.#records(tenant, page),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : '',
-    };
+    const { page, nextCursor } = keysetPage(rows, limit, (row) => ({ at: row.created_at, id: row.id }));
+    return { obligations: await this.#records(tenant, page), nextCursor };
   }
 
   /** One movement of the tenant by its txId; another tenant's, or a balance read (never kept), is not found. */
