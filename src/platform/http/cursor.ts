@@ -6,7 +6,7 @@ import { validationError } from '../errors.ts';
  * Keyset paging cursors: the (time, id) of the last row of a page, opaque to clients. The next page is everything
  * after it in the list's order (newest first unless the query asks for oldest first).
  */
-export function encodeCursor(at: Date, id: string): string {
+function encodeCursor(at: Date, id: string): string {
   return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
 }
 
