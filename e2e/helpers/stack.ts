@@ -1,7 +1,7 @@
 import { applyFeedUpdate } from '../../src/catalog/feed.ts';
 import { demoCatalog } from '../../src/seed/demo-catalog.ts';
 import { loginAsStaff, startTestApp, type HttpResponse, type TestApp } from '../../test/helpers/app.ts';
-import { setUpSportsbook, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
+import { addPricedEvent, setUpSportsbook, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
 import { openSession } from '../../test/helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../../test/helpers/wallet.ts';
 
@@ -112,18 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async newEvent(home, away) {
       competitionId ??= (await t.request('GET', `/api/v1/catalog/events/${book.events[0]!.id}`)).body.event.competition
         .id as string;
-      const startsAt = new Date(t.clock.now().getTime() + 86_400_000).toISOString();
-      const { event } = await traded('POST', '/events', { competitionId, home, away, startsAt });
-      const { market } = await traded('POST', `/events/${event.id}/markets`, {
-        type: 'match_result',
-        selections: [
-          { name: home, outcome: 'home', odds: '2.10' },
-          { name: 'Draw', outcome: 'draw', odds: '3.25' },
-          { name: away, outcome: 'away', odds: '3.60' },
-        ],
-      });
-      const [h, d, a] = market.selections;
-      return { id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id };
+      return addPricedEvent(traded, competitionId, home, away, t.clock.now());
     },
     setEmbedOrigins,
     async close() {

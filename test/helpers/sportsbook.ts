@@ -8,7 +8,41 @@ export interface Sportsbook {
   trader: string;
   tenant: TestTenant;
   /** Three soccer events with a 1X2 market each: [event][home|draw|away] selection ids. */
-  events: Array<{ id: string; marketId: string; home: string; draw: string; away: string }>;
+  events: PricedEvent[];
+}
+
+/** An event with its 1X2 market: the ids of the event, the market and each selection. */
+export interface PricedEvent {
+  id: string;
+  marketId: string;
+  home: string;
+  draw: string;
+  away: string;
+}
+
+/** A trader's call to the trading API (`/api/v1/admin/trading` + path), answering the body or throwing. */
+type Trade = (method: string, path: string, body: unknown) => Promise<any>;
+
+/** An event of `competitionId` a day after `now`, with a 1X2 market at the book's usual prices (2.10, 3.25, 3.60). */
+export async function addPricedEvent(
+  trade: Trade,
+  competitionId: string,
+  home: string,
+  away: string,
+  now: Date,
+): Promise<PricedEvent> {
+  const startsAt = new Date(now.getTime() + 86_400_000).toISOString();
+  const { event } = await trade('POST', '/events', { competitionId, home, away, startsAt });
+  const { market } = await trade('POST', `/events/${event.id}/markets`, {
+    type: 'match_result',
+    selections: [
+      { name: home, outcome: 'home', odds: '2.10' },
+      { name: 'Draw', outcome: 'draw', odds: '3.25' },
+      { name: away, outcome: 'away', odds: '3.60' },
+    ],
+  });
+  const [h, d, a] = market.selections;
+  return { id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id };
 }
 
 /** A tenant whose wallet is the reference wallet, and a small catalog made through the trading API. */
@@ -38,22 +72,7 @@ export async function setUpSportsbook(
     ['Santos', 'Grêmio'],
     ['Bahia', 'Cruzeiro'],
   ] as const) {
-    const { event } = await trade('POST', '/events', {
-      competitionId: competition.id,
-      home,
-      away,
-      startsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString(),
-    });
-    const { market } = await trade('POST', `/events/${event.id}/markets`, {
-      type: 'match_result',
-      selections: [
-        { name: home, outcome: 'home', odds: '2.10' },
-        { name: 'Draw', outcome: 'draw', odds: '3.25' },
-        { name: away, outcome: 'away', odds: '3.60' },
-      ],
-    });
-    const [h, d, a] = market.selections;
-    events.push({ id: event.id, marketId: market.id, home: h.id, draw: d.id, away: a.id });
+    events.push(await addPricedEvent(trade, competition.id, home, away, t.clock.now()));
   }
   return { admin, trader, tenant, events };
 }
