@@ -18,6 +18,7 @@ import { preferencesRoutes } from './preferences/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { sandboxRoutes } from './sandbox/routes.ts';
 import { staffRoutes } from './staff/routes.ts';
+import { streamRoutes } from './stream/routes.ts';
 import { STAFF_SESSION_ERRORS } from './staff/service.ts';
 import { tenantRoutes } from './tenants/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -69,6 +70,7 @@ export async function registerRoutes(
   walletRoutes(http, { wallet, review, adjustments, partner, statements }, auth);
   bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
   preferencesRoutes(http, preferences, auth);
+  streamRoutes(http, services.stream, auth);
   reportRoutes(http, reports, auth);
   await serveDocuments(http, DOCUMENTS);
 }

@@ -26,6 +26,7 @@ import { PlayerPreferences } from './preferences/service.ts';
 import { Reports } from './reports/service.ts';
 import { SandboxControls } from './sandbox/controls.ts';
 import { StaffAccounts } from './staff/accounts.ts';
+import { StreamService } from './stream/service.ts';
 import type { PasswordCost } from './staff/password.ts';
 import { StaffService } from './staff/service.ts';
 import { TenantCredentials } from './tenants/credentials.ts';
@@ -83,6 +84,7 @@ export interface AppServices {
   reports: Reports;
   wallet: WalletService;
   wallets: WalletClient;
+  stream: StreamService;
 }
 
 /** The use cases only the guards and the routes reach. */
@@ -187,6 +189,17 @@ export function buildServices(
   const partner = new PartnerObligations({ db, clock, ledger, delivery, tenants, audit });
   const statements = new Statements({ db, clock, signer: new StatementSigner(config.secretsKeys) });
   const preferences = new PlayerPreferences({ db, clock, catalog });
+  const stream = new StreamService({
+    db,
+    clock,
+    settings: config.stream,
+    browsing: catalog.browsing,
+    betViews,
+    cashOut,
+    recheck: (session) => integration.sessions.stillLive(session),
+    log: http.log,
+  });
+  integration.sessions.whenEnded((ended) => stream.sessionsEnded(ended));
   return {
     services: {
       staff,
@@ -216,6 +229,7 @@ export function buildServices(
       reports,
       wallet,
       wallets,
+      stream,
     },
     routeOnly: { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences },
   };

@@ -62,6 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(http, VERSION, DOCUMENTS[0]!);
   const { services, routeOnly } = buildServices(deps, http, metrics);
   await registerRoutes(http, deps.db, services, routeOnly, deps.authLimits);
+  await services.stream.start();
+  // Streams never end by themselves: they are closed before the server waits for its connections to finish.
+  http.addHook('preClose', async () => services.stream.stop());
   const jobs = periodicJobs(http, services, deps.config, deps.demoLive);
   return { http, services, jobs, metrics: platformMetrics };
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import { CommittedCache } from '../platform/db/committed-cache.ts';
-import type { Db, Queryable, Tx } from '../platform/db/database.ts';
+import { onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import { platformErrors, type ErrorFactory } from '../platform/errors.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
@@ -45,6 +45,9 @@ interface SessionTimes {
 
 type SessionsDeps = { db: Db; clock: Clock; tenants: TenantService };
 
+/** Which sessions just ended: one (logout, expiry noticed), a player's (restriction), or tenants' (suspension). */
+export type EndedSessions = { sessionId: string } | { playerId: string } | { tenantIds: string[] };
+
 /**
  * Player sessions once opened (launch.ts opens them): checked on every player call (remembered a moment when
  * live), kept alive by activity, ended by logout, expiry, a player's restriction or a tenant's suspension.
@@ -53,6 +56,7 @@ export class Sessions {
   readonly #deps: SessionsDeps;
   /** Live sessions by token hash, so a player's call need not read its session: only a live answer is trusted. */
   readonly #remembered = new CommittedCache<FoundSession>({ max: REMEMBERED_SESSIONS, ttlMs: REMEMBERED_SESSION_MS });
+  readonly #endedListeners: Array<(ended: EndedSessions) => void> = [];
 
   constructor(deps: SessionsDeps) {
     this.#deps = deps;
@@ -134,9 +138,18 @@ export class Sessions {
     );
   }
 
+  /**
+   * Tells `listener` which sessions ended once the ending is committed (the stream stops a player's topics at
+   * once); a session that merely expires is noticed by whoever checks it next.
+   */
+  whenEnded(listener: (ended: EndedSessions) => void): void {
+    this.#endedListeners.push(listener);
+  }
+
   /** Forgets every remembered session now and when the transaction of `q` ends, when others can see the change. */
-  #sessionsChanged(q: Queryable): void {
+  #sessionsChanged(q: Queryable, ended?: EndedSessions): void {
     this.#remembered.changed(q);
+    if (ended) onTransactionEnd(q, () => this.#endedListeners.forEach((listener) => listener(ended)));
   }
 
   /**
@@ -151,7 +164,23 @@ export class Sessions {
 
   async #endSession(sessionId: string, now: Date, reason: SessionEndReason): Promise<void> {
     await sessionStore.endSession(this.#deps.db, sessionId, now, reason);
-    this.#sessionsChanged(this.#deps.db);
+    this.#sessionsChanged(this.#deps.db, { sessionId });
+  }
+
+  /**
+   * A session a long-lived reader (the change stream) holds, looked at again without its token: the same principal
+   * with its idle end moved to its last activity, or undefined when it is over or may no longer play. Never activity.
+   */
+  async stillLive(principal: SessionPrincipal): Promise<SessionPrincipal | undefined> {
+    const now = this.#deps.clock.now();
+    const session = await sessionStore.findSession(this.#deps.db, principal.sessionId);
+    const player = await playerStore.findPlayer(this.#deps.db, principal.playerId);
+    const tenant = await this.#deps.tenants.current(principal.tenantId);
+    const idle = idleMs(tenant.jurisdiction);
+    if (!session || session.ended_at || session.expires_at <= now) return undefined;
+    if (session.last_activity_at.getTime() <= now.getTime() - idle) return undefined;
+    if (player?.status !== 'active' || tenant.status !== 'active') return undefined;
+    return { ...principal, idleExpiresAt: new Date(session.last_activity_at.getTime() + idle) };
   }
 
   async info(principal: SessionPrincipal) {
@@ -173,7 +202,7 @@ export class Sessions {
 
   /** Ends every open session of the tenants, inside the transaction that suspends them. */
   async endSessionsOfTenants(tx: Tx, tenantIds: string[]): Promise<void> {
-    this.#sessionsChanged(tx);
+    this.#sessionsChanged(tx, { tenantIds });
     await sessionStore.endOpenSessions(tx, { tenantIds }, this.#deps.clock.now(), 'suspended');
   }
 
@@ -182,7 +211,7 @@ export class Sessions {
    * are forgotten; a player who may no longer play has every open session ended.
    */
   async playerStatusChanged(tx: Tx, playerId: string, status: PlayerStatus): Promise<void> {
-    this.#sessionsChanged(tx);
+    this.#sessionsChanged(tx, status === 'active' ? undefined : { playerId });
     if (status !== 'active') await sessionStore.endOpenSessions(tx, { playerId }, this.#deps.clock.now(), 'restricted');
   }
 }

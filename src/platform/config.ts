@@ -33,6 +33,27 @@ export interface Config {
   metricsHost: string;
   /** Per-tenant labels on the wallet metrics; false collapses them to tenant="all" to bound cardinality. */
   metricsTenantLabels: boolean;
+  /** The limits and timings of the players' change stream (src/stream/, docs/operations.md "The change stream"). */
+  stream: StreamSettings;
+}
+
+export interface StreamSettings {
+  /** Open streams the instance holds at most; one more is refused with 503 `stream_capacity`. */
+  maxConnections: number;
+  /** Open streams per client address (as TRUST_PROXY yields it); one more is refused with 429. */
+  maxPerAddress: number;
+  /** Topics one stream may follow at once. */
+  maxTopics: number;
+  /** A comment line this often keeps proxies and the browser from closing a quiet stream. */
+  heartbeatSeconds: number;
+  /** A stream that follows no topic for this long is closed. */
+  idleSeconds: number;
+  /** A stream whose unsent bytes pass this is a slow consumer: closed, and it resumes or resyncs when it returns. */
+  bufferBytes: number;
+  /** The last messages kept for streams that resume with Last-Event-ID; older gaps get fresh snapshots. */
+  replayMessages: number;
+  /** What is watched is read again this often even without a notification, so a lost one loses nothing. */
+  sweepSeconds: number;
 }
 
 /** A configuration problem; the message always names the variable. */
@@ -75,7 +96,33 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: parseMetricsPort(env.METRICS_PORT),
     metricsHost: parseMetricsHost(env.METRICS_HOST),
     metricsTenantLabels: parseBoolean('METRICS_TENANT_LABELS', env.METRICS_TENANT_LABELS, true),
+    stream: parseStreamSettings(env),
   };
+}
+
+/** Each limit a whole number within bounds that keep the instance safe; the defaults are docs/operations.md's. */
+function parseStreamSettings(env: Env): StreamSettings {
+  const number = (variable: string, fallback: number, min: number, max: number) =>
+    parseBounded(variable, env[variable], fallback, min, max);
+  return {
+    maxConnections: number('STREAM_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
+    maxPerAddress: number('STREAM_MAX_PER_ADDRESS', 500, 1, 1_000_000),
+    maxTopics: number('STREAM_MAX_TOPICS', 20, 1, 100),
+    heartbeatSeconds: number('STREAM_HEARTBEAT_SECONDS', 15, 1, 300),
+    idleSeconds: number('STREAM_IDLE_SECONDS', 300, 1, 86_400),
+    bufferBytes: number('STREAM_BUFFER_BYTES', 262_144, 4_096, 67_108_864),
+    replayMessages: number('STREAM_REPLAY_MESSAGES', 20_000, 0, 1_000_000),
+    sweepSeconds: number('STREAM_SWEEP_SECONDS', 5, 1, 3_600),
+  };
+}
+
+function parseBounded(variable: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const value = raw?.trim();
+  if (!value) return fallback;
+  if (!/^\d{1,10}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(value);
 }
 
 /** DATA_DIR as an absolute path; also for saying where things are when the rest of the configuration is wrong. */

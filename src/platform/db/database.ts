@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { DataDirError, makePrivate, PRIVATE_DIR_MODE } from '../data-dir.ts';
 import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
+import { pgliteNotifications, postgresNotifications, registerNotifications } from './notifications.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { createPglite } from './pglite-image.ts';
 import { preparingPool, STALE_PREPARED_STATEMENT } from './prepared-statements.ts';
@@ -78,6 +79,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: target.interpose ? target.interpose(prepared) : prepared }),
     });
+    registerNotifications(
+      db,
+      postgresNotifications(
+        target.databaseUrl,
+        target.onConnectionError ?? ((error) => process.stderr.write(`database listener lost: ${error.message}\n`)),
+      ),
+    );
     connectionUses.set(db, () => ({
       inUse: pool.totalCount - pool.idleCount,
       idle: pool.idleCount,
@@ -88,6 +96,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const pglite = await openPglite(target.dataDir, target.image);
   const dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
+  registerNotifications(db, pgliteNotifications(db, pglite));
   connectionUses.set(db, () => {
     const { busy, waiting } = dialect.connectionUse();
     return { inUse: busy ? 1 : 0, idle: busy ? 0 : 1, waiting };

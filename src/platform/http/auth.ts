@@ -38,6 +38,8 @@ export const guarded = {
   staff: (request: FastifyRequest): StaffPrincipal => request.staff ?? unguarded('staff'),
   staffToken: (request: FastifyRequest): string => request.staffToken ?? unguarded('staff'),
   session: (request: FastifyRequest): SessionPrincipal => request.session ?? unguarded('player'),
+  /** Behind `auth.playerIfAny()`: the session when the call carried a token, undefined when it was anonymous. */
+  sessionIfAny: (request: FastifyRequest): SessionPrincipal | undefined => request.session,
   tenant: (request: FastifyRequest): TenantPrincipal => request.tenant ?? unguarded('tenantKey'),
   aggregator: (request: FastifyRequest): AggregatorPrincipal => request.aggregator ?? unguarded('aggregator'),
   /** A staff member's action: who, and from where (the audit trail's actor and address). */
@@ -215,6 +217,19 @@ export class Auth {
         forLogout: options.forLogout === true,
         background: request.headers[BACKGROUND_HEADER] === 'background',
       });
+    });
+  }
+
+  /**
+   * A call that anyone may make, with more for a player (the change stream): no Authorization, anonymous; with one,
+   * the session must be live, checked as the app's own background call (never session activity).
+   */
+  playerIfAny(): Guard {
+    const errors = [platformErrors.unauthorized, ...this.#checks.player.errors];
+    return guard({ security: [{}, { sessionToken: [] }], errors }, async (request) => {
+      if (request.headers.authorization === undefined) return;
+      const token = credential(request, TOKEN_PREFIX.session, 'A player session token is required.');
+      request.session = await this.#checks.player.check(token, { forLogout: false, background: true });
     });
   }
 

@@ -20,6 +20,7 @@ import * as marketDepth from './0018_market_depth.ts';
 import * as playerPreferences from './0019_player_preferences.ts';
 import * as leanWriteIndexes from './0020_lean_write_indexes.ts';
 import * as adjustmentKeysPerStaff from './0021_adjustment_keys_per_staff.ts';
+import * as changeNotifications from './0022_change_notifications.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019_player_preferences': playerPreferences,
   '0020_lean_write_indexes': leanWriteIndexes,
   '0021_adjustment_keys_per_staff': adjustmentKeysPerStaff,
+  '0022_change_notifications': changeNotifications,
 };
 
 export const migrationProvider: MigrationProvider = {
