@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './platform/config.ts';
+import { installJsonCompression } from './platform/http/compressed.ts';
 import { installErrorHandling } from './platform/http/errors.ts';
 import { installResponseDefaults } from './platform/http/headers.ts';
 import { loggerOptions } from './platform/http/logging.ts';
+import { installRevalidation } from './platform/http/revalidation.ts';
 import { routerFailureOptions } from './platform/http/router-failures.ts';
 import type { TypedApp } from './platform/http/types.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -16,7 +18,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The Fastify instance with the plumbing every answer goes through: logging, limits, request ids, the proxies
- * trusted, validation, the error handler and the default headers.
+ * trusted, validation, the error handler, the default headers, revalidation (ETag and 304, for the routes that ask)
+ * and the compression of JSON answers.
  */
 export function createHttp(config: Config, logStream: DestinationStream | undefined): TypedApp {
   const http = Fastify({
@@ -38,6 +41,10 @@ export function createHttp(config: Config, logStream: DestinationStream | undefi
   http.removeContentTypeParser('text/plain');
   installErrorHandling(http);
   installResponseDefaults(http);
+  // In this order: a revalidated answer's ETag is the hash of its JSON as serialised, and a 304 has no body left to
+  // compress.
+  installRevalidation(http);
+  installJsonCompression(http);
   return http;
 }
 

@@ -19,6 +19,8 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/platform/pglite-image.test.ts': "PGlite's own cluster image",
   'test/platform/data-directory.test.ts': "PGlite's own files in DATA_DIR",
   'test/platform/security-headers.test.ts': 'the headers of every answer',
+  'test/platform/compression.test.ts': 'JSON answers compressed as they are sent, on the HTTP plumbing alone',
+  'test/catalog/caching.test.ts': "the catalog reads' ETag, 304 and compression: SQL only to set up and read",
   'test/platform/router-failures.test.ts': 'answers below the routes: bad URLs, parser refusals, shutdown',
   'test/platform/request-ids.test.ts': 'request ids in headers, bodies and log lines',
   'test/platform/log-redaction.test.ts': 'what log lines may say',

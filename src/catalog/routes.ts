@@ -6,21 +6,30 @@ import type { CatalogBrowsing } from './browsing.ts';
 import type { CatalogActor, Trading } from './trading.ts';
 import type { TradingViews } from './trading-views.ts';
 
-/** Browsing is anonymous and does not count as session activity. */
+/**
+ * Browsing is anonymous and does not count as session activity. Its answers are the same for every caller, so each
+ * may be stored and revalidated (`revalidate`: an ETag, and 304 Not Modified for a screen that polls an unchanged
+ * page; platform/http/revalidation.ts).
+ */
 export function catalogRoutes(app: TypedApp, browsing: CatalogBrowsing): void {
   const base = '/api/v1/catalog';
-  app.get(`${base}/sports`, { schema: catalogSchemas.sports }, async () => ({ sports: await browsing.sports() }));
-  app.get(`${base}/live`, { schema: catalogSchemas.live }, async (request) => ({
+  const config = { revalidate: true };
+  app.get(`${base}/sports`, { schema: catalogSchemas.sports, config }, async () => ({
+    sports: await browsing.sports(),
+  }));
+  app.get(`${base}/live`, { schema: catalogSchemas.live, config }, async (request) => ({
     events: await browsing.live(request.query.sport),
   }));
-  app.get(`${base}/sports/:sportId`, { schema: catalogSchemas.sport }, async (request) =>
+  app.get(`${base}/sports/:sportId`, { schema: catalogSchemas.sport, config }, async (request) =>
     browsing.sport(request.params.sportId),
   );
-  app.get(`${base}/competitions/:competitionId`, { schema: catalogSchemas.competition }, async (request) =>
+  app.get(`${base}/competitions/:competitionId`, { schema: catalogSchemas.competition, config }, async (request) =>
     browsing.competition(request.params.competitionId),
   );
-  app.get(`${base}/search`, { schema: catalogSchemas.search }, async (request) => browsing.search(request.query.q));
-  app.get(`${base}/events/:eventId`, { schema: catalogSchemas.event }, async (request) => ({
+  app.get(`${base}/search`, { schema: catalogSchemas.search, config }, async (request) =>
+    browsing.search(request.query.q),
+  );
+  app.get(`${base}/events/:eventId`, { schema: catalogSchemas.event, config }, async (request) => ({
     event: await browsing.event(request.params.eventId),
   }));
 }

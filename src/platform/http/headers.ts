@@ -2,8 +2,8 @@
  * The headers every answer carries, and the security headers of the pages people open in a browser.
  *
  * Every answer (API, errors, files, pages): `X-Request-Id`, `Cache-Control: no-store` unless the route sets its own
- * caching, `X-Content-Type-Options: nosniff`, and a Content-Security-Policy that allows nothing and no framing
- * unless the route sets its own. A page sets its own policy (what it loads, who may frame it) with `pageHeaders`.
+ * caching (the catalog's reads: `no-cache` with an ETag, revalidation.ts; an error never), `X-Content-Type-Options:
+ * nosniff`, and a Content-Security-Policy that allows nothing and no framing unless the route sets its own. A page sets its own policy (what it loads, who may frame it) with `pageHeaders`.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
