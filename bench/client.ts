@@ -53,6 +53,21 @@ const work = (): ((client: number, round: number) => Promise<void>) => {
         await response.text();
         if (response.status !== 200) throw new Error(`healthz: ${response.status}`);
       };
+    case 'read': {
+      const etags = Array.from({ length: job.clients }, () => new Map<string, string>());
+      return async (client, round) => {
+        const path = job.paths[(round + client) % job.paths.length]!;
+        const etag = job.revalidate ? etags[client]!.get(path) : undefined;
+        const response = await fetch(`${job.url}${path}`, {
+          headers: { 'accept-encoding': job.acceptEncoding, ...(etag ? { 'if-none-match': etag } : {}) },
+        });
+        await response.arrayBuffer();
+        if (response.status === 304 && etag) return;
+        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+        const given = response.headers.get('etag');
+        if (given) etags[client]!.set(path, given);
+      };
+    }
     case 'balance':
       return async (client) => {
         const response = await fetch(`${job.url}/api/v1/wallet/balance`, {

@@ -124,6 +124,11 @@ export type LoadJob = { url: string; clients: number; until: Until; perSecond?: 
   | { kind: 'launch'; tenantId: string; launchTokens: string[][] }
   | { kind: 'balance'; tokens: string[] }
   | { kind: 'alive' }
+  /**
+   * Anonymous GETs of `paths` (round robin), sent with `acceptEncoding`; with `revalidate`, each client sends back the
+   * ETag it last got for a path in If-None-Match, as a browser's cache does, and takes 304 as an answer.
+   */
+  | { kind: 'read'; paths: string[]; acceptEncoding: string; revalidate: boolean }
 );
 
 /** Runs a workload from bench/client.ts in a process of its own. */
