@@ -198,6 +198,7 @@ export function buildServices(
     cashOut,
     recheck: (session) => integration.sessions.stillLive(session),
     log: http.log,
+    metrics,
   });
   integration.sessions.whenEnded((ended) => stream.sessionsEnded(ended));
   return {

@@ -44,6 +44,8 @@ type HubDeps = {
   settings: StreamSettings;
   clock: Clock;
   read: ChannelReader;
+  /** Told of each message encoded and each stream the service closes. */
+  counted?: { sent(type: string): void; closed(reason: string): void };
   /** A player's session that looks over is checked again (the player may have been active since). */
   recheck: (session: SessionPrincipal) => Promise<SessionPrincipal | undefined>;
   log: { warn(object: object, message: string): void };
@@ -74,6 +76,11 @@ export class StreamHub {
 
   get size(): number {
     return this.#connections.size;
+  }
+
+  /** Channels watched now, or kept a while after their last reader left. */
+  get channelCount(): number {
+    return this.#channels.size;
   }
 
   /** Refuses a stream past the limits, before anything is written. */
@@ -156,6 +163,7 @@ export class StreamHub {
   publish(channel: Channel, messages: Array<{ type: string; data: object }>): void {
     if (messages.length === 0) return;
     const encoded = messages.map(({ type, data }) => {
+      this.#deps.counted?.sent(type);
       const seq = ++this.#seq;
       const bytes = encodeMessage(type, { topic: channel.topic.key, ...data }, `${this.#epoch}-${seq}`);
       this.#replay.keep({ seq, channel: channel.key, bytes });
@@ -169,6 +177,7 @@ export class StreamHub {
   snapshot(channel: Channel, snapshot: object, state: unknown): void {
     channel.snapshot = snapshot;
     channel.state = state;
+    this.#deps.counted?.sent('snapshot');
     const bytes = this.#snapshotBytes(channel);
     for (const reader of [...channel.readers, ...channel.waiting]) {
       reader.write(bytes);
@@ -178,6 +187,7 @@ export class StreamHub {
   }
 
   close(connection: StreamConnection, reason: string): void {
+    if (!connection.closed) this.#deps.counted?.closed(reason);
     connection.close(reason);
     this.#forget(connection);
   }

@@ -8,10 +8,12 @@ import type { StreamSettings } from '../platform/config.ts';
 import type { Db } from '../platform/db/database.ts';
 import { notificationsOf } from '../platform/db/notifications.ts';
 import { validationError } from '../platform/errors.ts';
+import type { Metrics } from '../platform/metrics/metrics.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import { CatalogTopics } from './catalog-topics.ts';
 import { streamErrors } from './errors.ts';
 import { StreamHub, type Channel } from './hub.ts';
+import { StreamMetrics } from './metrics.ts';
 import { PlayerTopics } from './player-topics.ts';
 import { parseTopic, PLAYER_TOPICS, type Topic } from './topics.ts';
 
@@ -32,6 +34,7 @@ type StreamDeps = {
   /** A player session checked again, as the app's background call; undefined when it is over. */
   recheck: (session: SessionPrincipal) => Promise<SessionPrincipal | undefined>;
   log: { warn(object: object, message: string): void };
+  metrics: Metrics;
 };
 
 /**
@@ -60,6 +63,10 @@ export class StreamService {
       log: deps.log,
       recheck: deps.recheck,
       read: (channel, reader) => this.#read(channel, reader),
+      counted: new StreamMetrics(deps.metrics, {
+        streams: () => this.hub.size,
+        channels: () => this.hub.channelCount,
+      }),
     });
     this.#catalog = new CatalogTopics({ hub: this.hub, browsing: deps.browsing });
     this.#players = new PlayerTopics({ hub: this.hub, views: deps.betViews, cashOut: deps.cashOut });

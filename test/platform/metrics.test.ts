@@ -97,6 +97,8 @@ const FAMILIES: Array<[string, string]> = [
   ['bookmaker_db_pool_waiting', 'gauge'],
   ['bookmaker_instance_lock_held', 'gauge'],
   ['bookmaker_ready', 'gauge'],
+  ['bookmaker_stream_connections', 'gauge'],
+  ['bookmaker_stream_topics', 'gauge'],
   ['process_cpu_seconds_total', 'counter'],
   ['process_resident_memory_bytes', 'gauge'],
   ['nodejs_heap_size_used_bytes', 'gauge'],
