@@ -32,10 +32,7 @@ export interface Channel {
 }
 
 /** Reads a channel's snapshot and its state; a player's channel reads as the given stream's session. */
-export type ChannelReader = (
-  channel: Channel,
-  reader: StreamConnection,
-) => Promise<{ snapshot: object; state: unknown }>;
+type ChannelReader = (channel: Channel, reader: StreamConnection) => Promise<{ snapshot: object; state: unknown }>;
 
 /** A channel nobody follows is kept this long, so a stream that comes back quickly resumes it. */
 const KEEP_UNWATCHED_MS = 60_000;

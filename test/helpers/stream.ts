@@ -1,5 +1,5 @@
 /** A test's reader of the change stream: GET /api/v1/stream read as the app reads it, message by message. */
-export interface StreamMessage {
+interface StreamMessage {
   id: string | undefined;
   event: string;
   data: any;

@@ -268,6 +268,8 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/admin/adjustments/{id}/reject',
     'GET /api/v1/admin/reports/ggr',
     'GET /api/v1/admin/dashboard',
+    'GET /api/v1/stream',
+    'PUT /api/v1/stream/{streamId}/topics',
   ];
 
   it('documents every endpoint with its summary and response schemas', async () => {
