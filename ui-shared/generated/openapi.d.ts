@@ -1432,6 +1432,46 @@ export interface paths {
     patch: operations['updatePlayerSettings'];
     trace?: never;
   };
+  '/api/v1/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The changes of what a screen shows, pushed as server-sent events
+     * @description Read with a streaming fetch so the session token stays in the Authorization header (optional: catalog topics are anonymous). Each message has `id:`, `event:` (its type) and one `data:` line of JSON. A reconnect with Last-Event-ID gets what it missed, or fresh snapshots when the gap is too old. A comment line comes every heartbeat. See docs/stream.md.
+     */
+    get: operations['openStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/stream/{streamId}/topics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace an open stream's topics, without reconnecting
+     * @description New topics start with their snapshot on the stream, dropped ones stop at once. A stream opened with a session is changed only with the same session.
+     */
+    put: operations['followTopics'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/reports/ggr': {
     parameters: {
       query?: never;
@@ -25622,6 +25662,666 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  openStream: {
+    parameters: {
+      query?: {
+        /** @description comma-separated topics to follow from the start */
+        topics?: string;
+      };
+      header?: {
+        /** @description the id of the last message received, to resume from */
+        'last-event-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/event-stream, open until the client leaves, the stream is idle or too slow, or the service stops */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream':
+            | {
+                streamId: string;
+                topics: string[];
+                heartbeatSeconds: number;
+              }
+            | ({
+                /** @description the topic the message is for */
+                topic: string;
+              } & {
+                [key: string]: unknown;
+              })
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                eventId: string;
+                marketId: string;
+                selectionId: string;
+                odds: string;
+                /** @description show odds only when their version is above the one shown */
+                oddsVersion: number;
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                eventId: string;
+                market: {
+                  id: string;
+                  /** @enum {unknown} */
+                  type:
+                    | 'match_result'
+                    | 'moneyline'
+                    | 'totals'
+                    | 'handicap'
+                    | 'both_teams_to_score'
+                    | 'correct_score'
+                    | 'double_chance'
+                    | 'draw_no_bet'
+                    | 'half_time_result'
+                    | 'first_half_moneyline'
+                    | 'set_betting'
+                    | 'first_set_winner';
+                  name: string;
+                  line: string | null;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                  settlementVersion: number;
+                  selections: {
+                    id: string;
+                    name: string;
+                    outcome: string;
+                    odds: string;
+                    oddsVersion: number;
+                    result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  }[];
+                };
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                event: {
+                  id?: string;
+                  sport?: {
+                    id: string;
+                    name: string;
+                  };
+                  competition?: {
+                    id: string;
+                    name: string;
+                    country: string;
+                  };
+                  home?: string;
+                  away?: string;
+                  /** Format: date-time */
+                  startsAt?: string;
+                  /** @enum {unknown} */
+                  status?: 'scheduled' | 'live' | 'finished' | 'cancelled';
+                  score?: {
+                    home: number;
+                    away: number;
+                  } | null;
+                  period?:
+                    | (
+                        | 'first_half'
+                        | 'half_time'
+                        | 'second_half'
+                        | 'extra_time_first_half'
+                        | 'extra_time_half_time'
+                        | 'extra_time_second_half'
+                        | 'penalties'
+                        | 'quarter_1'
+                        | 'quarter_2'
+                        | 'quarter_3'
+                        | 'quarter_4'
+                        | 'overtime'
+                        | 'period_1'
+                        | 'period_2'
+                        | 'period_3'
+                        | 'set_1'
+                        | 'set_2'
+                        | 'set_3'
+                        | 'set_4'
+                        | 'set_5'
+                        | 'break'
+                      )
+                    | null;
+                  clock?: {
+                    /** @description the reading when it was set */
+                    seconds: number;
+                    running: boolean;
+                    /**
+                     * @description up: time played; down: time left in the period
+                     * @enum {unknown}
+                     */
+                    direction: 'up' | 'down';
+                    /** Format: date-time */
+                    setAt: string;
+                  } | null;
+                  marketCount?: number;
+                  mainMarket?: {
+                    id: string;
+                    /** @enum {unknown} */
+                    type:
+                      | 'match_result'
+                      | 'moneyline'
+                      | 'totals'
+                      | 'handicap'
+                      | 'both_teams_to_score'
+                      | 'correct_score'
+                      | 'double_chance'
+                      | 'draw_no_bet'
+                      | 'half_time_result'
+                      | 'first_half_moneyline'
+                      | 'set_betting'
+                      | 'first_set_winner';
+                    name: string;
+                    line: string | null;
+                    /** @enum {unknown} */
+                    status: 'open' | 'suspended' | 'closed' | 'settled';
+                    /** @description 0 until settled, 1 when settled, +1 for each resettlement */
+                    settlementVersion: number;
+                    selections: {
+                      id: string;
+                      name: string;
+                      outcome: string;
+                      odds: string;
+                      oddsVersion: number;
+                      result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                    }[];
+                  } | null;
+                };
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                bet: {
+                  id: string;
+                  requestId: string;
+                  /** @enum {unknown} */
+                  status:
+                    | 'pending'
+                    | 'accepted'
+                    | 'refused'
+                    | 'partially_cashed_out'
+                    | 'won'
+                    | 'lost'
+                    | 'void'
+                    | 'half_won'
+                    | 'half_lost'
+                    | 'cashed_out';
+                  refusal: {
+                    code: string;
+                    message: string;
+                  } | null;
+                  stake: number;
+                  /** @description the stake not cashed out yet */
+                  remainingStake: number;
+                  currency: string;
+                  /** @description combined decimal odds */
+                  odds: string;
+                  /** @description floor(remaining stake x odds), minor units */
+                  potentialPayout: number;
+                  settledReturn: number | null;
+                  /** Format: date-time */
+                  placedAt: string;
+                  decidedAt: string | null;
+                  settledAt: string | null;
+                  legs: {
+                    selectionId: string;
+                    selectionName: string;
+                    marketId: string;
+                    marketName: string;
+                    eventId: string;
+                    eventName: string;
+                    /** Format: date-time */
+                    eventStartsAt: string;
+                    odds: string;
+                    result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  }[];
+                  cashOuts: {
+                    stake: number;
+                    amount: number;
+                    /** Format: date-time */
+                    at: string;
+                  }[];
+                  /** @description wallet movements of the bet, in delivery order */
+                  movements: {
+                    txId: string;
+                    /** @description bet, payout, refund, cashout, resettle or rollback */
+                    kind: string;
+                    /** @enum {unknown} */
+                    direction: 'debit' | 'credit';
+                    amount: number;
+                    /**
+                     * @description applied: the wallet confirmed it; owed: still being delivered; not_applied: it did not happen; in_review: replaced by a resettlement before it was confirmed, an operator decides
+                     * @enum {unknown}
+                     */
+                    status: 'applied' | 'owed' | 'not_applied' | 'in_review';
+                    /**
+                     * Format: date-time
+                     * @description when the service owed it (the order of delivery)
+                     */
+                    at: string;
+                  }[];
+                };
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                /** @description minor units, as the wallet confirmed it after a movement */
+                balance: number;
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                betId: string;
+                offer: {
+                  amount: number;
+                  currency: string;
+                  stake: number;
+                } | null;
+              }
+            | {
+                /** @description the topic the message is for */
+                topic: string;
+                code: string;
+                message: string;
+              }
+            | Record<string, never>
+            | {
+                /** @enum {unknown} */
+                reason: 'slow' | 'idle' | 'shutdown';
+              };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | too_many_topics: A stream follows at most STREAM_MAX_TOPICS topics at once. | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'too_many_topics' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | session_required: The topics bets and offers need the player session token (Authorization: Bearer). | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'session_required' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description too_many_streams: Too many open streams from this address; close one, or poll the reads it replaces. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'too_many_streams';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | stream_capacity: The service holds as many streams as it may; poll the reads the stream replaces and try again later. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'stream_capacity' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  followTopics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        streamId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          topics: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            streamId: string;
+            topics: string[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | too_many_topics: A stream follows at most STREAM_MAX_TOPICS topics at once. | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'too_many_topics' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The session has ended; open a new one from the casino. | session_required: The topics bets and offers need the player session token (Authorization: Bearer). | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'session_required' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description account_blocked: The player is blocked on the platform. | account_closed: The player account is closed. | account_paused: The player account is paused. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'account_blocked' | 'account_closed' | 'account_paused';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description stream_not_found: No open stream has this id (it closed, or the service restarted); open a new one. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'stream_not_found';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
