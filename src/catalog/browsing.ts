@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { eventDetail, eventSummaries } from './records.ts';
@@ -9,24 +10,62 @@ import * as searchStore from './store/search.ts';
 import * as sportStore from './store/sports.ts';
 import type { EventHeaderRow } from './store/events.ts';
 
+/**
+ * A read is kept this long at most, and dropped at once when what it shows changes (`forget`, told by this
+ * process's changes after their commit and by the database's change notifications for other writers). Thousands of
+ * players polling one page then cost one read per change, not one per poll; the bound only matters for a change
+ * whose notification was lost.
+ */
+const KEPT_MS = 1_000;
+/** Reads kept at most: every event page and list of a busy day, a few MiB. */
+const KEPT_READS = 5_000;
+
 /** What players browse, anonymously: sports, live events, a sport's or a competition's events, search, one event. */
 export class CatalogBrowsing {
   readonly #db: Db;
+  readonly #kept = new LRUCache<string, Promise<unknown>>({ max: KEPT_READS, ttl: KEPT_MS });
 
   constructor(deps: { db: Db }) {
     this.#db = deps.db;
   }
 
-  async sports() {
-    const rows = await sportStore.sportsWithCounts(this.#db);
-    return rows.map((row) => ({ id: row.id, name: row.name, eventCount: row.event_count, liveCount: row.live_count }));
+  /**
+   * Drops what was read of an event (its page, and every list, which it may have joined or left), or everything when
+   * the event is not known (a sport, a competition, or notifications that may have been missed).
+   */
+  forget(eventId?: string): void {
+    if (eventId === undefined) {
+      this.#kept.clear();
+      return;
+    }
+    for (const key of [...this.#kept.keys()]) {
+      if (!key.startsWith('event:') || key === `event:${eventId}`) this.#kept.delete(key);
+    }
   }
 
-  async live(sportId?: string): Promise<EventSummary[]> {
-    return this.#summaries(await eventStore.liveEventHeaders(this.#db, sportId));
+  sports() {
+    return this.#read('sports', async () => {
+      const rows = await sportStore.sportsWithCounts(this.#db);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        eventCount: row.event_count,
+        liveCount: row.live_count,
+      }));
+    });
   }
 
-  async sport(sportId: string) {
+  live(sportId?: string): Promise<EventSummary[]> {
+    return this.#read(`live:${sportId ?? ''}`, async () =>
+      this.#summaries(await eventStore.liveEventHeaders(this.#db, sportId)),
+    );
+  }
+
+  sport(sportId: string) {
+    return this.#read(`sport:${sportId}`, () => this.#sport(sportId));
+  }
+
+  async #sport(sportId: string) {
     const sport = await sportStore.findSport(this.#db, sportId);
     if (!sport) throw notFound('Sport');
     const events = await this.#summaries(await eventStore.upcomingEventHeaders(this.#db, { sportId }));
@@ -39,7 +78,11 @@ export class CatalogBrowsing {
     return { sport: { id: sport.id, name: sport.name }, competitions: [...competitions.values()] };
   }
 
-  async competition(competitionId: string) {
+  competition(competitionId: string) {
+    return this.#read(`competition:${competitionId}`, () => this.#competition(competitionId));
+  }
+
+  async #competition(competitionId: string) {
     const competition = await competitionStore.findCompetition(this.#db, competitionId);
     if (!competition) throw notFound('Competition');
     const sport = (await sportStore.findSport(this.#db, competition.sport_id))!;
@@ -74,7 +117,19 @@ export class CatalogBrowsing {
   }
 
   event(eventId: string): Promise<EventDetail> {
-    return eventDetail(this.#db, eventId);
+    return this.#read(`event:${eventId}`, () => eventDetail(this.#db, eventId));
+  }
+
+  /** One read shared by every caller until it is forgotten or too old; a failed read is not kept. */
+  #read<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const kept = this.#kept.get(key);
+    if (kept) return kept as Promise<T>;
+    const reading = read();
+    this.#kept.set(key, reading);
+    reading.catch(() => {
+      if (this.#kept.get(key) === reading) this.#kept.delete(key);
+    });
+    return reading;
   }
 
   #summaries(headers: EventHeaderRow[]): Promise<EventSummary[]> {

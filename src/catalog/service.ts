@@ -1,6 +1,6 @@
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { Db, Queryable, Tx } from '../platform/db/database.ts';
+import { onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import { CatalogBrowsing } from './browsing.ts';
 import { eventSummaries } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
@@ -31,7 +31,7 @@ export class CatalogService {
   constructor(deps: { db: Db; clock: Clock; audit: AuditLog }) {
     this.#db = deps.db;
     this.browsing = new CatalogBrowsing(deps);
-    this.trading = new Trading(deps);
+    this.trading = new Trading({ ...deps, changed: (eventId) => this.browsing.forget(eventId) });
     this.tradingViews = new TradingViews(deps);
     this.#results = new MarketResults(deps);
   }
@@ -58,6 +58,7 @@ export class CatalogService {
     results: Array<{ selectionId: string; result: SelectionResult }>,
     mode: 'settle' | 'resettle',
   ): Promise<RecordedResults> {
+    onTransactionEnd(tx, () => this.browsing.forget());
     return this.#results.record(tx, marketId, results, mode);
   }
 

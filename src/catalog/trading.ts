@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
+import { inTransaction, onTransactionEnd, type Db, type Tx } from '../platform/db/database.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
 import { checkedLine, checkOutcomes, MARKET_RULES } from './market-rules.ts';
@@ -25,7 +25,13 @@ export interface CatalogActor {
   ip?: string | undefined;
 }
 
-type TradingDeps = { db: Db; clock: Clock; audit: AuditLog };
+type TradingDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  /** Told once a change is committed: the event it touched, or none when it may touch any (browsing's `forget`). */
+  changed: (eventId?: string) => void;
+};
 
 /**
  * Changes to the catalog by traders and the feed: sports, competitions, events (status, score), markets and odds.
@@ -43,6 +49,7 @@ export class Trading {
       if (await sportStore.findSport(tx, input.id))
         throw platformErrors.conflict(undefined, `Sport ${input.id} exists already.`);
       await sportStore.insertSport(tx, { id: input.id, name: input.name, sortOrder: input.sortOrder ?? 0 });
+      this.#touched(tx);
       return { id: input.id, name: input.name };
     });
   }
@@ -57,6 +64,7 @@ export class Trading {
         name: input.name,
         country: input.country,
       });
+      this.#touched(tx);
       return { id, name: input.name, country: input.country };
     });
   }
@@ -79,6 +87,7 @@ export class Trading {
         score_away: null,
         updated_at: this.#deps.clock.now(),
       });
+      this.#touched(tx, id);
       return eventDetail(tx, id);
     });
   }
@@ -102,6 +111,7 @@ export class Trading {
         ...clockColumns(event, input, now),
         updated_at: now,
       });
+      this.#touched(tx, eventId);
       return eventDetail(tx, eventId);
     });
   }
@@ -137,6 +147,7 @@ export class Trading {
           sort_order: index,
         })),
       );
+      this.#touched(tx, eventId);
       return (await marketRecords(tx, [eventId])).get(eventId)!.find((market) => market.id === id)!;
     });
   }
@@ -149,6 +160,7 @@ export class Trading {
         throw catalogErrors.market_closed(undefined, `The market is ${market.status}; it cannot change any more.`);
       }
       await marketStore.setMarketStatus(tx, marketId, status, this.#deps.clock.now());
+      this.#touched(tx, market.event_id);
       return (await marketRecords(tx, [market.event_id])).get(market.event_id)!.find((view) => view.id === marketId)!;
     });
   }
@@ -159,6 +171,7 @@ export class Trading {
     return this.#change(by, 'catalog.odds.change', { type: 'selection', id: selectionId }, { odds }, async (tx) => {
       const updated = await selectionStore.setOdds(tx, selectionId, milli);
       if (!updated) throw notFound('Selection');
+      this.#touched(tx, updated.event_id ?? undefined);
       return selectionRecord(updated);
     });
   }
@@ -178,6 +191,11 @@ export class Trading {
     const markets = await feedStore.feedMarkets(this.#deps.db);
     const selections = await feedStore.feedSelections(this.#deps.db);
     return { now: this.#deps.clock.now(), events, markets, selections };
+  }
+
+  /** What players read of the event (or of everything) is forgotten once the change is committed. */
+  #touched(tx: Tx, eventId?: string): void {
+    onTransactionEnd(tx, () => this.#deps.changed(eventId));
   }
 
   /** One change: its work and its audit line in one transaction. */

@@ -156,6 +156,16 @@ export class StreamHub {
     return this.#channels.get(key);
   }
 
+  /**
+   * Lets go of every channel nobody follows now: what they hold may be older than the database (notifications
+   * missed), so a stream coming back to one reads it afresh instead of resuming it.
+   */
+  dropUnwatched(): void {
+    for (const channel of [...this.#channels.values()]) {
+      if (channel.readers.size === 0 && channel.waiting.size === 0) this.#channels.delete(channel.key);
+    }
+  }
+
   /** Changes of a channel, each with the next sequence, written to its readers together: one write per reader. */
   publish(channel: Channel, messages: Array<{ type: string; data: object }>): void {
     if (messages.length === 0) return;

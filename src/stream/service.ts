@@ -79,7 +79,7 @@ export class StreamService {
       this.#unlisten = await notifications.listen(
         CHANGES_CHANNEL,
         (payload) => this.#noted(payload),
-        () => this.#sweep(true),
+        () => this.resync(),
       );
     }
     this.#sweeper = setInterval(() => this.#sweep(false), this.#deps.settings.sweepSeconds * 1000);
@@ -92,6 +92,13 @@ export class StreamService {
     this.hub.closeAll();
     await this.#unlisten?.();
     await this.#running;
+  }
+
+  /** Whatever was missed (a broken listener, tables emptied): reads and unwatched topics start afresh. */
+  resync(): void {
+    this.#deps.browsing.forget();
+    this.hub.dropUnwatched();
+    this.#sweep(true);
   }
 
   /** The topics of a query or a body, checked: known names, within the limit, a player's only with a session. */
@@ -149,8 +156,11 @@ export class StreamService {
   #noted(payload: string): void {
     const [kind, id, balance] = payload.split(':');
     if (!id) return;
-    if (kind === 'event') this.#dirtyEvents.add(id);
-    else if (kind === 'player') this.#dirtyPlayers.set(id, this.#dirtyPlayers.get(id));
+    if (kind === 'event') {
+      // another process's change (this process's own forgot at its commit): browsing reads it afresh
+      this.#deps.browsing.forget(id);
+      this.#dirtyEvents.add(id);
+    } else if (kind === 'player') this.#dirtyPlayers.set(id, this.#dirtyPlayers.get(id));
     else if (kind === 'balance') this.#dirtyPlayers.set(id, Number(balance));
     else return;
     this.#schedule(GATHER_MS);

@@ -26,6 +26,13 @@ export function setOdds(q: Queryable, selectionId: string, oddsMilli: number) {
     .set((eb) => ({ odds_milli: oddsMilli, odds_version: eb('odds_version', '+', 1) }))
     .where('id', '=', selectionId)
     .returningAll()
+    .returning((eb) =>
+      eb
+        .selectFrom('markets')
+        .select('markets.event_id')
+        .whereRef('markets.id', '=', 'selections.market_id')
+        .as('event_id'),
+    )
     .executeTakeFirst();
 }
 
