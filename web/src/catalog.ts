@@ -15,6 +15,13 @@ export function prefetch<T>(key: string, read: () => Promise<T>): void {
   prefetched.set(key, promise);
 }
 
+/** A prefetched read, once, if there is one. */
+export function takeEarly<T>(key: string): Promise<T> | undefined {
+  const promise = prefetched.get(key) as Promise<T> | undefined;
+  prefetched.delete(key);
+  return promise;
+}
+
 /** A prefetched read, once; else a fresh one. */
 export function early<T>(key: string, read: () => Promise<T>): Promise<T> {
   const promise = prefetched.get(key) as Promise<T> | undefined;

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 /**
- * Odds move while a page is open: the page's data is read again every PAGE_POLL_MS (5 s) while the iframe is
- * visible (polling, not server-sent events). A hidden page stops polling and reads at once when shown again.
+ * A page's data read over HTTP: again every PAGE_POLL_MS (5 s) while the iframe is visible, or only when asked
+ * (`interval` null). A hidden page stops polling and reads at once when shown again. Catalog pages follow the change
+ * stream instead (live-data.ts) and poll only while the stream is unavailable.
  */
 export const PAGE_POLL_MS = 5_000;
 
@@ -16,7 +17,8 @@ export interface Polled<T> {
 export function usePoll<T>(
   load: (signal: AbortSignal, background: boolean) => Promise<T>,
   key: string,
-  interval = PAGE_POLL_MS,
+  interval: number | null = PAGE_POLL_MS,
+  enabled = true,
 ): Polled<T> {
   const [state, setState] = useState<{ key: string; data?: T; error?: unknown }>({ key });
   const loadRef = useRef(load);
@@ -28,6 +30,7 @@ export function usePoll<T>(
     let timer: ReturnType<typeof setTimeout> | undefined;
     let controller: AbortController | null = null;
     setState({ key });
+    if (!enabled) return;
 
     // `background`: a timer's or the tab's return, not the player's doing (not session activity)
     const run = async (background = false) => {
@@ -43,7 +46,7 @@ export function usePoll<T>(
       } catch (error) {
         if (active && !signal.aborted) setState((current) => ({ key, data: current.data, error }));
       }
-      if (active && !signal.aborted) timer = setTimeout(() => void run(true), interval);
+      if (active && !signal.aborted && interval !== null) timer = setTimeout(() => void run(true), interval);
     };
     const onVisibility = () => {
       if (!document.hidden) void run(true);
@@ -57,7 +60,7 @@ export function usePoll<T>(
       controller?.abort();
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [key, interval]);
+  }, [key, interval, enabled]);
 
   const reload = useCallback(() => kick.current(), []);
   const current = state.key === key ? state : { key };

@@ -1,13 +1,17 @@
 import type { SettledStatus } from '../../sdk/protocol.ts';
 import { api } from './api.ts';
 import { post } from './bridge.ts';
-import { betsVersion, loggedIn, refreshBalance, sessionStore } from './session.ts';
+import { currencyStore } from './i18n/index.ts';
+import type { BetsBody } from './live-changes.ts';
+import { betsVersion, loggedIn, refreshBalance, sessionStore, setBalance } from './session.ts';
+import { follow, streamState, type TopicUpdate } from './stream.ts';
 import type { Bet } from './types.ts';
 
 /**
- * Watches the player's open bets for `bet_settled`: every OPEN_BETS_POLL_MS while a player is logged in and the
- * page is visible, the open bets are read; a bet seen open that is no longer open is read on its own and, once it
- * has a result (or was fully cashed out), reported to the host once.
+ * Watches the player's open bets for `bet_settled`: while a player is logged in they follow the stream's `bets`
+ * topic (its snapshot, each bet that changed, and the balance after each movement); while the stream is
+ * unavailable, the open bets are read every OPEN_BETS_POLL_MS while the page is visible. A bet seen open that is no
+ * longer open is read on its own and, once it has a result (or was fully cashed out), reported to the host once.
  */
 const OPEN_BETS_POLL_MS = 15_000;
 
@@ -25,6 +29,9 @@ const SETTLED: Record<string, SettledStatus> = {
 let seenOpen = new Map<string, Bet>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let polling = false;
+/** The `bets` topic had its snapshot on the live stream: no polling is needed. */
+let streamed = false;
+let unfollow: (() => void) | undefined;
 
 export function isOpenBet(bet: Bet): boolean {
   return OPEN.has(bet.status);
@@ -63,8 +70,38 @@ export async function reconcileOpen(bets: Bet[], background = false): Promise<vo
   }
 }
 
+/** The stream's `bets` topic: its snapshot is reconciled like a read, a changed bet noted, the balance shown. */
+function onBets({ change, state }: TopicUpdate): void {
+  if (!change) return;
+  if (change.type === 'snapshot') {
+    streamed = true;
+    if (state) void reconcileOpen((state as unknown as BetsBody).bets, true).catch(() => undefined);
+    return;
+  }
+  if (change.type === 'bet') {
+    noteBet(change.data.bet);
+    // a partial cash-out or money applied: My Bets reads again (a settlement did already in noteBet)
+    if (isOpenBet(change.data.bet)) betsVersion.set((version) => version + 1);
+    return;
+  }
+  if (change.type === 'balance') setBalance(change.data.balance, currencyStore.get());
+}
+
+function followBets(following: boolean): void {
+  unfollow?.();
+  unfollow = undefined;
+  streamed = false;
+  if (following) unfollow = follow('bets', onBets);
+}
+
+streamState.subscribe((state) => {
+  // not live: a stream that comes back sends the snapshot again (or what was missed)
+  if (state === 'polling') streamed = false;
+});
+
 async function poll(): Promise<void> {
   if (polling || !loggedIn() || document.hidden) return;
+  if (streamed && streamState.get() !== 'polling') return;
   polling = true;
   try {
     await reconcileOpen((await api.bets('open', { limit: 50, background: true })).bets, true);
@@ -91,12 +128,14 @@ export function startWatching(): void {
     if (next === playerId) return;
     playerId = next;
     seenOpen = new Map();
+    followBets(next !== null);
     if (next) void poll().finally(schedule);
     else clearTimeout(timer);
   });
   const initial = sessionStore.get();
   if (initial) {
     playerId = initial.player.id;
+    followBets(true);
     void poll().finally(schedule);
   }
   document.addEventListener('visibilitychange', () => {

@@ -4,17 +4,22 @@ import { Empty, ErrorState, Skeleton } from '../components/common.tsx';
 import { t } from '../i18n/index.ts';
 import { PAGE_POLL_MS, usePoll } from '../poll.ts';
 import { betsVersion } from '../session.ts';
+import { streamState } from '../stream.ts';
 import { useStore } from '../store.ts';
 import type { Bet } from '../types.ts';
 import { noteBet, reconcileOpen } from '../watch.ts';
 import { BetCard } from './BetCard.tsx';
 
-/** Settled bets are read again every SETTLED_POLL_MS (and whenever a bet changes); open ones every PAGE_POLL_MS. */
+/**
+ * While the change stream is live, a list is read again whenever a bet changes (the `bets` topic, watch.ts);
+ * otherwise also settled bets every SETTLED_POLL_MS and open ones every PAGE_POLL_MS.
+ */
 const SETTLED_POLL_MS = 30_000;
 
 /** A tab of My Bets: the open or the settled bets, page by page, read again while shown and when a bet changes. */
 export function BetList({ status }: { status: 'open' | 'settled' }) {
   const version = useStore(betsVersion);
+  const live = useStore(streamState) === 'live';
   const [more, setMore] = useState<{ bets: Bet[]; cursor?: string; loading: boolean }>({ bets: [], loading: false });
   const first = usePoll(
     async (_signal, background) => {
@@ -24,7 +29,7 @@ export function BetList({ status }: { status: 'open' | 'settled' }) {
       return page;
     },
     status,
-    status === 'open' ? PAGE_POLL_MS : SETTLED_POLL_MS,
+    live ? null : status === 'open' ? PAGE_POLL_MS : SETTLED_POLL_MS,
   );
   // a bet changed (placed, settled, cashed out): read again, keeping the list on screen meanwhile
   const seenVersion = useRef(version);

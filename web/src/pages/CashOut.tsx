@@ -1,10 +1,13 @@
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, ApiError, newRequestId } from '../api.ts';
 import { showToast } from '../components/Toast.tsx';
 import { pageHeading, refocus } from '../focus.ts';
 import { currencySymbol, majorInput, money, parseMajor, t, type MessageKey } from '../i18n/index.ts';
 import { PAGE_POLL_MS, usePoll } from '../poll.ts';
+import type { OffersBody } from '../live-changes.ts';
 import { betsVersion, refreshBalance } from '../session.ts';
+import { useStore } from '../store.ts';
+import { follow, streamState } from '../stream.ts';
 import type { Bet, CashOutOffer } from '../types.ts';
 import { isOpenBet, noteBet } from '../watch.ts';
 
@@ -34,7 +37,20 @@ export function CashOut({ bet }: { bet: Bet }) {
   const validPartial = partialStake !== null && partialStake > 0 && partialStake < bet.remainingStake;
   const stake = partial ? (validPartial ? partialStake : null) : undefined;
 
-  // live offers: read again every PAGE_POLL_MS while shown (and on stake changes, debounced by the key)
+  // the offer for the whole remaining stake follows the stream's `offers` topic while it is shown; a partial stake's
+  // (and any, while the stream is unavailable, or for a bet the topic does not hold) is read every PAGE_POLL_MS
+  const [streamed, setStreamed] = useState<{ offer: CashOutOffer | null } | 'missing' | undefined>(undefined);
+  const streaming = useStore(streamState) !== 'polling' && stake === undefined && streamed !== 'missing';
+  useEffect(() => {
+    if (!streaming) return;
+    return follow('offers', ({ state }) => {
+      if (!state) return;
+      const entry = (state as unknown as OffersBody).offers.find((candidate) => candidate.betId === bet.id);
+      // an offer for another stake than the bet's remaining one (a cash-out just made): read over HTTP instead
+      const current = entry && (entry.offer === null || entry.offer.stake === bet.remainingStake);
+      setStreamed(current ? { offer: entry.offer } : 'missing');
+    });
+  }, [streaming, bet.id, bet.remainingStake]);
   const offer = usePoll(
     async (signal, background) => {
       if (stake === null) return null;
@@ -44,8 +60,16 @@ export function CashOut({ bet }: { bet: Bet }) {
     },
     `${bet.id}:${bet.remainingStake}:${stake ?? 'all'}`,
     PAGE_POLL_MS,
+    !streaming,
   );
-  const unavailable = offer.error instanceof ApiError ? offer.error : null;
+  const fromStream = streaming && typeof streamed === 'object' ? streamed : undefined;
+  const unavailable = streaming
+    ? fromStream && fromStream.offer === null
+      ? new ApiError(409, 'cashout_unavailable', '')
+      : null
+    : offer.error instanceof ApiError
+      ? offer.error
+      : null;
 
   const accept = async (accepted: CashOutOffer) => {
     setState({ step: 'working', offer: accepted });
@@ -124,7 +148,7 @@ export function CashOut({ bet }: { bet: Bet }) {
     );
   }
 
-  const current = offer.data;
+  const current = streaming ? (fromStream?.offer ?? undefined) : offer.data;
   return (
     <div class="cashout">
       {state.step === 'failed' && (

@@ -6,16 +6,28 @@ import { EventGroup } from '../components/Events.tsx';
 import { FavouriteButton } from '../components/FavouriteButton.tsx';
 import { t } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
-import { usePoll } from '../poll.ts';
+import { useLive } from '../live-data.ts';
 import { setPageTitle } from '../router.ts';
+import type { ApiResponse } from '../../../ui-shared/api-shapes.ts';
+
+type CompetitionPageData = ApiResponse<'getCompetition'>;
 
 /** A competition's events (/competition/{competitionId}). */
 export function CompetitionPage({ competitionId }: { competitionId: string }) {
-  const { data, error, reload } = usePoll(async (signal) => {
-    const page = await api.competition(competitionId, signal);
-    feedSlip(page.events);
-    return page;
-  }, `competition:${competitionId}`);
+  const { data, error, reload } = useLive({
+    key: `competition:${competitionId}`,
+    topics: [`competition:${competitionId}`],
+    async read(signal) {
+      const page = await api.competition(competitionId, signal);
+      feedSlip(page.events);
+      return page;
+    },
+    view([body]) {
+      const page = body as unknown as CompetitionPageData;
+      feedSlip(page.events);
+      return page;
+    },
+  });
   useEffect(() => {
     if (data) setPageTitle(data.competition.name);
   });

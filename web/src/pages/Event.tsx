@@ -9,7 +9,7 @@ import { Icon } from '../components/icons.tsx';
 import { OddsButton } from '../components/OddsButton.tsx';
 import { t } from '../i18n/index.ts';
 import { eventName, marketLabel, sportName } from '../labels.ts';
-import { usePoll } from '../poll.ts';
+import { useLive } from '../live-data.ts';
 import { go, setPageTitle } from '../router.ts';
 import { marketGroups, tabsWithMarkets, type MarketTab } from '../market-groups.ts';
 import type { EventDetail, Market, MarketType } from '../types.ts';
@@ -117,11 +117,20 @@ function Markets({ event }: { event: EventDetail }) {
 
 /** An event with all its markets (/event/{eventId}). */
 export function EventPage({ eventId }: { eventId: string }) {
-  const { data, error, reload } = usePoll(async (signal) => {
-    const { event } = await api.event(eventId, signal);
-    applyMarkets(event, event.markets, true);
-    return event;
-  }, `event:${eventId}`);
+  const { data, error, reload } = useLive({
+    key: `event:${eventId}`,
+    topics: [`event:${eventId}`],
+    async read(signal) {
+      const { event } = await api.event(eventId, signal);
+      applyMarkets(event, event.markets, true);
+      return event;
+    },
+    view([body]) {
+      const { event } = body as { event: EventDetail };
+      applyMarkets(event, event.markets, true);
+      return event;
+    },
+  });
   const name = data ? eventName(data.home, data.away) : '';
   useEffect(() => {
     if (data) setPageTitle(name);

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { api } from '../api.ts';
-import { byStart, early, feedSlip, sportsStore } from '../catalog.ts';
+import { byStart, early, feedSlip, sportsStore, takeEarly } from '../catalog.ts';
 import { ErrorState, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
 import { SearchArea } from '../components/Search.tsx';
@@ -8,9 +8,11 @@ import { favouritesStore, loadFavourites } from '../favourites.ts';
 import { sessionStore } from '../session.ts';
 import { SportChips } from '../components/SportChips.tsx';
 import { t } from '../i18n/index.ts';
+import { useLive } from '../live-data.ts';
 import { usePoll } from '../poll.ts';
 import { go, setPageTitle } from '../router.ts';
 import { useStore } from '../store.ts';
+import type { EventSummary, SportSummary } from '../types.ts';
 
 const LIVE_ON_HOME = 8;
 const SOON_ON_HOME = 10;
@@ -30,27 +32,49 @@ function FavouriteEvents() {
   return <EventGroup title={t('favourites')} events={events} showCompetition />;
 }
 
-/** Home: what is live now and what starts soon, across sports. Both parts poll every PAGE_POLL_MS. */
+const withUpcoming = (sports: SportSummary[]) =>
+  sports.filter((sport) => sport.eventCount > sport.liveCount).slice(0, SOON_SPORTS);
+
+/** The events starting soon of some sports' pages. */
+function upcoming(pages: Array<{ competitions: Array<{ events: EventSummary[] }> }>): EventSummary[] {
+  const events = pages
+    .flatMap((page) => page.competitions.flatMap((competition) => competition.events))
+    .filter((event) => event.status === 'scheduled')
+    .sort(byStart)
+    .slice(0, SOON_ON_HOME);
+  return feedSlip(events);
+}
+
+/**
+ * Home: what is live now and what starts soon, across sports: the `live` topic and the `sport:<id>` topics of the
+ * sports with events to come (their HTTP reads every PAGE_POLL_MS while the stream is unavailable).
+ */
 export function HomePage() {
-  const live = usePoll(async (signal) => {
-    const [{ sports }, { events }] = await Promise.all([
-      early('sports', () => api.sports(signal)),
-      early('live', () => api.live(undefined, signal)),
-    ]);
-    sportsStore.set(sports);
-    return feedSlip(events);
-  }, 'home:live');
-  const soon = usePoll(async (signal) => {
-    const sports = sportsStore.get().length > 0 ? sportsStore.get() : (await api.sports(signal)).sports;
-    const withUpcoming = sports.filter((sport) => sport.eventCount > sport.liveCount).slice(0, SOON_SPORTS);
-    const pages = await Promise.all(withUpcoming.map((sport) => api.sport(sport.id, signal)));
-    const upcoming = pages
-      .flatMap((page) => page.competitions.flatMap((competition) => competition.events))
-      .filter((event) => event.status === 'scheduled')
-      .sort(byStart)
-      .slice(0, SOON_ON_HOME);
-    return feedSlip(upcoming);
-  }, 'home:soon');
+  const sports = useStore(sportsStore);
+  const live = useLive({
+    key: 'home:live',
+    topics: ['live'],
+    async read(signal) {
+      const [{ sports: list }, { events }] = await Promise.all([
+        early('sports', () => api.sports(signal)),
+        early('live', () => api.live(undefined, signal)),
+      ]);
+      sportsStore.set(list);
+      return feedSlip(events);
+    },
+    view: ([body]) => feedSlip((body as { events: EventSummary[] }).events),
+    early: () => takeEarly<{ events: EventSummary[] }>('live')?.then(({ events }) => feedSlip(events)),
+  });
+  const soon = useLive({
+    key: 'home:soon',
+    // until the sports are known (main.tsx reads them at start-up), the HTTP read finds them
+    topics: withUpcoming(sports).map((sport) => `sport:${sport.id}`),
+    async read(signal) {
+      const list = sportsStore.get().length > 0 ? sportsStore.get() : (await api.sports(signal)).sports;
+      return upcoming(await Promise.all(withUpcoming(list).map((sport) => api.sport(sport.id, signal))));
+    },
+    view: (bodies) => upcoming(bodies as unknown as Array<{ competitions: Array<{ events: EventSummary[] }> }>),
+  });
 
   useEffect(() => setPageTitle(t('titleHome')));
 

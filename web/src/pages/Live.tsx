@@ -6,21 +6,28 @@ import { byCompetition, EventGroup } from '../components/Events.tsx';
 import { SportChips } from '../components/SportChips.tsx';
 import { t } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
-import { usePoll } from '../poll.ts';
+import { useLive } from '../live-data.ts';
 import { setPageTitle } from '../router.ts';
 import { useStore } from '../store.ts';
+import type { EventSummary } from '../types.ts';
 
 /** In-play events, all or of one sport (/live, /live/{sportId}). */
 export function LivePage({ sportId }: { sportId?: string }) {
   const sports = useStore(sportsStore);
-  const { data, error, reload } = usePoll(
-    async (signal) => {
+  const { data, error, reload } = useLive({
+    key: `live:${sportId ?? ''}`,
+    topics: ['live'],
+    async read(signal) {
       const [{ sports: list }, { events }] = await Promise.all([api.sports(signal), api.live(sportId, signal)]);
       sportsStore.set(list);
       return feedSlip(events);
     },
-    `live:${sportId ?? ''}`,
-  );
+    // the stream's live list holds every sport: this page's are taken from it
+    view([body]) {
+      const { events } = body as { events: EventSummary[] };
+      return feedSlip(sportId ? events.filter((event) => event.sport.id === sportId) : events);
+    },
+  });
   const sport = sports.find((candidate) => candidate.id === sportId);
   const title = sport ? `${t('live')} · ${sportName(sport)}` : t('titleLive');
   useEffect(() => {

@@ -6,16 +6,28 @@ import { EventGroup } from '../components/Events.tsx';
 import { Icon } from '../components/icons.tsx';
 import { t } from '../i18n/index.ts';
 import { sportName } from '../labels.ts';
-import { usePoll } from '../poll.ts';
+import { useLive } from '../live-data.ts';
 import { go, setPageTitle } from '../router.ts';
+import type { ApiResponse } from '../../../ui-shared/api-shapes.ts';
+
+type SportPageData = ApiResponse<'getSport'>;
 
 /** A sport: its competitions and their events (/sport/{sportId}). */
 export function SportPage({ sportId }: { sportId: string }) {
-  const { data, error, reload } = usePoll(async (signal) => {
-    const page = await api.sport(sportId, signal);
-    page.competitions.forEach((competition) => feedSlip(competition.events));
-    return page;
-  }, `sport:${sportId}`);
+  const { data, error, reload } = useLive({
+    key: `sport:${sportId}`,
+    topics: [`sport:${sportId}`],
+    async read(signal) {
+      const page = await api.sport(sportId, signal);
+      page.competitions.forEach((competition) => feedSlip(competition.events));
+      return page;
+    },
+    view([body]) {
+      const page = body as unknown as SportPageData;
+      page.competitions.forEach((competition) => feedSlip(competition.events));
+      return page;
+    },
+  });
   useEffect(() => {
     if (data) setPageTitle(sportName(data.sport));
   });
