@@ -24,6 +24,8 @@ export interface Channel {
   /** The sequence when it began to be watched: a stream that last saw an earlier one cannot resume it. */
   since: number;
   snapshot: object | undefined;
+  /** The snapshot's message body as last encoded, and the snapshot it encodes. */
+  encoded?: { of: object | undefined; bytes: Buffer };
   /** What the source compares the next reading with. */
   state: unknown;
   loading: boolean;
@@ -207,8 +209,17 @@ export class StreamHub {
     setImmediate(() => this.#sockets.forEach((socket) => socket.destroy()));
   }
 
+  /** The channel's snapshot with the current sequence: its body encoded once per snapshot, whoever joins. */
   #snapshotBytes(channel: Channel): Buffer {
-    return encodeMessage('snapshot', { topic: channel.topic.key, ...channel.snapshot }, `${this.#epoch}-${this.#seq}`);
+    let encoded = channel.encoded;
+    if (!encoded || encoded.of !== channel.snapshot) {
+      encoded = {
+        of: channel.snapshot,
+        bytes: encodeMessage('snapshot', { topic: channel.topic.key, ...channel.snapshot }),
+      };
+      channel.encoded = encoded;
+    }
+    return Buffer.concat([Buffer.from(`id: ${this.#epoch}-${this.#seq}\n`), encoded.bytes]);
   }
 
   /** The sequence a stream last saw, when it is one of this run's. */
