@@ -107,7 +107,9 @@ export async function measureVitals(browser: Browser, stack: Stack): Promise<Vit
     await page.goto(stack.appUrl({ launch, locale: 'pt-BR' }));
     const odds = page.locator(`.odds[data-selection="${selection.id}"]`);
     await odds.waitFor({ timeout: 30_000 });
-    await page.waitForLoadState('networkidle');
+    // not 'networkidle': the change stream stays open while the page is shown
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(500);
 
     await stack.setOdds(selection.id, (Number(selection.odds) + 0.25).toFixed(2));
     await applyFeedUpdate(stack.t.app.services.catalog, {

@@ -28,6 +28,9 @@ const BACKOFF_MAX_MS = 30_000;
 /** connecting (no stream yet, or coming back), live (ready), polling (the fallback: the pages read over HTTP). */
 export const streamState = createStore<StreamState>('connecting');
 
+/** Counts the stream's `session_ended`: the player's session is over on the service (watch.ts checks it). */
+export const sessionEndedStore = createStore(0);
+
 /** What a follower hears: the message (undefined for the state it is given on following) and the topic's state. */
 export interface TopicUpdate {
   change?: Change | { type: 'snapshot' };
@@ -257,6 +260,7 @@ function handleMessage(current: Connection, type: string, body: Record<string, u
         current.sent.delete(topic);
         current.snapshotted.delete(topic);
       }
+      sessionEndedStore.set((count) => count + 1);
       return;
     }
   }

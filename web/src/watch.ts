@@ -4,7 +4,7 @@ import { post } from './bridge.ts';
 import { currencyStore } from './i18n/index.ts';
 import type { BetsBody } from './live-changes.ts';
 import { betsVersion, loggedIn, refreshBalance, sessionStore, setBalance } from './session.ts';
-import { follow, streamState, type TopicUpdate } from './stream.ts';
+import { follow, sessionEndedStore, streamState, type TopicUpdate } from './stream.ts';
 import type { Bet } from './types.ts';
 
 /**
@@ -93,6 +93,12 @@ function followBets(following: boolean): void {
   streamed = false;
   if (following) unfollow = follow('bets', onBets);
 }
+
+// the stream says the session is over (idle, expired, ended by the casino): a player read hears the 401, which ends
+// it here and tells the host (session_expired), as a poll did
+sessionEndedStore.subscribe(() => {
+  if (loggedIn()) void api.bets('open', { limit: 1, background: true }).catch(() => undefined);
+});
 
 streamState.subscribe((state) => {
   // not live: a stream that comes back sends the snapshot again (or what was missed)
