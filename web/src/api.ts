@@ -51,6 +51,14 @@ function earlyRead(method: string, path: string, token: string | null | undefine
   return read;
 }
 
+/**
+ * The catalog's reads are revalidated: the browser keeps them and asks with If-None-Match, and the service answers
+ * 304 while nothing changed (docs/api-conventions.md). Everything else is the player's and never kept.
+ */
+function cacheMode(path: string): RequestCache {
+  return path.startsWith('/api/v1/catalog/') ? 'no-cache' : 'no-store';
+}
+
 async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.background) headers['x-player-activity'] = 'background';
@@ -65,7 +73,7 @@ async function call<T>(method: string, path: string, options: CallOptions = {}):
   let response: Response;
   try {
     response = await (earlyRead(method, path, token) ??
-      fetch(path, { method, headers, body, cache: 'no-store', signal: options.signal }));
+      fetch(path, { method, headers, body, cache: cacheMode(path), signal: options.signal }));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiError(0, 'network', 'The sportsbook could not be reached.');
