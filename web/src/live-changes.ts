@@ -76,7 +76,7 @@ function mainOf(event: AnyEvent): Market | null {
 }
 
 /** One event changed by a catalog message (the same event object when nothing changed). */
-export function applyToEvent<E extends AnyEvent>(event: E, change: Change): E {
+function applyToEvent<E extends AnyEvent>(event: E, change: Change): E {
   switch (change.type) {
     case 'odds': {
       if (change.data.eventId !== event.id) return event;
@@ -129,7 +129,7 @@ function mapEvents<E extends AnyEvent>(events: E[], change: (event: E) => E): E[
  * Every event a catalog topic's body holds, changed: `{ event }` (an event page), `{ events }` (the live list, a
  * competition's page), `{ competitions: [{ events }] }` (a sport's page). The same body when nothing changed.
  */
-export function mapBodyEvents(body: TopicBody, change: <E extends AnyEvent>(event: E) => E): TopicBody {
+function mapBodyEvents(body: TopicBody, change: <E extends AnyEvent>(event: E) => E): TopicBody {
   if (body.event && typeof body.event === 'object') {
     const event = change(body.event as EventDetail);
     return event === body.event ? body : { ...body, event };

@@ -17,10 +17,10 @@ import { createStore } from './store.ts';
  */
 export type StreamState = 'connecting' | 'live' | 'polling';
 
-export const READY_TIMEOUT_MS = 5_000;
-export const BREAKS_TO_POLL = 3;
+const READY_TIMEOUT_MS = 5_000;
+const BREAKS_TO_POLL = 3;
 const BREAKS_WINDOW_MS = 60_000;
-export const POLL_FOR_MS = 5 * 60_000;
+const POLL_FOR_MS = 5 * 60_000;
 const TOPICS_DEBOUNCE_MS = 50;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
