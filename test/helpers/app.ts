@@ -146,12 +146,7 @@ export async function startTestApp(
     },
     close: async () => {
       await metrics?.close();
-      // An aborted fetch (a test leaving a stream) can leave undici's spare connection open with no request on it,
-      // which Node's close waits for until its headers timeout (60 s); a test needs no drain past a moment.
-      const closing = app.http.close();
-      const force = setTimeout(() => app.http.server.closeAllConnections(), 1_000);
-      await closing;
-      clearTimeout(force);
+      await app.http.close();
       await app.services.delivery.stop();
       await database.close();
     },
