@@ -10,7 +10,8 @@ import { useStore } from './store.ts';
  * what the page shows by `view`. While the stream is unavailable (`streamState` 'polling'), or when there is no
  * topic to follow, the page reads over HTTP every PAGE_POLL_MS as before (`read`, usePoll). What was shown stays on
  * screen while the source changes. A topic the stream cannot follow (`unavailable`: not found) is the page's error,
- * as the read's 404 would be.
+ * as the read's 404 would be. While the stream is not live yet, the page is also read once over HTTP and shown
+ * until its snapshot comes (the snapshot then takes over).
  */
 export function useLive<T>(options: {
   key: string;
@@ -27,6 +28,8 @@ export function useLive<T>(options: {
   const viewRef = useRef(options.view);
   viewRef.current = options.view;
   const earlyRef = useRef(options.early);
+  const readRef = useRef(options.read);
+  readRef.current = options.read;
   const topicsKey = topics.join(',');
 
   const [streamed, setStreamed] = useState<{ key: string; data?: T; error?: unknown }>({ key });
@@ -37,7 +40,12 @@ export function useLive<T>(options: {
     let scheduled = false;
     let active = true;
     let fromStream = false;
-    earlyRef.current?.()?.then(
+    // While the stream is still coming up (the app's first screen), the page is read over HTTP as well and shown
+    // until the snapshot comes: the first content waits for one read, not for the stream's connection.
+    const controller = new AbortController();
+    const first =
+      earlyRef.current?.() ?? (streamState.get() === 'live' ? undefined : readRef.current(controller.signal, true));
+    first?.then(
       (data) => {
         if (active && !fromStream) setStreamed({ key, data });
       },
@@ -74,6 +82,7 @@ export function useLive<T>(options: {
     );
     return () => {
       active = false;
+      controller.abort();
       stops.forEach((stop) => stop());
     };
   }, [key, topicsKey]);
