@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -57,14 +56,14 @@ export function createHttp(config: Config, logStream: DestinationStream | undefi
  * closed at once; those with a request in flight are drained as before.
  */
 function closeUnusedConnectionsOnClose(http: TypedApp): void {
-  const unused = new Set<Socket>();
+  const open = new Set<Socket>();
   http.server.on('connection', (socket: Socket) => {
-    unused.add(socket);
-    socket.once('close', () => unused.delete(socket));
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
   });
-  http.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
   http.addHook('preClose', async () => {
-    setImmediate(() => unused.forEach((socket) => socket.destroy()));
+    // a connection that has sent anything (even half a request) is drained: it gets its answer, 503 if need be
+    setImmediate(() => open.forEach((socket) => socket.bytesRead === 0 && socket.destroy()));
   });
 }
 

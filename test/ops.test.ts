@@ -19,7 +19,7 @@ const GUIDE = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
 /** Debian's `prometheus` package ships it. */
 const PROMTOOL = '/usr/bin/promtool';
 
-const ROWS = ['Traffic', 'Bets', 'Wallets per tenant', 'Ledger', 'Process'];
+const ROWS = ['Traffic', 'Bets', 'Wallets per tenant', 'Ledger', 'Process', 'Change stream'];
 /** Series Prometheus itself makes for every target, which the alerts may use beside the service's own. */
 const SCRAPE_SERIES = ['up'];
 

@@ -45,6 +45,8 @@ export const LOGGED_QUERY_PARAMS: ReadonlySet<string> = new Set([
   'tenant',
   'tenantId',
   'to',
+  // the change stream's topics (catalog ids, and the names bets and offers)
+  'topics',
   // the iframe page's presentation
   'header',
   'height',
