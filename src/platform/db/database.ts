@@ -79,19 +79,24 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: target.interpose ? target.interpose(prepared) : prepared }),
     });
-    registerNotifications(
-      db,
-      postgresNotifications(
-        target.databaseUrl,
-        target.onConnectionError ?? ((error) => process.stderr.write(`database listener lost: ${error.message}\n`)),
-      ),
+    const notifications = postgresNotifications(
+      target.databaseUrl,
+      target.onConnectionError ?? ((error) => process.stderr.write(`database listener lost: ${error.message}\n`)),
     );
+    registerNotifications(db, notifications);
     connectionUses.set(db, () => ({
       inUse: pool.totalCount - pool.idleCount,
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }));
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      close: async () => {
+        await notifications.closeAll();
+        await db.destroy();
+      },
+    };
   }
   const pglite = await openPglite(target.dataDir, target.image);
   const dialect = new PGliteDialect(pglite);

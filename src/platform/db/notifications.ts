@@ -40,8 +40,16 @@ export function pgliteNotifications(db: Db, pglite: PGlite): Notifications {
 const RECONNECT_MS = 1_000;
 
 /** A dedicated client per listener, connected again after any failure until the listener stops. */
-export function postgresNotifications(connectionString: string, onError: (error: Error) => void): Notifications {
+export function postgresNotifications(
+  connectionString: string,
+  onError: (error: Error) => void,
+): Notifications & { closeAll(): Promise<void> } {
+  const stops = new Set<() => Promise<void>>();
   return {
+    /** The database closes: every listener with it (one left open would keep the process alive). */
+    async closeAll() {
+      await Promise.all([...stops].map((stop) => stop()));
+    },
     async listen(channel, onPayload, onGap) {
       let client: pg.Client | undefined;
       let stopped = false;
@@ -71,11 +79,14 @@ export function postgresNotifications(connectionString: string, onError: (error:
         }, RECONNECT_MS);
       };
       await connect();
-      return async () => {
+      const stop = async () => {
+        stops.delete(stop);
         stopped = true;
         clearTimeout(retry);
         await client?.end().catch(() => {});
       };
+      stops.add(stop);
+      return stop;
     },
   };
 }
