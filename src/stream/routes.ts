@@ -23,7 +23,7 @@ export function streamRoutes(app: TypedApp, stream: StreamService, auth: Auth): 
     reply.hijack();
     reply.raw.writeHead(200, { ...defaultHeaders(request.id), ...STREAM_HEADERS });
     request.raw.socket.setNoDelay(true);
-    stream.open(reply.raw, {
+    stream.hub.open(reply.raw, {
       address: request.ip,
       session,
       topics,

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { CashOut } from '../betting/cashout.ts';
 import type { BetViews } from '../betting/views.ts';
 import type { CatalogBrowsing } from '../catalog/browsing.ts';
@@ -110,18 +109,6 @@ export class StreamService {
       if (PLAYER_TOPICS.includes(topic.kind) && !session) throw streamErrors.session_required();
       return topic;
     });
-  }
-
-  open(
-    response: ServerResponse,
-    options: {
-      address: string;
-      session: SessionPrincipal | undefined;
-      topics: Topic[];
-      lastEventId: string | undefined;
-    },
-  ) {
-    return this.hub.open(response, options);
   }
 
   /** A stream's topics replaced; only the session the stream was opened with may change it. */
