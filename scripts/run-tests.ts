@@ -13,6 +13,12 @@ import { LONGEST_FIRST } from '../test/schedule.ts';
 /** Files at a time: the machine has two cores, and a file waits on its browser, its wallet or PostgreSQL. */
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 3);
 const TIMEOUT_MS = 120_000;
+/**
+ * A file's process is killed after this long, and the file fails: a test's own timeout does not end a process that
+ * a left-open handle keeps alive after its last test, and one such file once held CI until its 90 minutes ran out.
+ * The longest file takes about 90 s on a quiet machine.
+ */
+const FILE_TIMEOUT_MS = 10 * 60_000;
 /** Up to this many files, every file's report is shown; beyond, a line a file and the reports of those that fail. */
 const FEW = 4;
 let showEveryReport = false;
@@ -70,7 +76,8 @@ async function runFile(pass: Pass, file: string): Promise<Outcome> {
   const started = performance.now();
   let tests = 0;
   let failed = 0;
-  const stream = run({ files: [file], env: pass.env, timeout: TIMEOUT_MS, execArgv: TEST_PROCESS_FLAGS });
+  const signal = AbortSignal.timeout(FILE_TIMEOUT_MS);
+  const stream = run({ files: [file], env: pass.env, timeout: TIMEOUT_MS, execArgv: TEST_PROCESS_FLAGS, signal });
   stream.on('test:pass', ({ details }) => details.type !== 'suite' && (tests += 1));
   stream.on('test:fail', ({ details }) => {
     if (details.type !== 'suite') tests += 1;
@@ -78,7 +85,11 @@ async function runFile(pass: Pass, file: string): Promise<Outcome> {
   });
   const report = await collect(stream.compose(spec));
   const seconds = (performance.now() - started) / 1000;
-  if (failed > 0 || showEveryReport) process.stdout.write(`\n--- ${file} on ${pass.name} ---\n${report}`);
+  const killed = signal.aborted
+    ? `(killed after ${FILE_TIMEOUT_MS / 60_000} minutes: its process had not ended; a handle left open, or a test ` +
+      `waiting on something that never came)\n`
+    : '';
+  if (failed > 0 || showEveryReport) process.stdout.write(`\n--- ${file} on ${pass.name} ---\n${killed}${report}`);
   return { pass: pass.name, file, seconds, tests, failed };
 }
 
