@@ -17,9 +17,12 @@ import type { BookEvent } from './helpers/stack.ts';
 const ROOT = join(import.meta.dirname, '..');
 const MOBILE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-/** The budgets of the issue: app JS on first load, and the first sportsbook content. */
+/**
+ * The issue's budget for app JS on first load. Its other budget, the first sportsbook content, is a time: it is
+ * measured on a throttled phone by the build's Core Web Vitals step (e2e/vitals.ts), alone on the machine, never here
+ * beside other test files.
+ */
 const JS_BUDGET_GZIP = 60 * 1024;
-const FIRST_CONTENT_MS = 1000;
 
 let host: Server;
 let hostOrigin: string;
@@ -358,7 +361,7 @@ describe('the sportsbook app', { skip }, () => {
     await es.close();
   });
 
-  it('stays within budget: app JS on first load, as sent compressed, and the first content', async () => {
+  it('stays within budget: app JS on first load, as sent compressed', async () => {
     const page = await browser.newPage({ viewport: MOBILE });
     // The app's own page, scripts and styles, with the bytes of each body as they came over the connection.
     const files: Array<Promise<{ url: string; script: boolean; encoding?: string; bytes: number }>> = [];
@@ -378,31 +381,18 @@ describe('the sportsbook app', { skip }, () => {
         );
       }
     });
-    await page.addInitScript(() => {
-      const observer = new MutationObserver(() => {
-        if (!document.querySelector('.event-row')) return;
-        observer.disconnect();
-        requestAnimationFrame(() => {
-          (window as Window & { firstContent?: number }).firstContent = performance.now();
-        });
-      });
-      observer.observe(document, { childList: true, subtree: true });
-    });
     await page.goto(stack.appUrl({ locale: 'en' }));
     await page.locator('.event-row').first().waitFor();
-    await page.waitForFunction(() => (window as Window & { firstContent?: number }).firstContent !== undefined);
-    const firstContent = await page.evaluate(() => (window as Window & { firstContent?: number }).firstContent!);
     const sent = await Promise.all(files);
     for (const file of sent) assert.match(file.encoding ?? 'none', /^(?:br|gzip)$/, `${file.url} sent compressed`);
     const scripts = sent.filter((file) => file.script);
     const total = scripts.reduce((sum, file) => sum + file.bytes, 0);
     console.log(
       `app JS on first load: ${(total / 1024).toFixed(1)} KB sent (${scripts.map((file) => file.encoding).join(', ')}) ` +
-        `in ${scripts.length} file(s); first content ${Math.round(firstContent)} ms`,
+        `in ${scripts.length} file(s)`,
     );
     assert.ok(scripts.length > 0);
     assert.ok(total <= JS_BUDGET_GZIP, `${total} bytes of compressed JS`);
-    assert.ok(firstContent <= FIRST_CONTENT_MS, `first content after ${Math.round(firstContent)} ms`);
     await page.close();
   });
 
