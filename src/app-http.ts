@@ -53,15 +53,20 @@ export function createHttp(config: Config, logStream: DestinationStream | undefi
 /**
  * Node's close waits for a connection that never sent a request (a browser's spare, opened ahead) until its headers
  * timeout, 60 s: a shutdown would hang that long with nothing to drain. Such connections carry nothing and are
- * closed at once; those with a request in flight are drained as before.
+ * closed at once, and so is one accepted once the close has begun; those with a request in flight are drained as
+ * before. (A PostgreSQL test file waited 70 s for a spare its HTTP client opened as the app closed.)
  */
 function closeUnusedConnectionsOnClose(http: TypedApp): void {
   const open = new Set<Socket>();
+  let closing = false;
   http.server.on('connection', (socket: Socket) => {
+    // one the kernel accepted as the close began (a client's spare, opened ahead) would wait out the same timeout
+    if (closing) return socket.destroy();
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
   http.addHook('preClose', async () => {
+    closing = true;
     // a connection that has sent anything (even half a request) is drained: it gets its answer, 503 if need be
     setImmediate(() => open.forEach((socket) => socket.bytesRead === 0 && socket.destroy()));
   });
