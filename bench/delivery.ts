@@ -90,7 +90,7 @@ try {
     const market = await seedSettledBets(app, database.db, tenantId, players, label);
     process.stdout.write(`${label}: settling ${BETS} bets ...\n`);
     const settleStarted = performance.now();
-    const report = await app.services.settlement.settle(staff, market.id, {
+    const report = await app.services.settlement.settle({ actor: { type: 'staff', id: staff.staff.id } }, market.id, {
       results: market.selections.map((id, index) => ({ selectionId: id, result: index === 0 ? 'won' : 'lost' })),
     });
     const settleMs = performance.now() - settleStarted;

@@ -253,6 +253,14 @@ describe('the staff console', { skip }, () => {
 
     await page.getByRole('button', { name: 'Settle', exact: true }).click();
     const settle = page.getByRole('dialog');
+    // nothing is chosen for the trader, and a live event is said to be unfinished
+    await settle.getByText('The event: Live, 0–0.').waitFor();
+    await settle.getByText('The event has not finished.', { exact: false }).waitFor();
+    await settle.getByRole('button', { name: 'Show what it will do' }).click();
+    await settle.getByText('Choose a result for every selection.').waitFor();
+    await settle.getByLabel('Result of Console Rovers').selectOption('won');
+    await settle.getByLabel('Result of Draw').selectOption('lost');
+    await settle.getByLabel('Result of Dialog United').selectOption('lost');
     await settle.getByRole('button', { name: 'Show what it will do' }).click();
     await settle.getByText('1 bet judged').waitFor();
     await settle.getByText(/1 credit, R\$\s?21[.,]00/).waitFor();
@@ -263,6 +271,42 @@ describe('the staff console', { skip }, () => {
     await page.getByText('Settled', { exact: true }).first().waitFor();
     await stack.t.app.services.delivery.idle();
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 111_00, 'the payout reached the wallet');
+    await page.close();
+  });
+
+  it("a trader settles every market of an event from its final score, after seeing each market's results", async () => {
+    const event = await stack.newEvent('Score Rovers', 'Rule City');
+    const trade = (method: string, path: string, body: unknown) =>
+      stack.t.request(method, `/api/v1/admin/trading${path}`, { token: stack.book.trader, body });
+    const totals = await trade('POST', `/events/${event.id}/markets`, {
+      type: 'totals',
+      line: '2.5',
+      selections: [
+        { name: 'Over 2.5', outcome: 'over', odds: '1.90' },
+        { name: 'Under 2.5', outcome: 'under', odds: '1.90' },
+      ],
+    });
+    assert.equal(totals.status, 201, totals.text);
+    assert.equal((await trade('PATCH', `/events/${event.id}`, { status: 'live' })).status, 200);
+    const page = await signedIn('trader');
+    // the console keeps its token in memory only: it is reached by its own links, never by a new page load
+    await page.getByLabel('Search events').fill('Score Rovers');
+    await page.getByLabel('Search events').press('Enter');
+    await page.getByRole('link', { name: 'Score Rovers vs Rule City' }).click();
+    await page.getByRole('button', { name: 'Final score…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Final score: Score Rovers – Rule City' });
+    await dialog.getByLabel('Final score: Score Rovers').fill('2');
+    await dialog.getByLabel('Final score: Rule City').fill('1');
+    await dialog.getByRole('button', { name: 'Show what it will do' }).click();
+    await dialog.getByText('Over 2.5: Won · Under 2.5: Lost').waitFor();
+    await dialog.getByText('Score Rovers: Won · Draw: Lost · Rule City: Lost').waitFor();
+    await noSeriousViolations(page, 'final score dry run');
+    await shoot(page, 'trading-final-score');
+    await dialog.getByRole('button', { name: 'Settle 2 markets now' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Settled', { exact: true }).nth(1).waitFor();
+    const after = (await trade('GET', `/events/${event.id}`, undefined)).body.event;
+    assert.deepEqual([after.status, after.score], ['finished', { home: 2, away: 1 }]);
     await page.close();
   });
 

@@ -10,11 +10,13 @@ const HOUR_MS = 60 * 60 * 1000;
 /** How often the running service looks for bets left pending by a placement that lost its database. */
 const STALE_SWEEP_MS = 10_000;
 const DEMO_TICK_MS = 3_000;
+/** How often silent feed producers are looked for: a producer is down within a second of FEED_SILENCE_SECONDS. */
+const FEED_SILENCE_CHECK_MS = 1_000;
 
 /** The periodic jobs the server runs (and stops before the database closes); the demo live simulator if asked. */
 export function periodicJobs(
   http: TypedApp,
-  { staff, idempotency, integration, recovery, catalog }: AppServices,
+  { staff, idempotency, integration, recovery, catalog, producers }: AppServices,
   config: Config,
   demoLive: boolean | undefined,
 ): PeriodicJob[] {
@@ -23,6 +25,7 @@ export function periodicJobs(
     new PeriodicJob('erase-expired-replay-bodies', HOUR_MS, () => idempotency.eraseExpiredResponses(), http.log),
     new PeriodicJob('purge-launch-records', HOUR_MS, () => integration.purgeLaunchRecords(), http.log),
     new PeriodicJob('resolve-stale-pending-bets', STALE_SWEEP_MS, () => recovery.resolveStalePendingBets(), http.log),
+    new PeriodicJob('feed-silence', FEED_SILENCE_CHECK_MS, () => producers.downSilent(), http.log),
   ];
   if (demoLive) {
     if (config.appEnv !== 'development') throw new Error('The demo live simulator runs only with APP_ENV=development.');

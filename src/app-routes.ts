@@ -3,6 +3,7 @@ import { aggregatorAdminRoutes, aggregatorRoutes } from './aggregator/routes.ts'
 import { DOCUMENTS } from './api-documents.ts';
 import type { AppServices, RouteOnlyServices } from './app-services.ts';
 import { bettingRoutes } from './betting/routes.ts';
+import { feedRoutes } from './feed/routes.ts';
 import { catalogRoutes, tradingRoutes } from './catalog/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { embedRoutes } from './embed/routes.ts';
@@ -37,7 +38,9 @@ export async function registerRoutes(
   const { staff, staffAccounts, integration, catalog, placement, betViews, cashOut, settlement } = services;
   const { wallet, review, adjustments, reports, provisioning, activation, credentialRotation } = services;
   const { aggregatorAdmin, clientInterventions, tenantSettings, tenantCredentials } = services;
-  const { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences } = routeOnly;
+  const { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences, eventResults } = routeOnly;
+  const { ingestion } = routeOnly;
+  const { producers } = services;
   const auth = await Auth.create(
     http,
     {
@@ -51,6 +54,7 @@ export async function registerRoutes(
         check: (tenantId, apiKey, ip) => integration.authenticateTenant(tenantId, apiKey, ip),
         errors: TENANT_KEY_ERRORS,
       },
+      feed: { check: (key) => producers.authenticate(key), errors: [] },
     },
     authLimits,
   );
@@ -66,11 +70,16 @@ export async function registerRoutes(
   integrationRoutes(http, integration, auth);
   sandboxRoutes(http, sandbox, auth);
   catalogRoutes(http, catalog.browsing);
-  tradingRoutes(http, { trading: catalog.trading, views: catalog.tradingViews }, auth);
+  tradingRoutes(
+    http,
+    { trading: catalog.trading, views: catalog.tradingViews, feedControl: catalog.feedControl },
+    auth,
+  );
   walletRoutes(http, { wallet, review, adjustments, partner, statements }, auth);
-  bettingRoutes(http, { placement, views: betViews, cashOut, settlement }, auth);
+  bettingRoutes(http, { placement, views: betViews, cashOut, settlement, eventResults }, auth);
   preferencesRoutes(http, preferences, auth);
   streamRoutes(http, services.stream, auth);
+  feedRoutes(http, { producers, ingestion }, auth);
   reportRoutes(http, reports, auth);
   await serveDocuments(http, DOCUMENTS);
 }

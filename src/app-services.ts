@@ -8,6 +8,9 @@ import { CashOut } from './betting/cashout.ts';
 import { BettingMetrics } from './betting/metrics.ts';
 import { Placement } from './betting/placement.ts';
 import { Recovery } from './betting/recovery.ts';
+import { EventResults } from './betting/event-results.ts';
+import { Ingestion } from './feed/ingestion.ts';
+import { Producers } from './feed/producers.ts';
 import { Settlement } from './betting/settlement.ts';
 import { StakeDecisions } from './betting/stake-decision.ts';
 import { BetViews } from './betting/views.ts';
@@ -85,6 +88,7 @@ export interface AppServices {
   wallet: WalletService;
   wallets: WalletClient;
   stream: StreamService;
+  producers: Producers;
 }
 
 /** The use cases only the guards and the routes reach. */
@@ -95,6 +99,8 @@ export interface RouteOnlyServices {
   partner: PartnerObligations;
   statements: Statements;
   preferences: PlayerPreferences;
+  eventResults: EventResults;
+  ingestion: Ingestion;
 }
 
 /** Contract: "Wallet timeout: 5 s per attempt". */
@@ -177,6 +183,9 @@ export function buildServices(
   });
   const recovery = new Recovery({ db, clock, decisions: stakeDecisions });
   const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
+  const eventResults = new EventResults({ db, clock, catalog, settlement, audit });
+  const producers = new Producers({ db, clock, audit, catalog, silenceSeconds: config.feedSilenceSeconds });
+  const ingestion = new Ingestion({ db, clock, catalog, eventResults, producers });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
@@ -231,7 +240,17 @@ export function buildServices(
       wallet,
       wallets,
       stream,
+      producers,
     },
-    routeOnly: { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences },
+    routeOnly: {
+      aggregatorAuthentication,
+      auditViews,
+      sandbox,
+      partner,
+      statements,
+      preferences,
+      eventResults,
+      ingestion,
+    },
   };
 }

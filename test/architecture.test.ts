@@ -21,6 +21,7 @@ const OWNERS: Record<string, string[]> = {
   'src/betting': ['bets', 'bet_legs', 'exposure', 'bet_exposure', 'cashouts'],
   'src/wallet': ['wallet_obligations', 'wallet_calls', 'wallet_obligation_history', 'adjustments'],
   'src/preferences': ['player_favourites', 'player_settings'],
+  'src/feed': ['feed_producers', 'feed_event_sequences'],
 };
 
 const ROOT = join(import.meta.dirname, '..');

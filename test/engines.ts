@@ -11,6 +11,7 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/docs.test.ts': 'reads the documents and the OpenAPI descriptions',
   'test/ops.test.ts': 'the dashboard and alert rules against the metric names a running app exposes',
   'test/catalog/odds.test.ts': 'pure rules: exact odds and the payout',
+  'test/catalog/result-rules.test.ts': "pure rules: each market type's results from a final score",
   'test/betting/settlement-rules.test.ts': "pure rules: what a bet's results make of it, and the money owed",
   'test/wallet/delivery-rules.test.ts': 'pure rules: the delivery table and the retry rule',
   'test/wallet/statement-format.test.ts': "pure functions: the statement's JSON and CSV forms and its totals",

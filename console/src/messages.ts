@@ -282,6 +282,12 @@ export const t = {
       open: 'Still open',
     } as Record<string, string>,
     resultFor: (name: string) => `Result of ${name}`,
+    chooseResult: 'Choose…',
+    chooseEveryResult: 'Choose a result for every selection.',
+    eventNow: (status: string, score: { home: number; away: number } | null) =>
+      score ? `The event: ${status}, ${score.home}–${score.away}.` : `The event: ${status}, no score yet.`,
+    notFinished:
+      'The event has not finished. Settle a market before the end only when its outcome can no longer change.',
     settleTitle: (market: string) => `Settle ${market}`,
     resettleTitle: (market: string) => `Resettle ${market}`,
     voidTitle: (market: string) => `Void ${market}`,
@@ -298,6 +304,26 @@ export const t = {
     noMoney: 'No money movement.',
     confirmSettle: 'Settle now',
     confirmResettle: 'Resettle now',
+    resultButton: 'Final score…',
+    resultTitle: (event: string) => `Final score: ${event}`,
+    resultIntro:
+      'Every market is settled from the final score by its type’s rule. You see each market’s results first; nothing changes until you confirm.',
+    finalScore: (side: string) => `Final score: ${side}`,
+    halfTimeScore: (side: string) => `Half-time: ${side}`,
+    setsScore: 'Sets (games)',
+    setsHint: 'Each set’s games, home first, e.g. “6-4 3-6 7-5”. Leave empty where the sport has no sets.',
+    setsInvalid: 'Write the sets as games, home first, e.g. “6-4 3-6 7-5”.',
+    ruleActions: {
+      settle: 'will be settled',
+      resettle: 'will be resettled (its results change)',
+      unchanged: 'settled already with these results',
+      skipped: 'skipped',
+    } as Record<string, string>,
+    ruleReasons: {
+      needs_half_time: 'needs the half-time score',
+      needs_sets: 'needs the sets',
+    } as Record<string, string>,
+    confirmResult: (markets: number, shown: string) => `Settle ${shown} ${markets === 1 ? 'market' : 'markets'} now`,
   },
   bets: {
     title: 'Players and bets',

@@ -1,10 +1,13 @@
 import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { CashOut } from './cashout.ts';
+import type { EventResults } from './event-results.ts';
 import type { Placement } from './placement.ts';
 import {
   cashOutOfferSchema,
   cashOutSchema,
+  eventResultPreviewSchema,
+  eventResultSchema,
   getBetSchema,
   listBetsSchema,
   placeBetSchema,
@@ -22,6 +25,7 @@ export interface BettingUseCases {
   views: BetViews;
   cashOut: CashOut;
   settlement: Settlement;
+  eventResults: EventResults;
 }
 
 /** Player calls with the session token (each counts as session activity), settlement by traders, the staff look-up. */
@@ -50,16 +54,23 @@ export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Aut
   const trader = auth.staff('trading');
   const market = '/api/v1/admin/trading/markets/:marketId';
   app.post(`${market}/settle`, { schema: settleSchema, onRequest: trader }, async (request) =>
-    betting.settlement.settle(guarded.staffCall(request), request.params.marketId, request.body),
+    betting.settlement.settle(guarded.acting(request), request.params.marketId, request.body),
   );
   app.post(`${market}/resettle`, { schema: resettleSchema, onRequest: trader }, async (request) =>
-    betting.settlement.resettle(guarded.staffCall(request), request.params.marketId, request.body),
+    betting.settlement.resettle(guarded.acting(request), request.params.marketId, request.body),
   );
   app.post(`${market}/settle/preview`, { schema: settlePreviewSchema, onRequest: trader }, async (request) =>
     betting.settlement.preview('settle', request.params.marketId, request.body),
   );
   app.post(`${market}/resettle/preview`, { schema: resettlePreviewSchema, onRequest: trader }, async (request) =>
     betting.settlement.preview('resettle', request.params.marketId, request.body),
+  );
+  const event = '/api/v1/admin/trading/events/:eventId';
+  app.post(`${event}/result/preview`, { schema: eventResultPreviewSchema, onRequest: trader }, async (request) =>
+    betting.eventResults.preview(request.params.eventId, request.body.score),
+  );
+  app.post(`${event}/result`, { schema: eventResultSchema, onRequest: trader }, async (request) =>
+    betting.eventResults.apply(guarded.acting(request), request.params.eventId, request.body.score),
   );
 
   app.get('/api/v1/admin/bets', { schema: staffBetsSchema, onRequest: auth.staff('tenant') }, async (request) =>

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Odds } from '../catalog/schemas.ts';
-import { MARKET_STATES, SELECTION_RESULTS } from '../catalog/states.ts';
+import { EVENT_STATUSES, MARKET_STATES, MARKET_TYPES, SELECTION_RESULTS } from '../catalog/states.ts';
 import { platformErrors } from '../platform/errors.ts';
 import { HOLD_REASONS, OBLIGATION_ENDPOINTS, OBLIGATION_KINDS, OBLIGATION_STATES } from '../wallet/states.ts';
 import { BET_STATES, ODDS_CHANGE_ACCEPTANCE } from './states.ts';
@@ -377,6 +377,117 @@ export const resettlePreviewSchema = {
   operationId: 'previewResettleMarket',
   summary: 'Dry run of resettle: what the same body would do now, nothing of it kept',
   response: { 200: SettlementPreview },
+};
+
+// ---- results by rule (traders) ----
+
+const Points = (description: string) => Type.Integer({ minimum: 0, maximum: 999, description });
+const SideScore = (what: string) =>
+  Type.Object(
+    { home: Points(`the home side's ${what}`), away: Points(`the away side's ${what}`) },
+    {
+      additionalProperties: false,
+    },
+  );
+export const FinalScore = Type.Object(
+  {
+    home: Points('goals or points; in a sport played in sets, the sets won'),
+    away: Points('goals or points; in a sport played in sets, the sets won'),
+    halfTime: Type.Optional(SideScore('score at half time (for the half-time markets)')),
+    sets: Type.Optional(
+      Type.Array(SideScore('games in the set'), {
+        maxItems: 7,
+        description:
+          "each set's games, in order (for set betting and the first set; totals and handicaps then count games)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const EventResultBody = Type.Object({ score: FinalScore }, { additionalProperties: false });
+
+const MARKET_ACTIONS = ['settle', 'resettle', 'unchanged', 'skipped'] as const;
+export const MarketByRule = Type.Object({
+  marketId: Type.String(),
+  name: Type.String(),
+  type: Type.Enum(MARKET_TYPES),
+  action: Type.Enum(MARKET_ACTIONS, {
+    description:
+      'settle: no results yet; resettle: settled with other results (a corrected score); unchanged: settled with ' +
+      'these results; skipped: the score lacks a part its rule needs (see reason)',
+  }),
+  reason: Type.Optional(
+    Type.Enum(['needs_half_time', 'needs_sets'] as const, { description: 'why a market was skipped' }),
+  ),
+  results: Type.Optional(
+    Type.Array(
+      Type.Object({
+        selectionId: Type.String(),
+        name: Type.String(),
+        outcome: Type.String(),
+        result: Type.Enum(SELECTION_RESULTS, { description: "by the market type's rule" }),
+        was: Nullable(Type.Enum(SELECTION_RESULTS, { description: 'the result before, null if none' })),
+      }),
+    ),
+  ),
+});
+export type MarketByRule = Static<typeof MarketByRule>;
+const EventWithScore = Type.Object({
+  id: Type.String(),
+  status: Type.Enum(EVENT_STATUSES),
+  score: Nullable(Type.Object({ home: Type.Integer(), away: Type.Integer() })),
+});
+export const EventResultPreview = Type.Object({
+  event: { ...EventWithScore, description: 'the event as it is now (applying ends it with the score given)' },
+  markets: Type.Array(
+    Type.Object({
+      ...MarketByRule.properties,
+      preview: Type.Optional({ ...SettlementPreview, description: "the market's settlement dry run" }),
+    }),
+  ),
+});
+export type EventResultPreview = Static<typeof EventResultPreview>;
+export const EventResultReport = Type.Object({
+  event: EventWithScore,
+  markets: Type.Array(
+    Type.Object({
+      ...MarketByRule.properties,
+      report: Type.Optional({ ...SettlementReport, description: "the market's settlement, as settle answers" }),
+      error: Type.Optional(
+        Type.Object(
+          { code: Type.String(), message: Type.String() },
+          { description: 'why this market was not settled (the others were): apply again once it can be' },
+        ),
+      ),
+    }),
+  ),
+});
+export type EventResultReport = Static<typeof EventResultReport>;
+
+const EventParams = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) });
+const eventResultErrors = [
+  platformErrors.not_found,
+  platformErrors.validation,
+  catalogErrors.event_cancelled,
+  catalogErrors.event_not_started,
+];
+export const eventResultPreviewSchema = {
+  tags: ['admin: trading'],
+  operationId: 'previewEventResult',
+  summary: "Dry run of an event's final score: every market's results by its rule, and what settling them would do",
+  params: EventParams,
+  body: EventResultBody,
+  response: { 200: EventResultPreview },
+  errors: eventResultErrors,
+};
+export const eventResultSchema = {
+  tags: ['admin: trading'],
+  operationId: 'applyEventResult',
+  summary: "An event's final score: the event ends, and every market settles (or resettles) by its rule",
+  params: EventParams,
+  body: EventResultBody,
+  response: { 200: EventResultReport },
+  errors: eventResultErrors,
 };
 
 // ---- cash-out (players) ----

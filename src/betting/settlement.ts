@@ -1,10 +1,9 @@
 import type { CatalogService, RecordedResults } from '../catalog/service.ts';
-import type { AuditLog } from '../platform/audit/log.ts';
+import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet } from './tables.ts';
-import type { StaffCall } from '../platform/http/principals.ts';
 import type { DeliveryEngine } from '../wallet/delivery/engine.ts';
 import type { Ledger } from '../wallet/ledger/ledger.ts';
 import { SETTLEMENT_KINDS, type BetMovement } from '../wallet/ledger/rows.ts';
@@ -41,12 +40,12 @@ export class Settlement {
     this.#deps = deps;
   }
 
-  settle(call: StaffCall, marketId: string, body: SettleBody): Promise<SettlementReport> {
-    return this.#run('settle', call, marketId, body);
+  settle(by: Acting, marketId: string, body: SettleBody): Promise<SettlementReport> {
+    return this.#run('settle', by, marketId, body);
   }
 
-  resettle(call: StaffCall, marketId: string, body: SettleBody): Promise<SettlementReport> {
-    return this.#run('resettle', call, marketId, body);
+  resettle(by: Acting, marketId: string, body: SettleBody): Promise<SettlementReport> {
+    return this.#run('resettle', by, marketId, body);
   }
 
   /**
@@ -67,15 +66,15 @@ export class Settlement {
     throw new Error('a settlement dry run committed');
   }
 
-  async #run(mode: SettlementMode, call: StaffCall, marketId: string, body: SettleBody) {
+  async #run(mode: SettlementMode, by: Acting, marketId: string, body: SettleBody) {
     const { report } = await inTransaction(this.#deps.db, async (tx) => {
       const outcome = await this.#apply(tx, mode, marketId, body);
       await this.#deps.audit.record(tx, {
-        actor: { type: 'staff', id: call.staff.id },
+        actor: by.actor,
         action: `market.${mode}`,
         target: { type: 'market', id: marketId },
         outcome: 'success',
-        ip: call.ip,
+        ip: by.ip,
         details: { results: body.results, version: outcome.report.market.settlementVersion, bets: outcome.report.bets },
       });
       return outcome;
@@ -162,7 +161,7 @@ export class Settlement {
   }
 }
 
-type SettlementMode = 'settle' | 'resettle';
+export type SettlementMode = 'settle' | 'resettle';
 
 /** What a settlement did: its report, and the detail a dry run shows besides. */
 interface SettlementOutcome {

@@ -1,6 +1,7 @@
 import type { CreateMarketBody } from './schemas.ts';
 import type { CatalogService } from './service.ts';
-import type { CatalogActor, EventUpdate } from './trading.ts';
+import type { Acting } from '../platform/audit/log.ts';
+import type { EventUpdate } from './trading.ts';
 
 /**
  * The one door through which an external odds feed changes the catalog. An adapter for a real feed translates
@@ -16,13 +17,13 @@ export type FeedUpdate =
   | { type: 'market_status'; marketId: string; status: 'open' | 'suspended' | 'closed' }
   | ({ type: 'event_state'; eventId: string } & Omit<EventUpdate, 'startsAt'>);
 
-const FEED_ACTOR: CatalogActor = { actor: { type: 'system', id: 'feed' } };
+const FEED_ACTOR: Acting = { actor: { type: 'system', id: 'feed' } };
 
 /** Applies one update through the trading use cases, as a trader's change would be (audited, as the feed). */
 export async function applyFeedUpdate(
   catalog: Pick<CatalogService, 'trading'>,
   update: FeedUpdate,
-  by: CatalogActor = FEED_ACTOR,
+  by: Acting = FEED_ACTOR,
 ): Promise<void> {
   const { trading } = catalog;
   switch (update.type) {

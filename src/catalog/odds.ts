@@ -1,3 +1,4 @@
+import { validationError } from '../platform/errors.ts';
 import type { SelectionResult } from './tables.ts';
 
 /**
@@ -16,6 +17,13 @@ export function parseMilli(text: string): number {
 }
 
 /** 2150 -> "2.15", 2125 -> "2.125", 3000 -> "3.00": at least two decimals, no trailing zeros beyond. */
+/** Odds a trader or the feed sets, in thousandths: above 1.00 and at most 1000, else refused for `field`. */
+export function checkedOdds(odds: string, field: string): number {
+  const milli = parseMilli(odds);
+  if (milli <= 1000 || milli > 1_000_000) throw validationError(field, 'Odds must be above 1.00 and at most 1000.');
+  return milli;
+}
+
 export function formatMilli(milli: number): string {
   const sign = milli < 0 ? '-' : '';
   const abs = Math.abs(milli);

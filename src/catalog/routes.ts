@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import { catalogSchemas, tradingSchemas } from './schemas.ts';
 import type { CatalogBrowsing } from './browsing.ts';
-import type { CatalogActor, Trading } from './trading.ts';
+import type { FeedControl } from './feed-control.ts';
+import type { Trading } from './trading.ts';
 import type { TradingViews } from './trading-views.ts';
 
 /**
@@ -35,13 +35,14 @@ export function catalogRoutes(app: TypedApp, browsing: CatalogBrowsing): void {
 }
 
 /** Trading: traders and platform administrators; their reads of the catalog tree, and their changes. */
-export function tradingRoutes(app: TypedApp, use: { trading: Trading; views: TradingViews }, auth: Auth): void {
-  const { trading, views } = use;
+export function tradingRoutes(
+  app: TypedApp,
+  use: { trading: Trading; views: TradingViews; feedControl: FeedControl },
+  auth: Auth,
+): void {
+  const { trading, views, feedControl } = use;
   const onRequest = auth.staff('trading');
-  const by = (request: FastifyRequest): CatalogActor => ({
-    actor: { type: 'staff', id: guarded.staff(request).id },
-    ip: request.ip,
-  });
+  const by = guarded.acting;
   const base = '/api/v1/admin/trading';
 
   app.get(`${base}/sports`, { schema: tradingSchemas.sports, onRequest }, async () => views.sports());
@@ -76,6 +77,13 @@ export function tradingRoutes(app: TypedApp, use: { trading: Trading; views: Tra
   app.patch(`${base}/markets/:marketId`, { schema: tradingSchemas.marketStatus, onRequest }, async (request) => ({
     market: await trading.setMarketStatus(by(request), request.params.marketId, request.body.status),
   }));
+  app.put(
+    `${base}/markets/:marketId/control`,
+    { schema: tradingSchemas.marketControl, onRequest },
+    async (request) => ({
+      market: await feedControl.setControl(by(request), request.params.marketId, request.body.control),
+    }),
+  );
   app.put(`${base}/selections/:selectionId/odds`, { schema: tradingSchemas.odds, onRequest }, async (request) => ({
     selection: await trading.setOdds(by(request), request.params.selectionId, request.body.odds),
   }));

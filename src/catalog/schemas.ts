@@ -5,6 +5,7 @@ import {
   CLOCK_DIRECTIONS,
   EVENT_STATUSES,
   LIVE_PERIODS,
+  MARKET_CONTROLS,
   MARKET_STATES,
   MARKET_TYPES,
   SELECTION_RESULTS,
@@ -14,12 +15,12 @@ import { LINE_PATTERN, ODDS_PATTERN } from './odds.ts';
 const TRADER_MARKET_STATUSES = ['open', 'suspended', 'closed'] as const;
 
 const Timestamp = Type.String({ format: 'date-time' });
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });
+export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });
 export const Odds = Type.String({
   pattern: ODDS_PATTERN,
   description: 'decimal odds, at most 3 decimals, e.g. "2.15"',
 });
-const Line = Type.String({
+export const Line = Type.String({
   pattern: LINE_PATTERN,
   description:
     'the line of a totals (above 0) or handicap (the home side\'s, either sign) market, e.g. "2.5" or "-1.5"',
@@ -78,6 +79,24 @@ export const EventSummary = Type.Object({
   mainMarket: Nullable(MarketView),
 });
 export const EventDetail = Type.Object({ ...EventHeader, markets: Type.Array(MarketView) });
+
+/** A market as traders see it: who controls its prices, and the feed's price kept beside a trader's. */
+const TradingMarketView = Type.Object({
+  ...MarketView.properties,
+  control: Type.Enum(MARKET_CONTROLS, {
+    description: "feed: the producer's messages set its prices and status; trader: only traders do",
+  }),
+  producerId: Nullable(Type.String({ description: 'the feed producer that created it; null for a trader’s own' })),
+  heldByProducer: Type.Boolean({ description: 'suspended because its producer fell silent; reopens on its recovery' }),
+  selections: Type.Array(
+    Type.Object({
+      ...SelectionView.properties,
+      fedOdds: Nullable(Type.String({ description: "the feed's latest price while a trader controls the market" })),
+    }),
+  ),
+});
+export const TradingEventDetail = Type.Object({ ...EventHeader, markets: Type.Array(TradingMarketView) });
+export type TradingEventDetail = Static<typeof TradingEventDetail>;
 export type EventDetail = Static<typeof EventDetail>;
 export type EventSummary = Static<typeof EventSummary>;
 
@@ -210,7 +229,7 @@ const CreateEventBody = Type.Object(
   { competitionId: Id, home: Name, away: Name, startsAt: Timestamp },
   { additionalProperties: false },
 );
-const UpdateEventBody = Type.Object(
+export const UpdateEventBody = Type.Object(
   {
     startsAt: Type.Optional(Timestamp),
     status: Type.Optional(Type.Enum(EVENT_STATUSES)),
@@ -347,6 +366,15 @@ export const TradingCompetitionsQuery = Type.Object(
 export type TradingCompetitionsQuery = Static<typeof TradingCompetitionsQuery>;
 
 const tradingTags = ['admin: trading'];
+const MarketControlBody = Type.Object(
+  {
+    control: Type.Enum(MARKET_CONTROLS, {
+      description: "trader: take the market over (the feed's prices kept, not applied); feed: give it back",
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const tradingSchemas = {
   sports: {
     tags: tradingTags,
@@ -373,9 +401,9 @@ export const tradingSchemas = {
   event: {
     tags: tradingTags,
     operationId: 'getTradingEvent',
-    summary: 'An event with all its markets (every status) and their selections, odds and results',
+    summary: 'An event with all its markets (every status), their selections, odds and results, and who prices them',
     params: Type.Object({ eventId: Id }),
-    response: { 200: Type.Object({ event: EventDetail }) },
+    response: { 200: Type.Object({ event: TradingEventDetail }) },
     errors: [platformErrors.not_found],
   },
   createSport: {
@@ -423,6 +451,23 @@ export const tradingSchemas = {
     body: CreateMarketBody,
     response: { 201: Type.Object({ market: MarketView }) },
     errors: [platformErrors.not_found],
+  },
+  marketControl: {
+    tags: tradingTags,
+    operationId: 'setMarketControl',
+    summary: "Take a fed market over, or give it back to its feed producer (the feed's kept prices then apply)",
+    params: Type.Object({ marketId: Id }),
+    body: MarketControlBody,
+    response: {
+      200: Type.Object({
+        market: Type.Object({
+          marketId: Type.String(),
+          control: Type.Enum(MARKET_CONTROLS),
+          producerId: Nullable(Type.String()),
+        }),
+      }),
+    },
+    errors: [platformErrors.not_found, catalogErrors.market_not_fed],
   },
   marketStatus: {
     tags: tradingTags,

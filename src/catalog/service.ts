@@ -1,9 +1,12 @@
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
+import { notFound } from '../platform/errors.ts';
 import { CatalogBrowsing } from './browsing.ts';
+import { FeedControl } from './feed-control.ts';
 import { eventSummaries } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
+import { deriveResults, type FinalScore } from './result-rules.ts';
 import * as competitionStore from './store/competitions.ts';
 import * as eventStore from './store/events.ts';
 import * as marketStore from './store/markets.ts';
@@ -14,6 +17,7 @@ import { Trading } from './trading.ts';
 import { TradingViews } from './trading-views.ts';
 
 export type { RecordedResults } from './results.ts';
+export type { FinalScore } from './result-rules.ts';
 export type { SelectionName } from './store/selections.ts';
 
 /**
@@ -25,13 +29,17 @@ export class CatalogService {
   readonly browsing: CatalogBrowsing;
   readonly trading: Trading;
   readonly tradingViews: TradingViews;
+  /** The feed's changes, and who controls each market's prices (feed-control.ts). */
+  readonly feedControl: FeedControl;
   readonly #results: MarketResults;
   readonly #db: Db;
 
   constructor(deps: { db: Db; clock: Clock; audit: AuditLog }) {
     this.#db = deps.db;
     this.browsing = new CatalogBrowsing(deps);
-    this.trading = new Trading({ ...deps, changed: (eventId) => this.browsing.forget(eventId) });
+    const changed = (eventId?: string) => this.browsing.forget(eventId);
+    this.trading = new Trading({ ...deps, changed });
+    this.feedControl = new FeedControl({ ...deps, trading: this.trading, changed });
     this.tradingViews = new TradingViews(deps);
     this.#results = new MarketResults(deps);
   }
@@ -60,6 +68,39 @@ export class CatalogService {
   ): Promise<RecordedResults> {
     onTransactionEnd(tx, () => this.browsing.forget());
     return this.#results.record(tx, marketId, results, mode);
+  }
+
+  /** An event with each of its markets and their selections (results by rule, voiding a cancelled event). */
+  async eventMarkets(eventId: string) {
+    const event = await eventStore.findEvent(this.#db, eventId);
+    if (!event) throw notFound('Event');
+    const markets = await marketStore.marketsOf(this.#db, [eventId]);
+    const selections = await selectionStore.selectionsOf(
+      this.#db,
+      markets.map((market) => market.id),
+    );
+    return {
+      event,
+      markets: markets.map((market) => ({
+        market,
+        selections: selections.filter((selection) => selection.market_id === market.id),
+      })),
+    };
+  }
+
+  /**
+   * Results by rule (betting/event-results.ts): an event, and each of its markets with the results its type's rule
+   * derives from this final score (or the part of the score it still needs) beside the results it has now.
+   */
+  async resultsByRule(eventId: string, score: FinalScore) {
+    const { event, markets } = await this.eventMarkets(eventId);
+    return {
+      event,
+      markets: markets.map(({ market, selections }) => {
+        const derived = deriveResults({ type: market.type, lineMilli: market.line_milli, selections }, score);
+        return { market, selections, derived };
+      }),
+    };
   }
 
   /**

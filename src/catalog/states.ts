@@ -37,6 +37,12 @@ export const LIVE_PERIODS = [
 /** events.clock_direction: a football clock counts the minutes played up; a basketball clock counts the quarter down. */
 export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
 
+/**
+ * markets.control: who sets a market's prices and status. A market a producer created is the feed's until a trader
+ * changes it (or takes it over); a trader's market, or one taken over, is the trader's until given back.
+ */
+export const MARKET_CONTROLS = ['feed', 'trader'] as const;
+
 /** markets.status; traders set the first three, settlement the last. */
 export const MARKET_STATES = ['open', 'suspended', 'closed', 'settled'] as const;
 

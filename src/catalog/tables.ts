@@ -4,6 +4,7 @@ import type {
   CLOCK_DIRECTIONS,
   EVENT_STATUSES,
   LIVE_PERIODS,
+  MARKET_CONTROLS,
   MARKET_STATES,
   MARKET_TYPES,
   SELECTION_RESULTS,
@@ -65,6 +66,8 @@ export type MarketType = OneOf<typeof MARKET_TYPES>;
 
 export type MarketStatus = OneOf<typeof MARKET_STATES>;
 
+export type MarketControl = OneOf<typeof MARKET_CONTROLS>;
+
 export interface MarketsTable {
   id: string;
   event_id: string;
@@ -77,6 +80,11 @@ export interface MarketsTable {
   /** 0 until settled; 1 when settled; one more for each resettlement. */
   settlement_version: ColumnType<number, number | undefined, number>;
   settled_at: Date | null;
+  /** The feed producer that created the market and prices it; null for a trader's own market. */
+  producer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  control: ColumnType<MarketControl, MarketControl | undefined, MarketControl>;
+  /** Suspended by the rule that a silent producer's markets take no bets; reopened when its recovery completes. */
+  held_by_producer: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type SelectionResult = OneOf<typeof SELECTION_RESULTS>;
@@ -90,4 +98,6 @@ export interface SelectionsTable {
   odds_version: ColumnType<number, number | undefined, number>;
   sort_order: ColumnType<number, number | undefined, number>;
   result: ColumnType<SelectionResult | null, SelectionResult | null | undefined, SelectionResult | null>;
+  /** The feed's latest price while a trader controls the market: kept, shown beside the trader's, not applied. */
+  fed_odds_milli: ColumnType<number | null, number | null | undefined, number | null>;
 }

@@ -5,7 +5,7 @@ import { eventDetail, eventRecord } from './records.ts';
 import {
   TRADING_COMPETITIONS_PAGE,
   TRADING_EVENTS_PAGE,
-  type EventDetail,
+  type TradingEventDetail,
   type TradingCompetition,
   type TradingCompetitionsQuery,
   type TradingEventRow,
@@ -16,6 +16,8 @@ import { containing } from './search-text.ts';
 import * as competitionStore from './store/competitions.ts';
 import * as eventStore from './store/events.ts';
 import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
+import { formatMilli } from './odds.ts';
 import * as sportStore from './store/sports.ts';
 
 /**
@@ -108,8 +110,27 @@ export class TradingViews {
     };
   }
 
-  event(eventId: string): Promise<EventDetail> {
-    return eventDetail(this.#db, eventId);
+  /** The event as players see it, with who prices each market and the feed's prices kept beside a trader's. */
+  async event(eventId: string): Promise<TradingEventDetail> {
+    const detail = await eventDetail(this.#db, eventId);
+    const rows = new Map((await marketStore.marketsOf(this.#db, [eventId])).map((row) => [row.id, row]));
+    const kept = await selectionStore.keptFedOdds(this.#db, [...rows.keys()]);
+    return {
+      ...detail,
+      markets: detail.markets.map((market) => {
+        const row = rows.get(market.id)!;
+        return {
+          ...market,
+          control: row.control,
+          producerId: row.producer_id,
+          heldByProducer: row.held_by_producer,
+          selections: market.selections.map((selection) => {
+            const fed = kept.get(selection.id);
+            return { ...selection, fedOdds: fed === undefined ? null : formatMilli(fed) };
+          }),
+        };
+      }),
+    };
   }
 }
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
+import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, onTransactionEnd, type Db, type Tx } from '../platform/db/database.ts';
-import { notFound, platformErrors, validationError } from '../platform/errors.ts';
+import { notFound, platformErrors } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
 import { checkedLine, checkOutcomes, MARKET_RULES } from './market-rules.ts';
-import { formatLine, parseMilli } from './odds.ts';
+import { checkedOdds, formatLine, parseMilli } from './odds.ts';
 import { eventDetail, marketRecords, selectionRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import * as competitionStore from './store/competitions.ts';
@@ -20,11 +20,6 @@ import type { ClockDirection, EventsTable, EventStatus, LivePeriod, MarketStatus
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 /** Who changed the catalog: a trader through the API, or the feed (demo simulator, a future odds feed). */
-export interface CatalogActor {
-  actor: AuditRecord['actor'];
-  ip?: string | undefined;
-}
-
 type TradingDeps = {
   db: Db;
   clock: Clock;
@@ -44,8 +39,8 @@ export class Trading {
     this.#deps = deps;
   }
 
-  createSport(by: CatalogActor, input: { id: string; name: string; sortOrder?: number | undefined }) {
-    return this.#change(by, 'catalog.sport.create', { type: 'sport', id: input.id }, input, async (tx) => {
+  createSport(by: Acting, input: { id: string; name: string; sortOrder?: number | undefined }, within?: Tx) {
+    return this.#change(by, 'catalog.sport.create', { type: 'sport', id: input.id }, input, within, async (tx) => {
       if (await sportStore.findSport(tx, input.id))
         throw platformErrors.conflict(undefined, `Sport ${input.id} exists already.`);
       await sportStore.insertSport(tx, { id: input.id, name: input.name, sortOrder: input.sortOrder ?? 0 });
@@ -54,9 +49,9 @@ export class Trading {
     });
   }
 
-  createCompetition(by: CatalogActor, input: { sportId: string; name: string; country: string; id?: string }) {
+  createCompetition(by: Acting, input: { sportId: string; name: string; country: string; id?: string }, within?: Tx) {
     const id = input.id ?? newId('cp');
-    return this.#change(by, 'catalog.competition.create', { type: 'competition', id }, input, async (tx) => {
+    return this.#change(by, 'catalog.competition.create', { type: 'competition', id }, input, within, async (tx) => {
       if (!(await sportStore.findSport(tx, input.sportId))) throw notFound('Sport');
       await competitionStore.insertCompetition(tx, {
         id,
@@ -70,11 +65,12 @@ export class Trading {
   }
 
   createEvent(
-    by: CatalogActor,
+    by: Acting,
     input: { competitionId: string; home: string; away: string; startsAt: string; id?: string },
+    within?: Tx,
   ) {
     const id = input.id ?? newId('ev');
-    return this.#change(by, 'catalog.event.create', { type: 'event', id }, input, async (tx) => {
+    return this.#change(by, 'catalog.event.create', { type: 'event', id }, input, within, async (tx) => {
       if (!(await competitionStore.findCompetition(tx, input.competitionId))) throw notFound('Competition');
       await eventStore.insertEvent(tx, {
         id,
@@ -96,8 +92,8 @@ export class Trading {
    * Live, score, period, clock, start time or status. Moving to live starts the score at 0-0 unless one is given;
    * an event that ends keeps its clock stopped where it stood.
    */
-  updateEvent(by: CatalogActor, eventId: string, input: EventUpdate) {
-    return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, async (tx) => {
+  updateEvent(by: Acting, eventId: string, input: EventUpdate, within?: Tx) {
+    return this.#change(by, 'catalog.event.update', { type: 'event', id: eventId }, input, within, async (tx) => {
       const event = await eventStore.findEvent(tx, eventId);
       if (!event) throw notFound('Event');
       const now = this.#deps.clock.now();
@@ -116,9 +112,15 @@ export class Trading {
     });
   }
 
-  createMarket(by: CatalogActor, eventId: string, input: CreateMarketBody & { id?: string }) {
+  createMarket(
+    by: Acting,
+    eventId: string,
+    input: CreateMarketBody & { id?: string; producerId?: string },
+    within?: Tx,
+  ) {
     const id = input.id ?? newId('mk');
-    return this.#change(by, 'catalog.market.create', { type: 'market', id }, { eventId, ...input }, async (tx) => {
+    const details = { eventId, ...input };
+    return this.#change(by, 'catalog.market.create', { type: 'market', id }, details, within, async (tx) => {
       if (!(await eventStore.findEvent(tx, eventId))) throw notFound('Event');
       const lineMilli = checkedLine(input.type, input.line === undefined ? null : parseMilli(input.line));
       checkOutcomes(
@@ -135,6 +137,7 @@ export class Trading {
         status: input.status ?? 'open',
         sort_order: existing.length,
         updated_at: this.#deps.clock.now(),
+        ...(input.producerId ? { producer_id: input.producerId, control: 'feed' as const } : {}),
       });
       await selectionStore.insertSelections(
         tx,
@@ -143,7 +146,7 @@ export class Trading {
           market_id: id,
           name: selection.name,
           outcome: selection.outcome,
-          odds_milli: oddsMilli(selection.odds, `selections.${index}.odds`),
+          odds_milli: checkedOdds(selection.odds, `selections.${index}.odds`),
           sort_order: index,
         })),
       );
@@ -152,25 +155,34 @@ export class Trading {
     });
   }
 
-  setMarketStatus(by: CatalogActor, marketId: string, status: Exclude<MarketStatus, 'settled'>) {
-    return this.#change(by, 'catalog.market.status', { type: 'market', id: marketId }, { status }, async (tx) => {
+  /** A trader's status change of a fed market takes it over: the feed no longer changes it (feed-control.ts). */
+  setMarketStatus(by: Acting, marketId: string, status: Exclude<MarketStatus, 'settled'>, within?: Tx) {
+    const target = { type: 'market', id: marketId };
+    return this.#change(by, 'catalog.market.status', target, { status }, within, async (tx) => {
       const market = await marketStore.findMarket(tx, marketId);
       if (!market) throw notFound('Market');
       if (market.status === 'settled' || market.status === 'closed') {
         throw catalogErrors.market_closed(undefined, `The market is ${market.status}; it cannot change any more.`);
       }
       await marketStore.setMarketStatus(tx, marketId, status, this.#deps.clock.now());
+      if (by.actor.type === 'staff' && market.control === 'feed') await marketStore.setControl(tx, marketId, 'trader');
       this.#touched(tx, market.event_id);
       return (await marketRecords(tx, [market.event_id])).get(market.event_id)!.find((view) => view.id === marketId)!;
     });
   }
 
-  /** New odds and a new odds version: a bet placed on the old odds is then judged by the acceptance policy. */
-  setOdds(by: CatalogActor, selectionId: string, odds: string) {
-    const milli = oddsMilli(odds, 'odds');
-    return this.#change(by, 'catalog.odds.change', { type: 'selection', id: selectionId }, { odds }, async (tx) => {
+  /**
+   * New odds and a new odds version: a bet placed on the old odds is then judged by the acceptance policy. A
+   * trader's price on a fed market takes the market over: the feed's later prices are kept beside it, never
+   * written over it (feed-control.ts).
+   */
+  setOdds(by: Acting, selectionId: string, odds: string, within?: Tx) {
+    const milli = checkedOdds(odds, 'odds');
+    const target = { type: 'selection', id: selectionId };
+    return this.#change(by, 'catalog.odds.change', target, { odds }, within, async (tx) => {
       const updated = await selectionStore.setOdds(tx, selectionId, milli);
       if (!updated) throw notFound('Selection');
+      if (by.actor.type === 'staff') await marketStore.takeOver(tx, updated.market_id);
       this.#touched(tx, updated.event_id ?? undefined);
       return selectionRecord(updated);
     });
@@ -198,15 +210,16 @@ export class Trading {
     onTransactionEnd(tx, () => this.#deps.changed(eventId));
   }
 
-  /** One change: its work and its audit line in one transaction. */
+  /** One change: its work and its audit line in one transaction, the caller's (`within`) or its own. */
   async #change<T>(
-    by: CatalogActor,
+    by: Acting,
     action: string,
     target: { type: string; id: string },
     details: object,
+    within: Tx | undefined,
     work: (tx: Tx) => Promise<T>,
   ): Promise<T> {
-    return inTransaction(this.#deps.db, async (tx) => {
+    const audited = async (tx: Tx) => {
       const result = await work(tx);
       await this.#deps.audit.record(tx, {
         actor: by.actor,
@@ -217,14 +230,9 @@ export class Trading {
         details: { ...details },
       });
       return result;
-    });
+    };
+    return within ? audited(within) : inTransaction(this.#deps.db, audited);
   }
-}
-
-function oddsMilli(odds: string, field: string): number {
-  const milli = parseMilli(odds);
-  if (milli <= 1000 || milli > 1_000_000) throw validationError(field, 'Odds must be above 1.00 and at most 1000.');
-  return milli;
 }
 
 export interface EventUpdate {

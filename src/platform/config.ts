@@ -35,6 +35,8 @@ export interface Config {
   metricsTenantLabels: boolean;
   /** The limits and timings of the players' change stream (src/stream/, docs/operations.md "The change stream"). */
   stream: StreamSettings;
+  /** A feed producer silent this long is down: every open market it controls is suspended (src/feed/, docs/feed.md). */
+  feedSilenceSeconds: number;
 }
 
 export interface StreamSettings {
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: parseMetricsHost(env.METRICS_HOST),
     metricsTenantLabels: parseBoolean('METRICS_TENANT_LABELS', env.METRICS_TENANT_LABELS, true),
     stream: parseStreamSettings(env),
+    feedSilenceSeconds: parseBounded('FEED_SILENCE_SECONDS', env.FEED_SILENCE_SECONDS, 20, 2, 3_600),
   };
 }
 

@@ -8,6 +8,7 @@ export const TOKEN_PREFIX = {
   walletSecret: 'bm_whsec_',
   launch: 'bm_launch_',
   session: 'bm_sess_',
+  feedKey: 'bm_feed_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

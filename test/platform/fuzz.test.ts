@@ -80,11 +80,16 @@ before(async () => {
     body: { requestId: newRequestId(), stake: 100, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
   });
   const event = await t.request('GET', `/api/v1/catalog/events/${book.events[0]!.id}`);
+  const producer = await t.request('POST', '/api/v1/admin/feed/producers', {
+    token: book.admin,
+    body: { id: 'fuzz', name: 'Fuzz feed' },
+  });
   credentials = {
     staffToken: { authorization: `Bearer ${book.admin}` },
     aggregatorKey: { authorization: `Bearer ${agg.key}` },
     integrationKey: { 'x-api-key': book.tenant.apiKey },
     sessionToken: { authorization: `Bearer ${token}` },
+    feedKey: { authorization: `Bearer ${producer.body.key}` },
   };
   ids = {
     clientId: client.body.id,

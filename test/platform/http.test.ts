@@ -257,6 +257,8 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/admin/trading/markets/{marketId}/resettle',
     'POST /api/v1/admin/trading/markets/{marketId}/settle/preview',
     'POST /api/v1/admin/trading/markets/{marketId}/resettle/preview',
+    'POST /api/v1/admin/trading/events/{eventId}/result/preview',
+    'POST /api/v1/admin/trading/events/{eventId}/result',
     'GET /api/v1/admin/obligations',
     'GET /api/v1/admin/obligations/counts',
     'POST /api/v1/admin/obligations/{id}/retry',
@@ -270,6 +272,10 @@ describe('OpenAPI completeness', () => {
     'GET /api/v1/admin/dashboard',
     'GET /api/v1/stream',
     'PUT /api/v1/stream/{streamId}/topics',
+    'PUT /api/v1/admin/trading/markets/{marketId}/control',
+    'POST /api/v1/feed/messages',
+    'POST /api/v1/admin/feed/producers',
+    'GET /api/v1/admin/feed/producers',
   ];
 
   it('documents every endpoint with its summary and response schemas', async () => {

@@ -889,7 +889,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An event with all its markets (every status) and their selections, odds and results */
+    /** An event with all its markets (every status), their selections, odds and results, and who prices them */
     get: operations['getTradingEvent'];
     put?: never;
     post?: never;
@@ -932,6 +932,23 @@ export interface paths {
     head?: never;
     /** Open, suspend or close a market */
     patch: operations['setMarketStatus'];
+    trace?: never;
+  };
+  '/api/v1/admin/trading/markets/{marketId}/control': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Take a fed market over, or give it back to its feed producer (the feed's kept prices then apply) */
+    put: operations['setMarketControl'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/admin/trading/selections/{selectionId}/odds': {
@@ -1320,6 +1337,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/trading/events/{eventId}/result/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dry run of an event's final score: every market's results by its rule, and what settling them would do */
+    post: operations['previewEventResult'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/trading/events/{eventId}/result': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An event's final score: the event ends, and every market settles (or resettles) by its rule */
+    post: operations['applyEventResult'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/bets': {
     parameters: {
       query?: never;
@@ -1466,6 +1517,41 @@ export interface paths {
      */
     put: operations['followTopics'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/feed/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Push a batch of feed messages (a producer key in Authorization: Bearer) */
+    post: operations['pushFeedMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/feed/producers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every feed producer: its state, its last message, and the markets it prices */
+    get: operations['listFeedProducers'];
+    put?: never;
+    /** Register a feed producer; its key is in this answer only */
+    post: operations['registerFeedProducer'];
     delete?: never;
     options?: never;
     head?: never;
@@ -15623,7 +15709,16 @@ export interface operations {
                   odds: string;
                   oddsVersion: number;
                   result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+                  fedOdds: string | null;
                 }[];
+                /**
+                 * @description feed: the producer's messages set its prices and status; trader: only traders do
+                 * @enum {unknown}
+                 */
+                control: 'feed' | 'trader';
+                producerId: string | null;
+                /** @description suspended because its producer fell silent; reopens on its recovery */
+                heldByProducer: boolean;
               }[];
             };
           };
@@ -16600,6 +16695,270 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'market_closed';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  setMarketControl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        marketId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description trader: take the market over (the feed's prices kept, not applied); feed: give it back
+           * @enum {unknown}
+           */
+          control: 'feed' | 'trader';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            market: {
+              marketId: string;
+              /** @enum {unknown} */
+              control: 'feed' | 'trader';
+              producerId: string | null;
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description market_not_fed: A trader created this market: no feed producer prices it, so it cannot be given to the feed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'market_not_fed';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -23717,6 +24076,736 @@ export interface operations {
       };
     };
   };
+  previewEventResult: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          score: {
+            /** @description goals or points; in a sport played in sets, the sets won */
+            home: number;
+            /** @description goals or points; in a sport played in sets, the sets won */
+            away: number;
+            halfTime?: {
+              /** @description the home side's score at half time (for the half-time markets) */
+              home: number;
+              /** @description the away side's score at half time (for the half-time markets) */
+              away: number;
+            };
+            /** @description each set's games, in order (for set betting and the first set; totals and handicaps then count games) */
+            sets?: {
+              /** @description the home side's games in the set */
+              home: number;
+              /** @description the away side's games in the set */
+              away: number;
+            }[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the event as it is now (applying ends it with the score given) */
+            event: {
+              id: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+            };
+            markets: {
+              marketId: string;
+              name: string;
+              /** @enum {unknown} */
+              type:
+                | 'match_result'
+                | 'moneyline'
+                | 'totals'
+                | 'handicap'
+                | 'both_teams_to_score'
+                | 'correct_score'
+                | 'double_chance'
+                | 'draw_no_bet'
+                | 'half_time_result'
+                | 'first_half_moneyline'
+                | 'set_betting'
+                | 'first_set_winner';
+              /**
+               * @description settle: no results yet; resettle: settled with other results (a corrected score); unchanged: settled with these results; skipped: the score lacks a part its rule needs (see reason)
+               * @enum {unknown}
+               */
+              action: 'settle' | 'resettle' | 'unchanged' | 'skipped';
+              /**
+               * @description why a market was skipped
+               * @enum {unknown}
+               */
+              reason?: 'needs_half_time' | 'needs_sets';
+              results?: {
+                selectionId: string;
+                name: string;
+                outcome: string;
+                /**
+                 * @description by the market type's rule
+                 * @enum {unknown}
+                 */
+                result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+                was: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+              /** @description the market's settlement dry run */
+              preview?: {
+                /** @description what the settle (resettle) answer would say */
+                market: {
+                  id: string;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 1 when settled, +1 for each resettlement that changed a result */
+                  settlementVersion: number;
+                };
+                /** @description false: these are the results recorded already, and a resettlement would change nothing */
+                resultsChanged: boolean;
+                /** @description bets with a leg on the market that the action judges (changes.* added up) */
+                bets: number;
+                /** @description what the settle (resettle) answer would say */
+                changes: {
+                  /** @description bets that got their result now */
+                  settled: number;
+                  /** @description settled bets whose result or return changed */
+                  resettled: number;
+                  /** @description accumulators open again: the leg that lost them won after all */
+                  reopened: number;
+                  /** @description bets on the market this action did not change */
+                  unchanged: number;
+                };
+                /** @description the bets judged, by the result each would have afterwards (unchanged ones included) */
+                byResult: {
+                  won: number;
+                  lost: number;
+                  void: number;
+                  half_won: number;
+                  half_lost: number;
+                  /** @description still waiting for the result of another leg (accumulators) */
+                  open: number;
+                };
+                /** @description the money the action would owe, per currency (never added across currencies) */
+                owed: {
+                  currency: string;
+                  /** @description credits owed to players' wallets (the 0 payout credits of lost bets counted) */
+                  credits: {
+                    /** @description movements */
+                    count: number;
+                    /** @description their sum, minor units */
+                    amount: number;
+                  };
+                  /** @description correction debits owed by players' wallets */
+                  debits: {
+                    /** @description movements */
+                    count: number;
+                    /** @description their sum, minor units */
+                    amount: number;
+                  };
+                }[];
+              };
+            }[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description event_cancelled: The event is cancelled: it has no final score, and its markets are voided, not settled from one. | event_not_started: The event has not started; a final score comes after it ends. Move it to live or finished first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'event_cancelled' | 'event_not_started';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  applyEventResult: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          score: {
+            /** @description goals or points; in a sport played in sets, the sets won */
+            home: number;
+            /** @description goals or points; in a sport played in sets, the sets won */
+            away: number;
+            halfTime?: {
+              /** @description the home side's score at half time (for the half-time markets) */
+              home: number;
+              /** @description the away side's score at half time (for the half-time markets) */
+              away: number;
+            };
+            /** @description each set's games, in order (for set betting and the first set; totals and handicaps then count games) */
+            sets?: {
+              /** @description the home side's games in the set */
+              home: number;
+              /** @description the away side's games in the set */
+              away: number;
+            }[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            event: {
+              id: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+            };
+            markets: {
+              marketId: string;
+              name: string;
+              /** @enum {unknown} */
+              type:
+                | 'match_result'
+                | 'moneyline'
+                | 'totals'
+                | 'handicap'
+                | 'both_teams_to_score'
+                | 'correct_score'
+                | 'double_chance'
+                | 'draw_no_bet'
+                | 'half_time_result'
+                | 'first_half_moneyline'
+                | 'set_betting'
+                | 'first_set_winner';
+              /**
+               * @description settle: no results yet; resettle: settled with other results (a corrected score); unchanged: settled with these results; skipped: the score lacks a part its rule needs (see reason)
+               * @enum {unknown}
+               */
+              action: 'settle' | 'resettle' | 'unchanged' | 'skipped';
+              /**
+               * @description why a market was skipped
+               * @enum {unknown}
+               */
+              reason?: 'needs_half_time' | 'needs_sets';
+              results?: {
+                selectionId: string;
+                name: string;
+                outcome: string;
+                /**
+                 * @description by the market type's rule
+                 * @enum {unknown}
+                 */
+                result: 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
+                was: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
+              }[];
+              /** @description the market's settlement, as settle answers */
+              report?: {
+                market: {
+                  id: string;
+                  /** @enum {unknown} */
+                  status: 'open' | 'suspended' | 'closed' | 'settled';
+                  /** @description 1 when settled, +1 for each resettlement that changed a result */
+                  settlementVersion: number;
+                };
+                /** @description bets with a leg on the market (fully cashed-out bets are never changed and not counted) */
+                bets: {
+                  /** @description bets that got their result now */
+                  settled: number;
+                  /** @description settled bets whose result or return changed */
+                  resettled: number;
+                  /** @description accumulators open again: the leg that lost them won after all */
+                  reopened: number;
+                  /** @description bets on the market this action did not change */
+                  unchanged: number;
+                };
+                /** @description the money owed by this action, per currency; delivered by the engine after the answer */
+                owed: {
+                  currency: string;
+                  /** @description sum of the credits this action owes, minor units */
+                  credits: number;
+                  /** @description sum of the correction debits this action owes, minor units */
+                  debits: number;
+                  movements: number;
+                }[];
+              };
+              /** @description why this market was not settled (the others were): apply again once it can be */
+              error?: {
+                code: string;
+                message: string;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description event_cancelled: The event is cancelled: it has no final score, and its markets are voided, not settled from one. | event_not_started: The event has not started; a final score comes after it ends. Move it to live or finished first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'event_cancelled' | 'event_not_started';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   staffPlayerBets: {
     parameters: {
       query?: {
@@ -26422,6 +27511,882 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  pushFeedMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description applied in this order */
+          messages: (
+            | {
+                /** @enum {string} */
+                type: 'alive';
+                /** @description the producer id */
+                producer: string;
+                /**
+                 * @default up
+                 * @enum {unknown}
+                 */
+                state?: 'up' | 'down';
+              }
+            | {
+                /** @enum {string} */
+                type: 'snapshot_complete';
+                /** @description the producer id */
+                producer: string;
+              }
+            | {
+                /** @enum {string} */
+                type: 'fixture';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                sport: {
+                  id: string;
+                  name: string;
+                };
+                competition: {
+                  id: string;
+                  name: string;
+                  country: string;
+                };
+                home: string;
+                away: string;
+                /** Format: date-time */
+                startsAt: string;
+              }
+            | {
+                /** @enum {string} */
+                type: 'market';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                marketId: string;
+                /** @enum {unknown} */
+                marketType:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
+                /** @description the line of a totals (above 0) or handicap (the home side's, either sign) market, e.g. "2.5" or "-1.5" */
+                line?: string;
+                /** @enum {unknown} */
+                status?: 'open' | 'suspended';
+                selections: {
+                  name: string;
+                  outcome: string;
+                  /** @description decimal odds, at most 3 decimals, e.g. "2.15" */
+                  odds: string;
+                }[];
+              }
+            | {
+                /** @enum {string} */
+                type: 'odds';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                marketId: string;
+                prices: {
+                  outcome: string;
+                  /** @description decimal odds, at most 3 decimals, e.g. "2.15" */
+                  odds: string;
+                }[];
+              }
+            | {
+                /** @enum {string} */
+                type: 'market_status';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                marketId: string;
+                /** @enum {unknown} */
+                status: 'open' | 'suspended' | 'closed';
+              }
+            | {
+                /** @enum {string} */
+                type: 'bet_stop';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+              }
+            | {
+                /** @enum {string} */
+                type: 'event_state';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                /** Format: date-time */
+                startsAt?: string;
+                /** @enum {unknown} */
+                status?: 'scheduled' | 'live' | 'finished' | 'cancelled';
+                score?: {
+                  home: number;
+                  away: number;
+                };
+                period?:
+                  | (
+                      | 'first_half'
+                      | 'half_time'
+                      | 'second_half'
+                      | 'extra_time_first_half'
+                      | 'extra_time_half_time'
+                      | 'extra_time_second_half'
+                      | 'penalties'
+                      | 'quarter_1'
+                      | 'quarter_2'
+                      | 'quarter_3'
+                      | 'quarter_4'
+                      | 'overtime'
+                      | 'period_1'
+                      | 'period_2'
+                      | 'period_3'
+                      | 'set_1'
+                      | 'set_2'
+                      | 'set_3'
+                      | 'set_4'
+                      | 'set_5'
+                      | 'break'
+                    )
+                  | null;
+                clock?: {
+                  /** @description the reading now */
+                  seconds: number;
+                  running: boolean;
+                  /**
+                   * @default up
+                   * @enum {unknown}
+                   */
+                  direction?: 'up' | 'down';
+                } | null;
+              }
+            | {
+                /** @enum {string} */
+                type: 'result';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                score: {
+                  /** @description goals or points; in a sport played in sets, the sets won */
+                  home: number;
+                  /** @description goals or points; in a sport played in sets, the sets won */
+                  away: number;
+                  halfTime?: {
+                    /** @description the home side's score at half time (for the half-time markets) */
+                    home: number;
+                    /** @description the away side's score at half time (for the half-time markets) */
+                    away: number;
+                  };
+                  /** @description each set's games, in order (for set betting and the first set; totals and handicaps then count games) */
+                  sets?: {
+                    /** @description the home side's games in the set */
+                    home: number;
+                    /** @description the away side's games in the set */
+                    away: number;
+                  }[];
+                };
+              }
+            | {
+                /** @enum {string} */
+                type: 'cancel';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+                reason?: string;
+              }
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description one per message, in order */
+            results: {
+              /**
+               * @description applied; kept (a price for a market a trader controls, shown beside the trader’s); ignored (a market closed or settled, or one a trader controls); duplicate (the sequence the event has); stale (older); refused (see error: nothing of it applied, and the event asks for a snapshot)
+               * @enum {unknown}
+               */
+              outcome: 'applied' | 'kept' | 'ignored' | 'duplicate' | 'stale' | 'refused';
+              error?: {
+                code: string;
+                message: string;
+              };
+            }[];
+            producer: {
+              /** @enum {unknown} */
+              state: 'up' | 'down' | 'recovering';
+            };
+            /** @description what the service asks the producer to send again */
+            snapshot: {
+              /** @description recovering: send everything you price, then snapshot_complete */
+              all: boolean;
+              /** @description events with a gap in their sequence or a refused message: send their whole state again */
+              eventIds: string[];
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description producer_mismatch: A message names a producer other than the key's: a key speaks for its own producer only. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'producer_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listFeedProducers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            producers: {
+              id: string;
+              name: string;
+              /** @description its results and cancellations settle markets without a trader */
+              trusted: boolean;
+              /** @enum {unknown} */
+              state: 'up' | 'down' | 'recovering';
+              lastMessageAt: string | null;
+              /** @description messages ignored as older than what their event had */
+              staleMessages: number;
+              /** @description times a sequence skipped ahead (a snapshot of the event was asked for) */
+              gaps: number;
+              markets: {
+                /** @description open or suspended markets it controls */
+                fed: number;
+                /** @description of those, suspended by the silence rule */
+                held: number;
+                /** @description markets it created that a trader controls now */
+                takenOver: number;
+              };
+              /** Format: date-time */
+              createdAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  registerFeedProducer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the producer id */
+          id: string;
+          name: string;
+          /** @default false */
+          trusted?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            producer: {
+              id: string;
+              name: string;
+              /** @description its results and cancellations settle markets without a trader */
+              trusted: boolean;
+              /** @enum {unknown} */
+              state: 'up' | 'down' | 'recovering';
+              lastMessageAt: string | null;
+              /** @description messages ignored as older than what their event had */
+              staleMessages: number;
+              /** @description times a sequence skipped ahead (a snapshot of the event was asked for) */
+              gaps: number;
+              markets: {
+                /** @description open or suspended markets it controls */
+                fed: number;
+                /** @description of those, suspended by the silence rule */
+                held: number;
+                /** @description markets it created that a trader controls now */
+                takenOver: number;
+              };
+              /** Format: date-time */
+              createdAt: string;
+            };
+            /** @description bm_feed_…: shown once, stored only as a hash */
+            key: string;
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description producer_exists: A producer with this id exists already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'producer_exists';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
               /** @description for people; may change */
               message: string;
               /** @description structured context */

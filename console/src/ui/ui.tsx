@@ -73,8 +73,12 @@ export function FormError(props: { error: Error | null }) {
   );
 }
 
+/** A refusal the page itself makes before asking the API (a choice missing): its message is shown as it is. */
+export class Problem extends Error {}
+
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.message || t.failedCode(error.code);
+  if (error instanceof Problem) return error.message;
   return t.unexpected;
 }
 

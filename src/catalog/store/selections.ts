@@ -119,3 +119,45 @@ export function selectionNames(q: Queryable, selectionIds: string[]) {
     ])
     .execute();
 }
+
+/** A fed market's selections by outcome, with their prices and the feed's kept ones. */
+export function selectionsByOutcome(q: Queryable, marketId: string) {
+  return q
+    .selectFrom('selections')
+    .select(['id', 'outcome', 'odds_milli', 'fed_odds_milli'])
+    .where('market_id', '=', marketId)
+    .execute();
+}
+
+/** The feed's price of a selection of a market a trader controls: kept, not applied. */
+export async function keepFedOdds(q: Queryable, selectionId: string, oddsMilli: number): Promise<void> {
+  await q.updateTable('selections').set({ fed_odds_milli: oddsMilli }).where('id', '=', selectionId).execute();
+}
+
+/** A market given back to the feed: the feed's kept prices become its prices (a new odds version where they differ). */
+export async function applyKeptOdds(q: Queryable, marketId: string): Promise<void> {
+  await q
+    .updateTable('selections')
+    .set((eb) => ({
+      odds_milli: eb.ref('fed_odds_milli').$castTo<number>(),
+      odds_version: eb('odds_version', '+', 1),
+      fed_odds_milli: null,
+    }))
+    .where('market_id', '=', marketId)
+    .where('fed_odds_milli', 'is not', null)
+    .whereRef('fed_odds_milli', '<>', 'odds_milli')
+    .execute();
+  await q.updateTable('selections').set({ fed_odds_milli: null }).where('market_id', '=', marketId).execute();
+}
+
+/** The feed's prices kept for selections of these markets (those a trader controls), by selection id. */
+export async function keptFedOdds(q: Queryable, marketIds: string[]): Promise<Map<string, number>> {
+  if (marketIds.length === 0) return new Map();
+  const rows = await q
+    .selectFrom('selections')
+    .select(['id', 'fed_odds_milli'])
+    .where('market_id', 'in', marketIds)
+    .where('fed_odds_milli', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.fed_odds_milli!]));
+}

@@ -22,6 +22,12 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/** Who does something the audit trail records, and from where: a staff member, or the service itself by a rule. */
+export interface Acting {
+  actor: AuditRecord['actor'];
+  ip?: string | undefined;
+}
+
 export type AuditRow = Selectable<AuditLogTable>;
 
 /**

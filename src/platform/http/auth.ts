@@ -5,6 +5,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
+import type { Acting } from '../audit/log.ts';
 import { TOKEN_PREFIX } from '../crypto.ts';
 import { platformErrors, type AppError, type ErrorFactory } from '../errors.ts';
 import { bearerToken } from './bearer.ts';
@@ -12,6 +13,7 @@ import { FailureBudget } from './failure-budget.ts';
 import type {
   AggregatorPrincipal,
   AggregatorScope,
+  ProducerPrincipal,
   SessionPrincipal,
   StaffPrincipal,
   StaffRole,
@@ -26,6 +28,7 @@ declare module 'fastify' {
     session?: SessionPrincipal;
     aggregator?: AggregatorPrincipal;
     tenant?: TenantPrincipal;
+    producer?: ProducerPrincipal;
   }
 }
 
@@ -42,8 +45,14 @@ export const guarded = {
   sessionIfAny: (request: FastifyRequest): SessionPrincipal | undefined => request.session,
   tenant: (request: FastifyRequest): TenantPrincipal => request.tenant ?? unguarded('tenantKey'),
   aggregator: (request: FastifyRequest): AggregatorPrincipal => request.aggregator ?? unguarded('aggregator'),
+  producer: (request: FastifyRequest): ProducerPrincipal => request.producer ?? unguarded('feed'),
   /** A staff member's action: who, and from where (the audit trail's actor and address). */
   staffCall: (request: FastifyRequest) => ({ staff: guarded.staff(request), ip: request.ip }),
+  /** The same staff action as the audit trail names its actor (the use cases the service also runs by rule). */
+  acting: (request: FastifyRequest): Acting => ({
+    actor: { type: 'staff', id: guarded.staff(request).id },
+    ip: request.ip,
+  }),
 };
 
 function unguarded(guardName: keyof Auth): never {
@@ -123,6 +132,7 @@ export interface Authenticators {
   player: CredentialCheck<[token: string, options: { forLogout: boolean; background: boolean }], SessionPrincipal>;
   aggregator: CredentialCheck<[key: string, ip: string], AggregatorPrincipal>;
   tenant: CredentialCheck<[tenantId: string | undefined, apiKey: string | undefined, ip: string], TenantPrincipal>;
+  feed: CredentialCheck<[key: string], ProducerPrincipal>;
 }
 
 /** What a guard adds to an operation's OpenAPI description: its security scheme and the errors it throws. */
@@ -240,6 +250,18 @@ export class Auth {
       request.tenant = await this.#countingFailures(request, () =>
         this.#checks.tenant.check(header(request, 'x-tenant-id'), header(request, 'x-api-key'), request.ip),
       );
+    });
+  }
+
+  /** A feed producer's process: its feed key as Bearer. Failed attempts count against the caller's address. */
+  feed(): Guard {
+    const errors = [platformErrors.unauthorized, platformErrors.rate_limited, ...this.#checks.feed.errors];
+    return guard({ security: [{ feedKey: [] }], errors }, async (request) => {
+      const key = bearerToken(request.headers.authorization);
+      request.producer = await this.#countingFailures(request, async () => {
+        if (!key) throw platformErrors.unauthorized(undefined, 'A feed key is required (Authorization: Bearer).');
+        return this.#checks.feed.check(key);
+      });
     });
   }
 

@@ -63,6 +63,11 @@ const TAGS = [
   { name: 'admin: players', description: 'Player restrictions by the tenant operator or the platform.' },
   { name: 'admin: bets', description: "Staff look-up of a player's bets with their wallet postings." },
   { name: 'admin: trading', description: 'Traders: the catalog and its odds.' },
+  { name: 'admin: feed', description: 'Platform administration of odds feed producers and their keys.' },
+  {
+    name: 'feed',
+    description: "A feed producer's process pushes fixtures, prices, bet stops, event states and results.",
+  },
   { name: 'health', description: 'Liveness and readiness probes.' },
 ];
 
@@ -83,6 +88,12 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description: 'Player session token (bm_sess_…) from the launch exchange',
+  },
+  feedKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "A feed producer's key (bm_feed_…), issued once when the producer is registered; server to server only",
   },
 } as const;
 

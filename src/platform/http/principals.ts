@@ -41,6 +41,13 @@ export interface SessionPrincipal {
   idleTimeoutMinutes: number;
 }
 
+/** A feed producer's process behind its feed key. */
+export interface ProducerPrincipal {
+  producerId: string;
+  /** Its results and cancellations settle markets without a trader. */
+  trusted: boolean;
+}
+
 /** An aggregator's server behind an aggregator key. */
 export interface AggregatorPrincipal {
   aggregatorId: string;

@@ -10,6 +10,9 @@ const STRICT_BODY: Options = {
   useDefaults: true,
   allErrors: false,
   strict: false,
+  // A body that is one of several shapes named by a field (the feed's messages by `type`) is checked against that
+  // shape alone, and its errors name that shape's fields.
+  discriminator: true,
 };
 
 /** The keyword every string schema gets; see withPlainText. */

@@ -8,11 +8,13 @@ import { EventForm } from './event-page/EventForm.tsx';
 import { LiveState } from './event-page/LiveState.tsx';
 import { MarketPanel } from './event-page/MarketPanel.tsx';
 import { NewMarket } from './event-page/NewMarket.tsx';
+import { ResultDialog } from './event-page/ResultDialog.tsx';
 import { EventStatus } from './EventStatus.tsx';
 
 /** An event on the trading desk: its status and score, its markets, their odds, and their settlement. */
 export function EventPage(props: { id: string }) {
   const [saved, setSaved] = useState(false);
+  const [resulting, setResulting] = useState(false);
   const loaded = useLoad(
     (signal) =>
       call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
@@ -38,10 +40,24 @@ export function EventPage(props: { id: string }) {
       />
       <div class="form-actions">
         <NewMarket eventId={event.id} event={event} created={loaded.reload} />
+        {event.markets.length > 0 && event.status !== 'cancelled' && (
+          <button type="button" class="button" onClick={() => setResulting(true)}>
+            {t.trading.resultButton}
+          </button>
+        )}
       </div>
+      {resulting && (
+        <ResultDialog
+          event={event}
+          onClose={(done) => {
+            setResulting(false);
+            if (done) loaded.reload();
+          }}
+        />
+      )}
       {event.markets.length === 0 && <p class="state state-empty">{t.trading.noMarkets}</p>}
       {event.markets.map((market) => (
-        <MarketPanel market={market} changed={loaded.reload} key={market.id} />
+        <MarketPanel market={market} event={event} changed={loaded.reload} key={market.id} />
       ))}
     </Page>
   );

@@ -21,6 +21,7 @@ import * as playerPreferences from './0019_player_preferences.ts';
 import * as leanWriteIndexes from './0020_lean_write_indexes.ts';
 import * as adjustmentKeysPerStaff from './0021_adjustment_keys_per_staff.ts';
 import * as changeNotifications from './0022_change_notifications.ts';
+import * as feed from './0023_feed.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_lean_write_indexes': leanWriteIndexes,
   '0021_adjustment_keys_per_staff': adjustmentKeysPerStaff,
   '0022_change_notifications': changeNotifications,
+  '0023_feed': feed,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@ import { call } from '../../../api.ts';
 import { percent } from '../../../format.ts';
 import { t } from '../../../messages.ts';
 import { Badge, FormError } from '../../../ui/ui.tsx';
-import type { Market } from './event.ts';
+import type { Market, TradingEvent } from './event.ts';
 import { OddsForm } from './OddsForm.tsx';
 import { SettleDialog, type Settling } from './SettleDialog.tsx';
 
@@ -13,7 +13,11 @@ function margin(market: Pick<Market, 'selections'>): number {
 }
 
 /** A market: its status, its margin, its selections' odds, and suspending, closing, voiding or settling it. */
-export function MarketPanel(props: { market: Market; changed: () => void }) {
+export function MarketPanel(props: {
+  market: Market;
+  event: Pick<TradingEvent, 'status' | 'score'>;
+  changed: () => void;
+}) {
   const { market } = props;
   const [settling, setSettling] = useState<Settling | null>(null);
   const [error, setError] = useState<Error | null>(null);
@@ -31,10 +35,7 @@ export function MarketPanel(props: { market: Market; changed: () => void }) {
   return (
     <section class="panel" aria-labelledby={headingId}>
       <div class="panel-head">
-        <h2 id={headingId}>
-          {market.name}
-          {market.line ? ` ${market.line}` : ''}
-        </h2>
+        <h2 id={headingId}>{market.name}</h2>
         <Badge tone={market.status === 'open' ? 'good' : market.status === 'suspended' ? 'warn' : 'neutral'}>
           {t.trading.marketStatuses[market.status]}
         </Badge>
@@ -84,6 +85,7 @@ export function MarketPanel(props: { market: Market; changed: () => void }) {
       {settling && (
         <SettleDialog
           market={market}
+          event={props.event}
           settling={settling}
           onClose={(done) => {
             setSettling(null);

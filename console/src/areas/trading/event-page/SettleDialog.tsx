@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiRequest } from '../../../api.ts';
 import { t } from '../../../messages.ts';
-import { Dialog, Field, FormError } from '../../../ui/ui.tsx';
-import type { Market } from './event.ts';
+import { Dialog, Field, FormError, Problem } from '../../../ui/ui.tsx';
+import type { Market, TradingEvent } from './event.ts';
 import { PreviewSummary, type Preview } from './PreviewSummary.tsx';
 
 type Results = ApiRequest<'settleMarket'>['results'];
@@ -15,27 +15,38 @@ export type Settling = { action: 'settle' | 'resettle'; voiding: boolean };
 
 /**
  * Settle, void or resettle: choose each selection's result, see what the same rules would do (a dry run: bets by
- * result, money owed per currency), then confirm.
+ * result, money owed per currency), then confirm. Nothing is chosen for the trader (a settlement is never one click
+ * from a default), the event's status and score are in view, and an event that has not finished is said so.
  */
-export function SettleDialog(props: { market: Market; settling: Settling; onClose: (done: boolean) => void }) {
-  const { market, settling } = props;
-  const [results, setResults] = useState<Record<string, Result>>(() =>
+export function SettleDialog(props: {
+  market: Market;
+  event: Pick<TradingEvent, 'status' | 'score'>;
+  settling: Settling;
+  onClose: (done: boolean) => void;
+}) {
+  const { market, event, settling } = props;
+  const [results, setResults] = useState<Record<string, Result | ''>>(() =>
     Object.fromEntries(
-      market.selections.map((selection, index) => [
-        selection.id,
-        settling.voiding ? 'void' : (selection.result ?? (index === 0 ? 'won' : 'lost')),
-      ]),
+      market.selections.map((selection) => [selection.id, settling.voiding ? 'void' : (selection.result ?? '')]),
     ),
   );
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
+  const chosen = market.selections.every((selection) => results[selection.id] !== '');
   const body = {
-    results: market.selections.map((selection) => ({ selectionId: selection.id, result: results[selection.id]! })),
+    results: market.selections.map((selection) => ({
+      selectionId: selection.id,
+      result: results[selection.id] as Result,
+    })),
   };
   const path = `/api/v1/admin/trading/markets/${market.id}/${settling.action}`;
   async function showPreview(submitted: Event) {
     submitted.preventDefault();
+    if (!chosen) {
+      setError(new Problem(t.trading.chooseEveryResult));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -58,15 +69,21 @@ export function SettleDialog(props: { market: Market; settling: Settling; onClos
       setBusy(false);
     }
   }
-  const name = `${market.name}${market.line ? ` ${market.line}` : ''}`;
+  // the name says the line (Total over/under 2.5): market-rules.ts
   const title = settling.voiding
-    ? t.trading.voidTitle(name)
+    ? t.trading.voidTitle(market.name)
     : settling.action === 'settle'
-      ? t.trading.settleTitle(name)
-      : t.trading.resettleTitle(name);
+      ? t.trading.settleTitle(market.name)
+      : t.trading.resettleTitle(market.name);
   return (
     <Dialog title={title} onClose={() => props.onClose(false)}>
       <form class="form" onSubmit={(submitted) => void showPreview(submitted)}>
+        <p class="muted">{t.trading.eventNow(t.trading.statuses[event.status]!, event.score)}</p>
+        {event.status !== 'finished' && !settling.voiding && (
+          <p class="notice" role="note">
+            {t.trading.notFinished}
+          </p>
+        )}
         {market.selections.map((selection) => (
           <Field label={t.trading.resultFor(selection.name)} key={selection.id}>
             {({ id }) => (
@@ -78,6 +95,9 @@ export function SettleDialog(props: { market: Market; settling: Settling; onClos
                   setPreview(null);
                 }}
               >
+                <option value="" disabled>
+                  {t.trading.chooseResult}
+                </option>
                 {RESULTS.map((result) => (
                   <option value={result} key={result}>
                     {t.trading.results[result]}

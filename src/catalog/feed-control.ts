@@ -1,0 +1,224 @@
+/**
+ * Who controls a market's prices. A market a feed producer created is the feed's: its prices and status follow the
+ * producer's messages. A trader who changes it (a price, a status) or takes it over makes it the trader's: the
+ * feed's later prices are then kept beside the trader's (`fedOdds` in the traders' view), never written over them,
+ * until the trader gives it back, when the kept prices apply. A producer that falls silent has its open markets
+ * suspended by rule (held), and reopened when its recovery is complete; a trader's markets are never touched.
+ */
+import type { Acting, AuditLog } from '../platform/audit/log.ts';
+import type { Clock } from '../platform/clock.ts';
+import { inTransaction, onTransactionEnd, type Db, type Tx } from '../platform/db/database.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import { catalogErrors } from './errors.ts';
+import { checkedOdds } from './odds.ts';
+import type { CreateMarketBody } from './schemas.ts';
+import * as competitionStore from './store/competitions.ts';
+import * as eventStore from './store/events.ts';
+import * as marketStore from './store/markets.ts';
+import * as selectionStore from './store/selections.ts';
+import * as sportStore from './store/sports.ts';
+import type { MarketControl, MarketStatus } from './tables.ts';
+import type { Trading } from './trading.ts';
+
+type FeedControlDeps = {
+  db: Db;
+  clock: Clock;
+  audit: AuditLog;
+  trading: Trading;
+  changed: (eventId?: string) => void;
+};
+
+export interface Fixture {
+  eventId: string;
+  sport: { id: string; name: string };
+  competition: { id: string; name: string; country: string };
+  home: string;
+  away: string;
+  startsAt: string;
+}
+
+/** What became of a feed's change to a market. */
+export type FedChange = 'applied' | 'kept' | 'ignored';
+
+export class FeedControl {
+  readonly #deps: FeedControlDeps;
+
+  constructor(deps: FeedControlDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * An event and where it belongs, made the first time (each part audited as a creation by the producer); a later
+   * fixture of a scheduled event moves its start.
+   */
+  async fixture(tx: Tx, by: Acting, fixture: Fixture): Promise<FedChange> {
+    const { trading } = this.#deps;
+    if (!(await sportStore.findSport(tx, fixture.sport.id))) await trading.createSport(by, fixture.sport, tx);
+    if (!(await competitionStore.findCompetition(tx, fixture.competition.id))) {
+      await trading.createCompetition(by, { ...fixture.competition, sportId: fixture.sport.id }, tx);
+    }
+    const event = await eventStore.findEvent(tx, fixture.eventId);
+    const { eventId, home, away, startsAt } = fixture;
+    if (!event) {
+      await trading.createEvent(by, { id: eventId, competitionId: fixture.competition.id, home, away, startsAt }, tx);
+      return 'applied';
+    }
+    if (event.status !== 'scheduled' || event.starts_at.getTime() === new Date(startsAt).getTime()) return 'ignored';
+    await trading.updateEvent(by, eventId, { startsAt }, tx);
+    return 'applied';
+  }
+
+  /** A market the producer prices, made the first time (the feed's); a later one sets its prices. */
+  async market(
+    tx: Tx,
+    by: Acting,
+    producerId: string,
+    eventId: string,
+    market: CreateMarketBody & { id: string },
+  ): Promise<FedChange> {
+    const existing = await marketStore.findMarket(tx, market.id);
+    if (!existing) {
+      await this.#deps.trading.createMarket(by, eventId, { ...market, producerId }, tx);
+      return 'applied';
+    }
+    if (existing.event_id !== eventId) throw validationError('marketId', 'This market belongs to another event.');
+    return this.prices(tx, producerId, market.id, market.selections);
+  }
+
+  /**
+   * The feed's prices for a market's outcomes, in the feed's transaction: applied (a new odds version where they
+   * differ) while the feed controls it, kept while a trader does, ignored once it is closed or settled.
+   */
+  async prices(
+    tx: Tx,
+    producerId: string,
+    marketId: string,
+    prices: Array<{ outcome: string; odds: string }>,
+  ): Promise<FedChange> {
+    const market = await this.#fedMarket(tx, producerId, marketId);
+    if (!market || market.status === 'closed' || market.status === 'settled') return 'ignored';
+    const selections = await selectionStore.selectionsByOutcome(tx, marketId);
+    for (const [index, price] of prices.entries()) {
+      const selection = selections.find((one) => one.outcome === price.outcome);
+      if (!selection) throw validationError(`prices.${index}.outcome`, `The market has no outcome ${price.outcome}.`);
+      const milli = checkedOdds(price.odds, `prices.${index}.odds`);
+      if (market.control === 'trader') await selectionStore.keepFedOdds(tx, selection.id, milli);
+      else if (milli !== selection.odds_milli) await selectionStore.setOdds(tx, selection.id, milli);
+    }
+    if (market.control === 'trader') return 'kept';
+    this.#touched(tx, market.event_id);
+    return 'applied';
+  }
+
+  /** The feed's status for a market: applied while the feed controls it (a hold by rule ends), else ignored. */
+  async status(
+    tx: Tx,
+    producerId: string,
+    marketId: string,
+    status: Exclude<MarketStatus, 'settled'>,
+  ): Promise<FedChange> {
+    const market = await this.#fedMarket(tx, producerId, marketId);
+    if (!market || market.control === 'trader' || market.status === 'closed' || market.status === 'settled') {
+      return 'ignored';
+    }
+    await marketStore.setFedStatus(tx, marketId, status, this.#deps.clock.now());
+    this.#touched(tx, market.event_id);
+    return 'applied';
+  }
+
+  /** A bet stop: every open market of the event that this producer controls, suspended. */
+  async stopBets(tx: Tx, producerId: string, eventId: string): Promise<number> {
+    const open = await marketStore.openFedMarkets(tx, producerId, eventId);
+    for (const { id } of open) await marketStore.setFedStatus(tx, id, 'suspended', this.#deps.clock.now());
+    if (open.length > 0) this.#touched(tx, eventId);
+    return open.length;
+  }
+
+  /** A producer fell silent (or said it is down): its open markets suspended by rule, audited as the rule. */
+  hold(by: Acting, producerId: string, within?: Tx): Promise<number> {
+    return this.#byRule(
+      by,
+      'catalog.producer.hold',
+      producerId,
+      (tx, at) => marketStore.holdProducerMarkets(tx, producerId, at),
+      within,
+    );
+  }
+
+  /** A producer's recovery is complete: the markets held for it that are still suspended reopen. */
+  release(by: Acting, producerId: string, within?: Tx): Promise<number> {
+    return this.#byRule(
+      by,
+      'catalog.producer.release',
+      producerId,
+      (tx, at) => marketStore.releaseProducerMarkets(tx, producerId, at),
+      within,
+    );
+  }
+
+  /**
+   * A trader takes a fed market over (the feed's prices kept, not applied) or gives it back (the kept prices
+   * apply now). Only a market a producer created can be given to the feed.
+   */
+  setControl(by: Acting, marketId: string, control: MarketControl) {
+    return inTransaction(this.#deps.db, async (tx) => {
+      const market = await marketStore.lockMarket(tx, marketId);
+      if (!market) throw notFound('Market');
+      if (control === 'feed' && market.producer_id === null) throw catalogErrors.market_not_fed();
+      if (market.control !== control) {
+        await marketStore.setControl(tx, marketId, control);
+        if (control === 'feed') await selectionStore.applyKeptOdds(tx, marketId);
+        this.#touched(tx, market.event_id);
+      }
+      await this.#deps.audit.record(tx, {
+        actor: by.actor,
+        action: 'catalog.market.control',
+        target: { type: 'market', id: marketId },
+        outcome: 'success',
+        ip: by.ip,
+        details: { control, before: market.control },
+      });
+      return { marketId, control, producerId: market.producer_id };
+    });
+  }
+
+  async #byRule(
+    by: Acting,
+    action: string,
+    producerId: string,
+    change: (tx: Tx, at: Date) => Promise<string[]>,
+    within?: Tx,
+  ): Promise<number> {
+    const work = async (tx: Tx) => {
+      // one event id per market changed
+      const events = await change(tx, this.#deps.clock.now());
+      for (const eventId of new Set(events)) this.#touched(tx, eventId);
+      await this.#deps.audit.record(tx, {
+        actor: by.actor,
+        action,
+        target: { type: 'producer', id: producerId },
+        outcome: 'success',
+        details: { markets: events.length },
+      });
+      return events.length;
+    };
+    return within ? work(within) : inTransaction(this.#deps.db, work);
+  }
+
+  /** The producer's market (a market it did not create is not the feed's to change: undefined); 404 if none. */
+  async #fedMarket(tx: Tx, producerId: string, marketId: string) {
+    const market = await marketStore.findMarket(tx, marketId);
+    if (!market) throw notFound('Market');
+    return market.producer_id === producerId ? market : undefined;
+  }
+
+  /** Per producer: the markets it controls (open or suspended), those held by rule, and those taken over. */
+  async marketCounts(): Promise<Map<string, { fed: number; held: number; takenOver: number }>> {
+    const rows = await marketStore.marketCountsByProducer(this.#deps.db);
+    return new Map(rows.map((row) => [row.producer_id!, { fed: row.fed, held: row.held, takenOver: row.taken_over }]));
+  }
+
+  #touched(tx: Tx, eventId: string): void {
+    onTransactionEnd(tx, () => this.#deps.changed(eventId));
+  }
+}

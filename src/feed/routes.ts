@@ -1,0 +1,26 @@
+import { type Auth, guarded } from '../platform/http/auth.ts';
+import type { TypedApp } from '../platform/http/types.ts';
+import type { Ingestion } from './ingestion.ts';
+import type { Producers } from './producers.ts';
+import { feedMessagesSchema, listProducersSchema, registerProducerSchema } from './schemas.ts';
+
+/** A batch of 500 messages with their prices is far above the API's 64 KiB bodies. */
+const FEED_BODY_LIMIT = 1024 * 1024;
+
+/** Producers push their messages with their key; platform administrators register and watch producers. */
+export function feedRoutes(app: TypedApp, use: { producers: Producers; ingestion: Ingestion }, auth: Auth): void {
+  app.post(
+    '/api/v1/feed/messages',
+    { schema: feedMessagesSchema, onRequest: auth.feed(), bodyLimit: FEED_BODY_LIMIT },
+    async (request) => use.ingestion.push(guarded.producer(request), request.body),
+  );
+  const platform = auth.staff('platform');
+  app.post(
+    '/api/v1/admin/feed/producers',
+    { schema: registerProducerSchema, onRequest: platform },
+    async (request, reply) => reply.code(201).send(await use.producers.register(guarded.acting(request), request.body)),
+  );
+  app.get('/api/v1/admin/feed/producers', { schema: listProducersSchema, onRequest: platform }, async () => ({
+    producers: await use.producers.list(),
+  }));
+}
