@@ -250,6 +250,17 @@ describe("the player's topics", () => {
     assert.equal((await stream.next('odds')).data.odds, '2.60');
   });
 
+  it("stop at once when the player's tenant is suspended", async () => {
+    const stream = await open({ topics: ['bets'], token });
+    await stream.next('snapshot');
+    const suspended = await t.request('PUT', `/api/v1/admin/tenant?tenantId=${book.tenant.tenantId}`, {
+      token: book.admin,
+      body: { status: 'suspended' },
+    });
+    assert.equal(suspended.status, 200, suspended.text);
+    await stream.next('session_ended', 1_000);
+  });
+
   it('are changed only with the session the stream was opened with', async () => {
     const stream = await open({ topics: ['bets'], token });
     const { streamId } = (await stream.next('ready')).data;
