@@ -207,6 +207,28 @@ describe('the sportsbook app', { skip }, () => {
     await page.close();
   });
 
+  it("an in-play bet says it waits its sport's delay, then shows its receipt", async () => {
+    const trade = (method: string, path: string, body: unknown) =>
+      stack.t.request(method, `/api/v1/admin/trading${path}`, { token: stack.book.trader, body });
+    const { page } = await loggedIn(100_000);
+    const event = await stack.newEvent('Ceará', 'Fortaleza');
+    assert.equal((await trade('PATCH', `/events/${event.id}`, { status: 'live' })).status, 200);
+    assert.equal((await trade('PATCH', '/sports/soccer', { liveDelaySeconds: 2 })).status, 200);
+    try {
+      await page.goto(stack.appUrl({ locale: 'en', path: `/event/${event.id}` }));
+      await odds(page, event.home).click();
+      await openSlip(page);
+      const slip = page.getByRole('dialog');
+      await slip.getByLabel('Stake for Ceará').fill('10');
+      await slip.getByRole('button', { name: /Place bet/ }).click();
+      await slip.getByText('In play, bets are checked for 2 seconds before they are accepted…').waitFor();
+      await slip.getByText('Bet placed').waitFor();
+    } finally {
+      await trade('PATCH', '/sports/soccer', { liveDelaySeconds: 0 });
+    }
+    await page.close();
+  });
+
   it('explains insufficient funds, wallet failures and suspended markets, and offers Deposit', async () => {
     const { page } = await loggedIn(500);
     const event = await stack.newEvent('Sport', 'Náutico');

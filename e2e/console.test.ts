@@ -310,6 +310,32 @@ describe('the staff console', { skip }, () => {
     await page.close();
   });
 
+  it("a platform administrator registers a feed producer (its key once); traders see each producer's state", async () => {
+    const admin = await signedIn('platform_admin');
+    await admin.getByRole('link', { name: 'Feed producers' }).click();
+    await admin.getByRole('button', { name: 'Register producer' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Register producer' });
+    await dialog.getByLabel('Id').fill('console-feed');
+    await dialog.getByLabel('Name').fill('Console Feed');
+    await dialog.getByRole('button', { name: 'Register producer' }).click();
+    const shown = admin.getByRole('dialog', { name: 'Console Feed is registered' });
+    const key = await shown.getByLabel('Feed key').inputValue();
+    assert.match(key, /^bm_feed_/);
+    await shown.getByRole('button', { name: 'Close' }).click();
+    await admin.getByRole('cell', { name: /Console Feed/ }).waitFor();
+    await admin.close();
+
+    const trader = await signedIn('trader');
+    await trader.getByRole('link', { name: 'Feed producers' }).click();
+    const row = trader.getByRole('row').filter({ hasText: 'Console Feed' });
+    await row.getByText('Up', { exact: true }).waitFor();
+    await row.getByText('Never', { exact: true }).waitFor();
+    assert.equal(await trader.getByRole('button', { name: 'Register producer' }).count(), 0);
+    await noSeriousViolations(trader, 'feed producers');
+    await shoot(trader, 'trading-producers');
+    await trader.close();
+  });
+
   /** Our id of a new player with this much money in the wallet. */
   async function fundedPlayer(externalId: string, balance: number): Promise<string> {
     const token = await playerWithBalance(stack.t, stack.book, stack.wallet, externalId, balance);

@@ -24,6 +24,7 @@ export const NAV: NavItem[] = [
   { path: '/clients', area: 'platform', label: (t) => t.nav.clients },
   { path: '/staff', area: 'platform', label: (t) => t.nav.staff },
   { path: '/trading/events', area: 'trading', label: (t) => t.nav.events },
+  { path: '/trading/producers', area: 'trading', label: (t) => t.nav.producers },
   { path: '/workspace', area: 'operator', label: (t) => t.nav.workspace },
   { path: '/bets', area: 'operator', label: (t) => t.nav.bets },
   { path: '/adjustments', area: 'operator', label: (t) => t.nav.adjustments },

@@ -77,7 +77,8 @@ export class Placement {
       legs: body.legs.map((leg) => ({ selectionId: leg.selectionId, odds: parseMilli(leg.odds) })),
     };
     const requestHash = sha256Hex(canonicalJson(slip));
-    const placed = await this.#recordPendingBet(player, body, requestHash);
+    const heldSince = await this.#waitInPlayDelay(player, body);
+    const placed = await this.#recordPendingBet(player, body, requestHash, heldSince);
     if (placed.kind === 'repeat') {
       return { bet: await this.#settledRepeat(player, body.requestId, requestHash), replayed: true };
     }
@@ -151,11 +152,34 @@ export class Placement {
     );
   }
 
-  async #recordPendingBet(player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
+  /**
+   * In-play bets wait (docs/betting.md): a slip with a leg on a live event is checked now (refused at once when a
+   * price or market is off already), then held for the longest delay of its legs' sports before anything is
+   * recorded: no bet, no stake obligation, no debit. Answers when the wait began (undefined when there was none),
+   * so the recording can refuse a slip whose market changed status meanwhile. A repeated request id does not wait.
+   */
+  async #waitInPlayDelay(player: SessionPrincipal, body: PlaceBetBody): Promise<Date | undefined> {
+    const delay = await this.#deps.catalog.liveDelay(body.legs.map((leg) => leg.selectionId));
+    if (delay === 0 || (await betStore.findBetByRequest(this.#deps.db, player.playerId, body.requestId))) {
+      return undefined;
+    }
+    const since = this.#deps.clock.now();
+    await inTransaction(this.#deps.db, (tx) => this.#pricedLegs(tx, body));
+    // real time, whatever the business clock says: the delay is for the match's own events to reach the prices
+    await sleep(delay * 1000);
+    return since;
+  }
+
+  async #recordPendingBet(
+    player: SessionPrincipal,
+    body: PlaceBetBody,
+    requestHash: string,
+    heldSince: Date | undefined,
+  ) {
     // The wallet identity locks before the first stake is even recorded: the stake goes to the locked identity.
     const tenant = await this.#deps.tenants.forMoneyMovement(player.tenantId);
     try {
-      return await this.#recordIn(tenant, player, body, requestHash);
+      return await this.#recordIn(tenant, player, body, requestHash, heldSince);
     } catch (error) {
       // A repeated request id is told the first request's result, not a refusal of the slip as it stands now.
       if (isAnswer(error) && (await betStore.findBetByRequest(this.#deps.db, player.playerId, body.requestId))) {
@@ -166,9 +190,16 @@ export class Placement {
   }
 
   /** The transaction of step 1. A repeated request id is found by the bet's unique key, or after a refusal. */
-  #recordIn(tenant: Tenant, player: SessionPrincipal, body: PlaceBetBody, requestHash: string) {
+  #recordIn(
+    tenant: Tenant,
+    player: SessionPrincipal,
+    body: PlaceBetBody,
+    requestHash: string,
+    heldSince: Date | undefined,
+  ) {
     return inTransaction(this.#deps.db, async (tx) => {
       const legs = await this.#pricedLegs(tx, body);
+      if (heldSince) await this.#unchangedSince(tx, legs, heldSince);
       checkStake(tenant, body.stake);
       const payout = payoutWithinMaximum(tenant, body.stake, legs);
       const pending = {
@@ -234,6 +265,25 @@ export class Placement {
       const names = legs.map((leg) => ({ ...leg, selection_id: leg.id }));
       return { kind: 'placed' as const, bet, legs: betLegs, names, stake: stake.obligation };
     });
+  }
+
+  /** A market of the slip suspended during its in-play delay refuses it, even if it is open again now. */
+  async #unchangedSince(
+    tx: Tx,
+    legs: Array<{ id: string; market_id: string; market_status: string; event_status: string }>,
+    since: Date,
+  ): Promise<void> {
+    const changed = await this.#deps.catalog.marketsChangedSince(
+      tx,
+      legs.map((leg) => leg.market_id),
+      since,
+    );
+    const leg = legs.find((one) => changed.includes(one.market_id));
+    if (!leg) return;
+    throw bettingErrors.market_unavailable(
+      { selectionId: leg.id, marketStatus: leg.market_status, eventStatus: leg.event_status, duringDelay: true },
+      'A market of the slip was suspended while the bet waited its in-play delay; place it again.',
+    );
   }
 
   async #pricedLegs(tx: Tx, body: PlaceBetBody) {

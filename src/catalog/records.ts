@@ -55,6 +55,7 @@ export function eventRecord(row: EventHeaderRow) {
     score: row.score_home === null || row.score_away === null ? null : { home: row.score_home, away: row.score_away },
     period: row.period,
     clock: clockRecord(row),
+    betDelaySeconds: row.status === 'live' ? row.live_delay_seconds : 0,
   };
 }
 

@@ -59,6 +59,9 @@ export function tradingRoutes(
   app.post(`${base}/sports`, { schema: tradingSchemas.createSport, onRequest }, async (request, reply) =>
     reply.code(201).send({ sport: await trading.createSport(by(request), request.body) }),
   );
+  app.patch(`${base}/sports/:sportId`, { schema: tradingSchemas.updateSport, onRequest }, async (request) => ({
+    sport: await trading.setLiveDelay(by(request), request.params.sportId, request.body.liveDelaySeconds),
+  }));
   app.post(`${base}/competitions`, { schema: tradingSchemas.createCompetition, onRequest }, async (request, reply) =>
     reply.code(201).send({ competition: await trading.createCompetition(by(request), request.body) }),
   );

@@ -72,6 +72,11 @@ const EventHeader = {
       },
     ),
   ),
+  betDelaySeconds: Type.Integer({
+    minimum: 0,
+    description:
+      "how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0",
+  }),
 };
 export const EventSummary = Type.Object({
   ...EventHeader,
@@ -299,10 +304,16 @@ const countsOf = <const T extends readonly string[]>(states: T, description: str
 const EventCounts = countsOf(EVENT_STATUSES, 'how many events it has in each status');
 const MarketCounts = countsOf(MARKET_STATES, 'how many markets it has in each status');
 
+const LiveDelay = Type.Integer({
+  minimum: 0,
+  maximum: 30,
+  description: 'seconds a bet with a leg on a live event of the sport waits before it is accepted (0: none)',
+});
 const TradingSport = Type.Object({
   id: Type.String(),
   name: Type.String(),
   sortOrder: Type.Integer(),
+  liveDelaySeconds: LiveDelay,
   competitionCount: Type.Integer(),
   events: EventCounts,
 });
@@ -413,6 +424,15 @@ export const tradingSchemas = {
     body: CreateSportBody,
     response: { 201: Type.Object({ sport: Type.Object({ id: Type.String(), name: Type.String() }) }) },
     errors: [platformErrors.conflict],
+  },
+  updateSport: {
+    tags: tradingTags,
+    operationId: 'updateSport',
+    summary: "Set a sport's in-play bet delay",
+    params: Type.Object({ sportId: Id }),
+    body: Type.Object({ liveDelaySeconds: LiveDelay }, { additionalProperties: false }),
+    response: { 200: Type.Object({ sport: Type.Object({ id: Type.String(), liveDelaySeconds: Type.Integer() }) }) },
+    errors: [platformErrors.not_found],
   },
   createCompetition: {
     tags: tradingTags,

@@ -49,6 +49,16 @@ export class CatalogService {
     return selectionStore.selectionsForBet(tx, selectionIds);
   }
 
+  /** Placement: how long a bet on these selections waits first (the longest in-play delay of their live events). */
+  liveDelay(selectionIds: string[]): Promise<number> {
+    return selectionStore.liveDelayOf(this.#db, selectionIds);
+  }
+
+  /** Placement after its delay: which of these markets changed status meanwhile (a bet stop, even reopened). */
+  marketsChangedSince(tx: Tx, marketIds: string[], since: Date): Promise<string[]> {
+    return marketStore.changedSince(tx, marketIds, since);
+  }
+
   /** Bet views: names of selections with their market and event. */
   selectionNames(selectionIds: string[]) {
     return selectionStore.selectionNames(this.#db, selectionIds);

@@ -29,6 +29,8 @@ interface SportsTable {
   id: string;
   name: string;
   sort_order: ColumnType<number, number | undefined, number>;
+  /** Seconds a bet with a leg on a live event of the sport waits before it is accepted (0: none). */
+  live_delay_seconds: ColumnType<number, number | undefined, number>;
 }
 
 interface CompetitionsTable {

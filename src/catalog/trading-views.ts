@@ -39,6 +39,7 @@ export class TradingViews {
         id: sport.id,
         name: sport.name,
         sortOrder: sport.sort_order,
+        liveDelaySeconds: sport.live_delay_seconds,
         competitionCount: sport.competition_count,
         events: events(sport.id),
       })),

@@ -49,6 +49,23 @@ export class Trading {
     });
   }
 
+  /** The sport's in-play bet delay (placement.ts waits it for a bet with a leg on a live event of the sport). */
+  setLiveDelay(by: Acting, sportId: string, seconds: number) {
+    const target = { type: 'sport', id: sportId };
+    return this.#change(
+      by,
+      'catalog.sport.live_delay',
+      target,
+      { liveDelaySeconds: seconds },
+      undefined,
+      async (tx) => {
+        if (!(await sportStore.setLiveDelay(tx, sportId, seconds))) throw notFound('Sport');
+        this.#touched(tx);
+        return { id: sportId, liveDelaySeconds: seconds };
+      },
+    );
+  }
+
   createCompetition(by: Acting, input: { sportId: string; name: string; country: string; id?: string }, within?: Tx) {
     const id = input.id ?? newId('cp');
     return this.#change(by, 'catalog.competition.create', { type: 'competition', id }, input, within, async (tx) => {

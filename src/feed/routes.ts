@@ -20,7 +20,9 @@ export function feedRoutes(app: TypedApp, use: { producers: Producers; ingestion
     { schema: registerProducerSchema, onRequest: platform },
     async (request, reply) => reply.code(201).send(await use.producers.register(guarded.acting(request), request.body)),
   );
-  app.get('/api/v1/admin/feed/producers', { schema: listProducersSchema, onRequest: platform }, async () => ({
+  // traders watch the feed they trade beside; only the platform registers producers
+  const trading = auth.staff('trading');
+  app.get('/api/v1/admin/feed/producers', { schema: listProducersSchema, onRequest: trading }, async () => ({
     producers: await use.producers.list(),
   }));
 }

@@ -119,6 +119,7 @@ describe("the traders' event list", () => {
       score: { home: 1, away: 0 },
       period: null,
       clock: null,
+      betDelaySeconds: 0,
       markets: { ...none, closed: 1 },
     });
     assert.deepEqual(
@@ -242,6 +243,7 @@ describe("the traders' catalog tree", () => {
           id: 'soccer',
           name: 'Soccer',
           sortOrder: 1,
+          liveDelaySeconds: 0,
           competitionCount: 3,
           events: { scheduled: 1, live: 1, finished: 1, cancelled: 1 },
         },
@@ -249,10 +251,11 @@ describe("the traders' catalog tree", () => {
           id: 'basketball',
           name: 'Basketball',
           sortOrder: 2,
+          liveDelaySeconds: 0,
           competitionCount: 1,
           events: { ...noEvents, scheduled: 1 },
         },
-        { id: 'tennis', name: 'Tennis', sortOrder: 3, competitionCount: 0, events: noEvents },
+        { id: 'tennis', name: 'Tennis', sortOrder: 3, liveDelaySeconds: 0, competitionCount: 0, events: noEvents },
       ],
     });
   });

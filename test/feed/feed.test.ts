@@ -115,8 +115,14 @@ describe('feed producers', () => {
     });
     assert.equal(again.status, 409);
     assert.equal(again.body.error.code, 'producer_exists');
+    // traders watch producers; only the platform registers them
     const asTrader = await t.request('GET', '/api/v1/admin/feed/producers', { token: book.trader });
-    assert.equal(asTrader.status, 403);
+    assert.equal(asTrader.status, 200);
+    const registerAsTrader = await t.request('POST', '/api/v1/admin/feed/producers', {
+      token: book.trader,
+      body: { id: 'rogue', name: 'Rogue' },
+    });
+    assert.equal(registerAsTrader.status, 403);
   });
 
   it('refuses a push without a valid key (401), and a batch naming another producer (403), applying nothing', async () => {

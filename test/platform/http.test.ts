@@ -273,6 +273,7 @@ describe('OpenAPI completeness', () => {
     'GET /api/v1/stream',
     'PUT /api/v1/stream/{streamId}/topics',
     'PUT /api/v1/admin/trading/markets/{marketId}/control',
+    'PATCH /api/v1/admin/trading/sports/{sportId}',
     'POST /api/v1/feed/messages',
     'POST /api/v1/admin/feed/producers',
     'GET /api/v1/admin/feed/producers',

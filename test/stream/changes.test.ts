@@ -33,6 +33,7 @@ const header = {
   score: null,
   period: null,
   clock: null,
+  betDelaySeconds: 0,
 };
 const detail = (markets = [market('mk_1'), market('mk_2')]): EventDetail => ({ ...header, markets });
 const summary = (id: string, main = market(`${id}_m`)): EventSummary => ({

@@ -900,6 +900,23 @@ export interface paths {
     patch: operations['updateEvent'];
     trace?: never;
   };
+  '/api/v1/admin/trading/sports/{sportId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Set a sport's in-play bet delay */
+    patch: operations['updateSport'];
+    trace?: never;
+  };
   '/api/v1/admin/trading/events/{eventId}/markets': {
     parameters: {
       query?: never;
@@ -13285,6 +13302,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               marketCount: number;
               mainMarket: {
                 id: string;
@@ -13482,6 +13501,8 @@ export interface operations {
                   /** Format: date-time */
                   setAt: string;
                 } | null;
+                /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+                betDelaySeconds: number;
                 marketCount: number;
                 mainMarket: {
                   id: string;
@@ -13706,6 +13727,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               marketCount: number;
               mainMarket: {
                 id: string;
@@ -13930,6 +13953,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               marketCount: number;
               mainMarket: {
                 id: string;
@@ -14119,6 +14144,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               markets: {
                 id: string;
                 /** @enum {unknown} */
@@ -14276,6 +14303,8 @@ export interface operations {
               id: string;
               name: string;
               sortOrder: number;
+              /** @description seconds a bet with a leg on a live event of the sport waits before it is accepted (0: none) */
+              liveDelaySeconds: number;
               competitionCount: number;
               /** @description how many events it has in each status */
               events: {
@@ -15142,6 +15171,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               /** @description "home vs away" */
               name: string;
               /** @description how many markets it has in each status */
@@ -15367,6 +15398,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               markets: {
                 id: string;
                 /** @enum {unknown} */
@@ -15680,6 +15713,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               markets: {
                 id: string;
                 /** @enum {unknown} */
@@ -16000,6 +16035,8 @@ export interface operations {
                 /** Format: date-time */
                 setAt: string;
               } | null;
+              /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+              betDelaySeconds: number;
               markets: {
                 id: string;
                 /** @enum {unknown} */
@@ -16031,6 +16068,240 @@ export interface operations {
                   result: ('won' | 'lost' | 'void' | 'half_won' | 'half_lost') | null;
                 }[];
               }[];
+            };
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  updateSport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sportId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description seconds a bet with a leg on a live event of the sport waits before it is accepted (0: none) */
+          liveDelaySeconds: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            sport: {
+              id: string;
+              liveDelaySeconds: number;
             };
           };
         };
@@ -25168,6 +25439,8 @@ export interface operations {
                   /** Format: date-time */
                   setAt: string;
                 } | null;
+                /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+                betDelaySeconds: number;
                 marketCount: number;
                 mainMarket: {
                   id: string;
@@ -25432,6 +25705,8 @@ export interface operations {
                   /** Format: date-time */
                   setAt: string;
                 } | null;
+                /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+                betDelaySeconds: number;
                 marketCount: number;
                 mainMarket: {
                   id: string;
@@ -25541,6 +25816,8 @@ export interface operations {
                   /** Format: date-time */
                   setAt: string;
                 } | null;
+                /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+                betDelaySeconds: number;
                 marketCount: number;
                 mainMarket: {
                   id: string;
@@ -27005,6 +27282,8 @@ export interface operations {
                     /** Format: date-time */
                     setAt: string;
                   } | null;
+                  /** @description how long a bet on this event waits before it is accepted: the sport's in-play delay while live, else 0 */
+                  betDelaySeconds?: number;
                   marketCount?: number;
                   mainMarket?: {
                     id: string;

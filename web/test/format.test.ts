@@ -286,6 +286,7 @@ describe('market and selection names', () => {
     score: null,
     period: null,
     clock: null,
+    betDelaySeconds: 0,
   };
   const selection = (name: string, outcome: string): Selection => ({
     id: `se_${outcome}`,

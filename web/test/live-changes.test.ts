@@ -34,6 +34,7 @@ const header = (id: string) => ({
   score: { home: 0, away: 0 },
   period: null,
   clock: null,
+  betDelaySeconds: 0,
 });
 const detail = (id: string, markets: Market[]): EventDetail => ({ ...header(id), markets });
 const summary = (id: string, main: Market | null): EventSummary => ({

@@ -33,6 +33,7 @@ function item(
     away: 'Grêmio',
     startsAt: '2026-03-11T20:00:00Z',
     live: false,
+    delaySeconds: 0,
     marketType: 'match_result',
     line: null,
     selectionName: 'Santos',

@@ -38,6 +38,7 @@ export function eventHeaders(q: Queryable) {
       'competitions.country',
       'sports.id as sport_id',
       'sports.name as sport_name',
+      'sports.live_delay_seconds',
     ]);
 }
 export type EventHeaderRow = Awaited<ReturnType<ReturnType<typeof eventHeaders>['execute']>>[number];

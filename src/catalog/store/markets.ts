@@ -150,3 +150,15 @@ export function marketCountsByProducer(q: Queryable) {
     .groupBy('producer_id')
     .execute();
 }
+
+/** Those of these markets whose status changed after `since` (a bet stop and a reopening included). */
+export async function changedSince(q: Queryable, ids: string[], since: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await q
+    .selectFrom('markets')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('updated_at', '>', since)
+    .execute();
+  return rows.map((row) => row.id);
+}

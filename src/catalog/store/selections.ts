@@ -161,3 +161,19 @@ export async function keptFedOdds(q: Queryable, marketIds: string[]): Promise<Ma
     .execute();
   return new Map(rows.map((row) => [row.id, row.fed_odds_milli!]));
 }
+
+/** The longest in-play delay among the sports of these selections' live events, in seconds (0 when none is live). */
+export async function liveDelayOf(q: Queryable, selectionIds: string[]): Promise<number> {
+  if (selectionIds.length === 0) return 0;
+  const row = await q
+    .selectFrom('selections')
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .innerJoin('events', 'events.id', 'markets.event_id')
+    .innerJoin('competitions', 'competitions.id', 'events.competition_id')
+    .innerJoin('sports', 'sports.id', 'competitions.sport_id')
+    .select((eb) => eb.fn.max('sports.live_delay_seconds').as('delay'))
+    .where('selections.id', 'in', selectionIds)
+    .where('events.status', '=', 'live')
+    .executeTakeFirst();
+  return row?.delay ?? 0;
+}

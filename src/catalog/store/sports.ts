@@ -44,11 +44,17 @@ export async function sportsWithCompetitionCounts(q: Queryable) {
       'sports.id',
       'sports.name',
       'sports.sort_order',
+      'sports.live_delay_seconds',
       eb.fn.count<string>('competitions.id').as('competition_count'),
     ])
-    .groupBy(['sports.id', 'sports.name', 'sports.sort_order'])
+    .groupBy(['sports.id', 'sports.name', 'sports.sort_order', 'sports.live_delay_seconds'])
     .orderBy('sports.sort_order')
     .orderBy('sports.id')
     .execute();
   return rows.map((row) => ({ ...row, competition_count: Number(row.competition_count) }));
+}
+
+export async function setLiveDelay(q: Queryable, id: string, seconds: number): Promise<boolean> {
+  const updated = await q.updateTable('sports').set({ live_delay_seconds: seconds }).where('id', '=', id).execute();
+  return Number(updated[0]?.numUpdatedRows ?? 0) > 0;
 }

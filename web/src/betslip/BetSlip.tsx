@@ -31,6 +31,8 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
   const state = useStore(slipStore);
   const session = useStore(sessionStore);
   const { items, receipt, error, failed, placing } = state;
+  // the service holds an in-play bet for its sport's delay: the player is told why it takes a moment
+  const delay = Math.max(0, ...items.filter((item) => item.live).map((item) => item.delaySeconds));
   const changes = hasOddsChanges(items);
   const bets = slipBets(state);
   const singles = bets.filter((bet) => bet.key !== ACCA);
@@ -101,6 +103,11 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
               </p>
             )}
             {error && (error.code !== 'odds_changed' || !changes) && <SlipMessage error={error} />}
+            {placing && delay > 0 && (
+              <p class="notice" role="status">
+                {t('inPlayWait', { n: delay })}
+              </p>
+            )}
             {changes ? (
               <button type="button" class="btn accept block" onClick={acceptOddsChanges}>
                 {t('acceptChanges')}

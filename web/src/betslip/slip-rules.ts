@@ -27,6 +27,8 @@ export interface SlipItem {
   away: string;
   startsAt: string;
   live: boolean;
+  /** seconds an in-play bet on the event waits before the service accepts it (0 before kick-off) */
+  delaySeconds: number;
   marketType: MarketType;
   line: string | null;
   selectionName: string;

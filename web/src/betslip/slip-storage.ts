@@ -56,6 +56,11 @@ function storedItem(value: unknown): SlipItem | null {
     away: item.away,
     startsAt: item.startsAt,
     live: item.live,
+    // stored by an app before the in-play delay: none known until the event's next read
+    delaySeconds:
+      Number.isInteger(item.delaySeconds) && (item.delaySeconds as number) >= 0 && (item.delaySeconds as number) <= 30
+        ? (item.delaySeconds as number)
+        : 0,
     marketType: item.marketType as MarketType,
     line: item.line as string | null,
     selectionName: item.selectionName,

@@ -105,6 +105,7 @@ export function toggleSelection(selection: Selection, market: Market, event: Eve
     away: event.away,
     startsAt: event.startsAt,
     live: event.status === 'live',
+    delaySeconds: event.betDelaySeconds,
     marketType: market.type,
     line: market.line,
     selectionName: selection.name,
@@ -189,8 +190,10 @@ export function applyMarkets(event: EventHeader, markets: Market[], complete: bo
       ...repriced(item, selection?.odds ?? item.odds, state.acceptance),
       status: itemStatus(market, event.status),
       live: event.status === 'live',
+      delaySeconds: event.betDelaySeconds,
     };
-    if (next.odds === item.odds && next.status === item.status && next.live === item.live) return item;
+    const same = next.odds === item.odds && next.status === item.status && next.live === item.live;
+    if (same && next.delaySeconds === item.delaySeconds) return item;
     changed = true;
     return next;
   });

@@ -121,6 +121,7 @@ export const en = {
   placeBet: 'Place bet',
   placeBets: 'Place {n} bets',
   placing: 'Placing…',
+  inPlayWait: 'In play, bets are checked for {n} seconds before they are accepted…',
   acceptChanges: 'Accept odds changes',
   oddsChangedNote: 'Odds changed. Check the new prices and accept them to continue.',
   removeSelection: 'Remove {name}',

@@ -123,6 +123,7 @@ export const es: Catalogue = {
   placeBet: 'Apostar',
   placeBets: 'Hacer {n} apuestas',
   placing: 'Apostando…',
+  inPlayWait: 'En vivo, las apuestas se comprueban durante {n} segundos antes de aceptarse…',
   acceptChanges: 'Aceptar cambios de cuota',
   oddsChangedNote: 'Las cuotas cambiaron. Revisa los nuevos precios y acéptalos para continuar.',
   removeSelection: 'Quitar {name}',

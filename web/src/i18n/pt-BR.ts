@@ -123,6 +123,7 @@ export const ptBR: Catalogue = {
   placeBet: 'Apostar',
   placeBets: 'Fazer {n} apostas',
   placing: 'Apostando…',
+  inPlayWait: 'Ao vivo, as apostas são conferidas por {n} segundos antes de serem aceitas…',
   acceptChanges: 'Aceitar novas odds',
   oddsChangedNote: 'As odds mudaram. Confira os novos valores e aceite para continuar.',
   removeSelection: 'Remover {name}',

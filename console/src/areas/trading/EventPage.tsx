@@ -9,6 +9,7 @@ import { LiveState } from './event-page/LiveState.tsx';
 import { MarketPanel } from './event-page/MarketPanel.tsx';
 import { NewMarket } from './event-page/NewMarket.tsx';
 import { ResultDialog } from './event-page/ResultDialog.tsx';
+import { useEventChanges } from './event-page/changes.ts';
 import { EventStatus } from './EventStatus.tsx';
 
 /** An event on the trading desk: its status and score, its markets, their odds, and their settlement. */
@@ -20,6 +21,7 @@ export function EventPage(props: { id: string }) {
       call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
     props.id,
   );
+  useEventChanges(props.id, loaded.reload);
   if (loaded.state === 'failed' && !loaded.data) return <Failure error={loaded.error} retry={loaded.reload} />;
   if (!loaded.data) return <Loading />;
   const event = loaded.data.event;

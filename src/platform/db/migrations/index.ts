@@ -22,6 +22,7 @@ import * as leanWriteIndexes from './0020_lean_write_indexes.ts';
 import * as adjustmentKeysPerStaff from './0021_adjustment_keys_per_staff.ts';
 import * as changeNotifications from './0022_change_notifications.ts';
 import * as feed from './0023_feed.ts';
+import * as liveBetDelay from './0024_live_bet_delay.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0021_adjustment_keys_per_staff': adjustmentKeysPerStaff,
   '0022_change_notifications': changeNotifications,
   '0023_feed': feed,
+  '0024_live_bet_delay': liveBetDelay,
 };
 
 export const migrationProvider: MigrationProvider = {

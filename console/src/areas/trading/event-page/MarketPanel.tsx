@@ -21,15 +21,20 @@ export function MarketPanel(props: {
   const { market } = props;
   const [settling, setSettling] = useState<Settling | null>(null);
   const [error, setError] = useState<Error | null>(null);
-  async function setStatus(status: 'open' | 'suspended' | 'closed') {
+  async function change(request: () => Promise<unknown>) {
     setError(null);
     try {
-      await call('setMarketStatus', 'PATCH', `/api/v1/admin/trading/markets/${market.id}`, { body: { status } });
+      await request();
       props.changed();
     } catch (failure) {
       setError(failure as Error);
     }
   }
+  const path = `/api/v1/admin/trading/markets/${market.id}`;
+  const setStatus = (status: 'open' | 'suspended' | 'closed') =>
+    change(() => call('setMarketStatus', 'PATCH', path, { body: { status } }));
+  const setControl = (control: 'feed' | 'trader') =>
+    change(() => call('setMarketControl', 'PUT', `${path}/control`, { body: { control } }));
   const settled = market.status === 'settled';
   const headingId = `market-${market.id}`;
   return (
@@ -43,6 +48,13 @@ export function MarketPanel(props: {
       <p class="muted" title={t.trading.marginHint}>
         {t.trading.margin}: {percent(margin(market))}
       </p>
+      {market.producerId && (
+        <p class="muted">
+          <Badge tone={market.control === 'feed' ? 'good' : 'neutral'}>{t.trading.control[market.control]}</Badge>{' '}
+          {market.heldByProducer && <Badge tone="warn">{t.trading.heldByProducer}</Badge>}{' '}
+          {t.trading.controlHint(market.producerId)}
+        </p>
+      )}
       <FormError error={error} />
       <ul class="selections">
         {market.selections.map((selection) => (
@@ -65,6 +77,15 @@ export function MarketPanel(props: {
         {!settled && market.status !== 'closed' && (
           <button type="button" class="button" onClick={() => void setStatus('closed')}>
             {t.trading.close}
+          </button>
+        )}
+        {market.producerId && !settled && (
+          <button
+            type="button"
+            class="button"
+            onClick={() => void setControl(market.control === 'feed' ? 'trader' : 'feed')}
+          >
+            {market.control === 'feed' ? t.trading.takeOver : t.trading.giveBack}
           </button>
         )}
         <button
