@@ -250,6 +250,11 @@ describe('the staff console', { skip }, () => {
       body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: home.id, odds: home.odds }] },
     });
     assert.equal(placed.status, 201, placed.text);
+    // the risk view, read again every few seconds: the book loses 11.00 if the home side wins
+    const risk = page.getByRole('region', { name: 'Risk' });
+    const homeRow = risk.getByRole('row', { name: /Console Rovers/ });
+    await homeRow.getByRole('cell', { name: /-R\$\s?11[.,]00/ }).waitFor();
+    await noSeriousViolations(page, 'risk view');
 
     await page.getByRole('button', { name: 'Settle', exact: true }).click();
     const settle = page.getByRole('dialog');

@@ -39,7 +39,7 @@ export async function registerRoutes(
   const { wallet, review, adjustments, reports, provisioning, activation, credentialRotation } = services;
   const { aggregatorAdmin, clientInterventions, tenantSettings, tenantCredentials } = services;
   const { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences, eventResults } = routeOnly;
-  const { ingestion } = routeOnly;
+  const { ingestion, risk } = routeOnly;
   const { producers } = services;
   const auth = await Auth.create(
     http,
@@ -76,7 +76,7 @@ export async function registerRoutes(
     auth,
   );
   walletRoutes(http, { wallet, review, adjustments, partner, statements }, auth);
-  bettingRoutes(http, { placement, views: betViews, cashOut, settlement, eventResults }, auth);
+  bettingRoutes(http, { placement, views: betViews, cashOut, settlement, eventResults, risk }, auth);
   preferencesRoutes(http, preferences, auth);
   streamRoutes(http, services.stream, auth);
   feedRoutes(http, { producers, ingestion }, auth);

@@ -9,6 +9,7 @@ import { BettingMetrics } from './betting/metrics.ts';
 import { Placement } from './betting/placement.ts';
 import { Recovery } from './betting/recovery.ts';
 import { EventResults } from './betting/event-results.ts';
+import { EventRisk } from './betting/risk.ts';
 import { Ingestion } from './feed/ingestion.ts';
 import { Producers } from './feed/producers.ts';
 import { Settlement } from './betting/settlement.ts';
@@ -101,6 +102,7 @@ export interface RouteOnlyServices {
   preferences: PlayerPreferences;
   eventResults: EventResults;
   ingestion: Ingestion;
+  risk: EventRisk;
 }
 
 /** Contract: "Wallet timeout: 5 s per attempt". */
@@ -184,6 +186,7 @@ export function buildServices(
   const recovery = new Recovery({ db, clock, decisions: stakeDecisions });
   const settlement = new Settlement({ db, clock, catalog, ledger, delivery, audit });
   const eventResults = new EventResults({ db, clock, catalog, settlement, audit });
+  const risk = new EventRisk({ db, catalog, tenants });
   const producers = new Producers({ db, clock, audit, catalog, silenceSeconds: config.feedSilenceSeconds });
   const ingestion = new Ingestion({ db, clock, catalog, eventResults, producers });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
@@ -251,6 +254,7 @@ export function buildServices(
       preferences,
       eventResults,
       ingestion,
+      risk,
     },
   };
 }

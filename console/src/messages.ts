@@ -594,4 +594,20 @@ export const t = {
     registered: (name: string) => `${name} is registered`,
     key: 'Feed key',
   },
+  risk: {
+    title: 'Risk',
+    noBets: 'No open bet on this event.',
+    stakes: (amount: string) => `Open stakes: ${amount}`,
+    outcome: 'If it wins',
+    bets: 'Bets',
+    stakesColumn: 'Stakes',
+    payouts: 'Payouts',
+    bookResult: 'Book result',
+    largest: 'Largest open bets',
+    largestBet: (stake: string, payout: string, legs: number, placed: string) =>
+      `${stake} to win ${payout}${legs > 1 ? ` (accumulator of ${legs})` : ''}, ${placed}`,
+    limits: 'Liability limits in use',
+    eventLimit: (reserved: string, max: string) => `event ${reserved} of ${max}`,
+    selectionLimit: (reserved: string, max: string) => `busiest selection ${reserved} of ${max}`,
+  },
 } as const;

@@ -200,7 +200,7 @@ export class Placement {
     return inTransaction(this.#deps.db, async (tx) => {
       const legs = await this.#pricedLegs(tx, body);
       if (heldSince) await this.#unchangedSince(tx, legs, heldSince);
-      checkStake(tenant, body.stake);
+      checkStake(tenant, body.stake, player.stakeFactorBp);
       const payout = payoutWithinMaximum(tenant, body.stake, legs);
       const pending = {
         id: newBetId(),

@@ -2,11 +2,13 @@ import { type Auth, guarded } from '../platform/http/auth.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { CashOut } from './cashout.ts';
 import type { EventResults } from './event-results.ts';
+import type { EventRisk } from './risk.ts';
 import type { Placement } from './placement.ts';
 import {
   cashOutOfferSchema,
   cashOutSchema,
   eventResultPreviewSchema,
+  eventRiskSchema,
   eventResultSchema,
   getBetSchema,
   listBetsSchema,
@@ -26,6 +28,7 @@ export interface BettingUseCases {
   cashOut: CashOut;
   settlement: Settlement;
   eventResults: EventResults;
+  risk: EventRisk;
 }
 
 /** Player calls with the session token (each counts as session activity), settlement by traders, the staff look-up. */
@@ -68,6 +71,9 @@ export function bettingRoutes(app: TypedApp, betting: BettingUseCases, auth: Aut
   const event = '/api/v1/admin/trading/events/:eventId';
   app.post(`${event}/result/preview`, { schema: eventResultPreviewSchema, onRequest: trader }, async (request) =>
     betting.eventResults.preview(request.params.eventId, request.body.score),
+  );
+  app.get(`${event}/risk`, { schema: eventRiskSchema, onRequest: trader }, async (request) =>
+    betting.risk.view(request.params.eventId),
   );
   app.post(`${event}/result`, { schema: eventResultSchema, onRequest: trader }, async (request) =>
     betting.eventResults.apply(guarded.acting(request), request.params.eventId, request.body.score),

@@ -490,6 +490,82 @@ export const eventResultSchema = {
   errors: eventResultErrors,
 };
 
+// ---- the trader's risk view ----
+
+const Minor = (description: string) => Type.Integer({ description: `${description}, minor units` });
+export const EventRiskView = Type.Object({
+  event: Type.Object({ id: Type.String(), name: Type.String(), status: Type.Enum(EVENT_STATUSES) }),
+  currencies: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      stakes: Minor('the open stakes on the event'),
+      markets: Type.Array(
+        Type.Object({
+          marketId: Type.String(),
+          name: Type.String(),
+          status: Type.Enum(MARKET_STATES),
+          stakes: Minor("the open stakes on the market's selections"),
+          selections: Type.Array(
+            Type.Object({
+              selectionId: Type.String(),
+              name: Type.String(),
+              odds: Type.String(),
+              bets: Type.Integer({ description: 'open bets with a leg on it' }),
+              stakes: Minor('their stakes (less what was cashed out)'),
+              payouts: Minor('what they would pay if it won'),
+              bookResult: Minor(
+                "the book's result if it won: the market's stakes less those payouts (negative: a loss); " +
+                  "an accumulator's counts in full, the worst case",
+              ),
+            }),
+          ),
+        }),
+        { description: 'markets with open bets, in the event’s order' },
+      ),
+    }),
+    { description: 'one per currency of the bets: amounts are never added across currencies' },
+  ),
+  largestBets: Type.Array(
+    Type.Object({
+      betId: Type.String(),
+      tenantId: Type.String(),
+      playerId: Type.String(),
+      currency: Type.String(),
+      selectionId: Type.String({ description: "the bet's leg on this event" }),
+      stake: Minor('its open stake'),
+      potentialPayout: Minor('what it would pay'),
+      legs: Type.Integer(),
+      placedAt: Type.String({ format: 'date-time' }),
+    }),
+    { description: 'the ten open bets that would pay the most' },
+  ),
+  limits: Type.Array(
+    Type.Object({
+      tenantId: Type.String(),
+      currency: Type.String(),
+      event: Type.Object({ reserved: Minor('liability reserved on the event'), max: Minor("the tenant's cap") }),
+      busiestSelection: Nullable(
+        Type.Object({
+          selectionId: Type.String(),
+          reserved: Minor('liability reserved on it'),
+          max: Minor("the tenant's cap a selection"),
+        }),
+      ),
+    }),
+    { description: 'per tenant with liability on the event: the exposure limits in use (docs/betting.md)' },
+  ),
+});
+export type EventRiskView = Static<typeof EventRiskView>;
+
+export const eventRiskSchema = {
+  tags: ['admin: trading'],
+  operationId: 'getEventRisk',
+  summary: "An event's risk: stakes and the book's result on each outcome, the largest bets, the limits in use",
+  params: Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) }),
+  response: { 200: EventRiskView },
+  errors: [platformErrors.not_found],
+};
+
 // ---- cash-out (players) ----
 
 const BetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

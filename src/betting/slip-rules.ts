@@ -1,5 +1,6 @@
 import { formatMilli, parseMilli, potentialPayout } from '../catalog/odds.ts';
 import { validationError } from '../platform/errors.ts';
+import { FULL_STAKE_BP, maxStakeOf } from '../integration/stake-factor.ts';
 import type { Tenant } from '../tenants/tables.ts';
 import { bettingErrors } from './errors.ts';
 import type { OddsChangeAcceptance, PlaceBetBody } from './schemas.ts';
@@ -77,12 +78,16 @@ export function priceLegs<Row extends OfferedSelection>(body: PlaceBetBody, rows
   return legs;
 }
 
-/** The tenant's stake range, in minor units. */
-export function checkStake(tenant: Tenant, stake: number): void {
-  if (stake < tenant.min_stake || stake > tenant.max_stake) {
+/**
+ * The stake range, in minor units: the tenant's minimum, and its maximum times the player's stake factor (a trader
+ * or an operator may lower one player's maximum, or raise it, docs/betting.md "Stake factors").
+ */
+export function checkStake(tenant: Tenant, stake: number, stakeFactorBp = FULL_STAKE_BP): void {
+  const maxStake = maxStakeOf(tenant.max_stake, stakeFactorBp);
+  if (stake < tenant.min_stake || stake > maxStake) {
     throw bettingErrors.stake_out_of_range(
-      { minStake: tenant.min_stake, maxStake: tenant.max_stake },
-      `The stake must be between ${tenant.min_stake} and ${tenant.max_stake} (minor units).`,
+      { minStake: tenant.min_stake, maxStake },
+      `The stake must be between ${tenant.min_stake} and ${maxStake} (minor units).`,
     );
   }
 }

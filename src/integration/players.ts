@@ -1,11 +1,12 @@
 import type { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
-import { notFound } from '../platform/errors.ts';
-import { tenantScope } from '../platform/http/auth.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import { allows, tenantScope, type Permission } from '../platform/http/auth.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { playerRecord } from './records.ts';
+import { MAX_STAKE_FACTOR_BP, maxStakeOf } from './stake-factor.ts';
 import type { Sessions } from './sessions.ts';
 import * as playerStore from './store/players.ts';
 import type { Player, PlayerStatus } from './tables.ts';
@@ -39,6 +40,32 @@ export class Players {
     });
   }
 
+  /**
+   * A player's stake factor, in basis points (10,000: the tenant's whole maximum stake). Risk is a trader's work
+   * across tenants, so traders reach every player; operators their own tenant's. The player's sessions carry the
+   * new factor from their next call (placement reads it there).
+   */
+  async setStakeFactor(call: StaffCall, playerId: string, factorBp: number, reason: string) {
+    if (factorBp < 1 || factorBp > MAX_STAKE_FACTOR_BP) {
+      throw validationError('factor', 'A stake factor is from 0.0001 to 10.');
+    }
+    return inTransaction(this.#deps.db, async (tx) => {
+      const player = await this.#visiblePlayer(call, playerId, tx, { anyTenantFor: 'trading' });
+      await playerStore.setStakeFactor(tx, playerId, factorBp, this.#deps.clock.now());
+      this.#deps.sessions.playerLimitsChanged(tx);
+      await this.#deps.audit.record(tx, {
+        actor: { type: 'staff', id: call.staff.id },
+        action: 'player.stake_factor.set',
+        target: { type: 'player', id: playerId },
+        outcome: 'success',
+        ip: call.ip,
+        details: { from: player.stake_factor_bp, to: factorBp, reason, tenantId: player.tenant_id },
+      });
+      const tenant = await this.#deps.tenants.current(player.tenant_id);
+      return { id: playerId, tenantId: player.tenant_id, factorBp, maxStake: maxStakeOf(tenant.max_stake, factorBp) };
+    });
+  }
+
   /** For staff reads of a player's data in other domains (bets): the player, if the staff member may see it. */
   visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string): Promise<Player> {
     return this.#visiblePlayer(call, playerId);
@@ -58,10 +85,18 @@ export class Players {
     return player;
   }
 
-  /** A player the staff member may see: another tenant's player is answered as unknown. */
-  async #visiblePlayer(call: Pick<StaffCall, 'staff'>, playerId: string, q?: Tx): Promise<Player> {
+  /**
+   * A player the staff member may see: another tenant's player is answered as unknown. Staff holding
+   * `anyTenantFor` see every tenant's players for that use.
+   */
+  async #visiblePlayer(
+    call: Pick<StaffCall, 'staff'>,
+    playerId: string,
+    q?: Tx,
+    options: { anyTenantFor?: Permission } = {},
+  ): Promise<Player> {
     const player = await playerStore.findPlayer(q ?? this.#deps.db, playerId);
-    const scope = tenantScope(call.staff);
+    const scope = options.anyTenantFor && allows(call.staff, options.anyTenantFor) ? null : tenantScope(call.staff);
     if (!player || (scope !== null && player.tenant_id !== scope)) throw notFound('Player');
     return player;
   }

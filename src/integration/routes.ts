@@ -7,10 +7,12 @@ import {
   launchSchema,
   logoutSchema,
   playerStatusSchema,
+  stakeFactorSchema,
   sessionInfoSchema,
   sessionsSchema,
 } from './schemas.ts';
 import type { IntegrationService } from './service.ts';
+import { basisPoints, factorText } from './stake-factor.ts';
 
 /**
  * Local account, KYC and cashier endpoints. The sportsbook never manages players' accounts or money: the
@@ -68,6 +70,23 @@ export function integrationRoutes(app: TypedApp, integration: IntegrationService
         request.body.reason,
       ),
     }),
+  );
+
+  app.put(
+    '/api/v1/admin/players/:id/stake-factor',
+    { schema: stakeFactorSchema, onRequest: auth.staff('risk') },
+    async (request) => {
+      const { factor, reason } = request.body;
+      const set = await integration.players.setStakeFactor(
+        guarded.staffCall(request),
+        request.params.id,
+        basisPoints(factor),
+        reason,
+      );
+      return {
+        player: { id: set.id, tenantId: set.tenantId, stakeFactor: factorText(set.factorBp), maxStake: set.maxStake },
+      };
+    },
   );
 
   for (const [method, url] of OPERATOR_MANAGED) {

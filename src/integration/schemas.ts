@@ -181,3 +181,32 @@ export const playerStatusSchema = {
   response: { 200: Type.Object({ player: PlayerRecord }) },
   errors: [platformErrors.not_found],
 };
+
+const StakeFactor = Type.String({
+  pattern: '^(?:[0-9]|10)(?:\\.[0-9]{1,4})?$',
+  description:
+    'the share of the tenant\'s maximum stake the player may stake: "1" all of it (the default), "0.25" a ' +
+    'quarter, up to "10"; at least "0.0001"',
+});
+export const stakeFactorSchema = {
+  tags: ['admin: players'],
+  operationId: 'setPlayerStakeFactor',
+  summary:
+    "Set a player's stake factor: the share of the tenant's maximum stake the player may stake (traders, operators)",
+  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  body: Type.Object(
+    { factor: StakeFactor, reason: Type.String({ minLength: 1, maxLength: 500 }) },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object({
+      player: Type.Object({
+        id: Type.String(),
+        tenantId: Type.String(),
+        stakeFactor: StakeFactor,
+        maxStake: Type.Integer({ description: "the player's maximum stake now, minor units of the tenant currency" }),
+      }),
+    }),
+  },
+  errors: [platformErrors.not_found, platformErrors.validation],
+};

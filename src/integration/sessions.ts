@@ -102,6 +102,7 @@ export class Sessions {
       expiresAt: found.expiresAt,
       idleExpiresAt: new Date(activityAt.getTime() + idle),
       idleTimeoutMinutes: idleTimeoutMinutes(tenant.jurisdiction),
+      stakeFactorBp: found.stakeFactorBp,
     };
   }
 
@@ -144,6 +145,11 @@ export class Sessions {
    */
   whenEnded(listener: (ended: EndedSessions) => void): void {
     this.#endedListeners.push(listener);
+  }
+
+  /** A player's limits changed (a stake factor): its sessions are read again, with them, on their next call. */
+  playerLimitsChanged(tx: Tx): void {
+    this.#sessionsChanged(tx);
   }
 
   /** Forgets every remembered session now and when the transaction of `q` ends, when others can see the change. */

@@ -27,6 +27,8 @@ interface PlayersTable {
   kyc_status: string;
   created_at: Date;
   updated_at: Date;
+  /** The share of the tenant's maximum stake the player may stake, in basis points (10,000: all of it). */
+  stake_factor_bp: ColumnType<number, number | undefined, number>;
 }
 
 export type SessionEndReason = OneOf<typeof SESSION_END_REASONS>;

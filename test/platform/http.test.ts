@@ -274,6 +274,8 @@ describe('OpenAPI completeness', () => {
     'PUT /api/v1/stream/{streamId}/topics',
     'PUT /api/v1/admin/trading/markets/{marketId}/control',
     'PATCH /api/v1/admin/trading/sports/{sportId}',
+    'PUT /api/v1/admin/players/{id}/stake-factor',
+    'GET /api/v1/admin/trading/events/{eventId}/risk',
     'POST /api/v1/feed/messages',
     'POST /api/v1/admin/feed/producers',
     'GET /api/v1/admin/feed/producers',

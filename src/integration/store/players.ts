@@ -32,3 +32,11 @@ export function setPlayerStatus(q: Queryable, playerId: string, status: PlayerSt
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+export async function setStakeFactor(q: Queryable, playerId: string, factorBp: number, now: Date): Promise<void> {
+  await q
+    .updateTable('players')
+    .set({ stake_factor_bp: factorBp, updated_at: now })
+    .where('id', '=', playerId)
+    .execute();
+}

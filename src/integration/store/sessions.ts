@@ -15,6 +15,7 @@ export function findSessionByToken(q: Queryable, tokenHash: string) {
       'players.id as playerId',
       'players.external_id as externalPlayerId',
       'players.status as playerStatus',
+      'players.stake_factor_bp as stakeFactorBp',
     ])
     .where('session_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

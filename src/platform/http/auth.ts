@@ -74,6 +74,8 @@ const PERMISSIONS = {
   trading: ['trader', 'platform_admin'],
   /** One tenant's settings, credentials, players and bets: operators their own, the platform any. */
   tenant: ['operator', 'platform_admin'],
+  /** A player's limits (the stake factor): traders for any tenant, operators their own. */
+  risk: ['trader', 'operator', 'platform_admin'],
   /** A staff member's own account. */
   self: ['platform_admin', 'trader', 'operator'],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -39,6 +39,8 @@ export interface SessionPrincipal {
   expiresAt: Date;
   idleExpiresAt: Date;
   idleTimeoutMinutes: number;
+  /** The share of the tenant's maximum stake the player may stake, in basis points (10,000: all of it). */
+  stakeFactorBp: number;
 }
 
 /** A feed producer's process behind its feed key. */

@@ -9,6 +9,7 @@ import { LiveState } from './event-page/LiveState.tsx';
 import { MarketPanel } from './event-page/MarketPanel.tsx';
 import { NewMarket } from './event-page/NewMarket.tsx';
 import { ResultDialog } from './event-page/ResultDialog.tsx';
+import { RiskPanel } from './event-page/RiskPanel.tsx';
 import { useEventChanges } from './event-page/changes.ts';
 import { EventStatus } from './EventStatus.tsx';
 
@@ -61,6 +62,7 @@ export function EventPage(props: { id: string }) {
       {event.markets.map((market) => (
         <MarketPanel market={market} event={event} changed={loaded.reload} key={market.id} />
       ))}
+      {event.markets.length > 0 && <RiskPanel eventId={event.id} />}
     </Page>
   );
 }

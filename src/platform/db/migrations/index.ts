@@ -23,6 +23,7 @@ import * as adjustmentKeysPerStaff from './0021_adjustment_keys_per_staff.ts';
 import * as changeNotifications from './0022_change_notifications.ts';
 import * as feed from './0023_feed.ts';
 import * as liveBetDelay from './0024_live_bet_delay.ts';
+import * as stakeFactors from './0025_stake_factors.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022_change_notifications': changeNotifications,
   '0023_feed': feed,
   '0024_live_bet_delay': liveBetDelay,
+  '0025_stake_factors': stakeFactors,
 };
 
 export const migrationProvider: MigrationProvider = {
