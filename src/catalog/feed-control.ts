@@ -87,7 +87,8 @@ export class FeedControl {
 
   /**
    * The feed's prices for a market's outcomes, in the feed's transaction: applied (a new odds version where they
-   * differ) while the feed controls it, kept while a trader does, ignored once it is closed or settled.
+   * differ) while the feed controls it, kept while a trader does, ignored once it is closed or settled. A refusal
+   * (no such market or outcome, odds out of range) comes before anything is written.
    */
   async prices(
     tx: Tx,
@@ -95,13 +96,19 @@ export class FeedControl {
     marketId: string,
     prices: Array<{ outcome: string; odds: string }>,
   ): Promise<FedChange> {
-    const market = await this.#fedMarket(tx, producerId, marketId);
-    if (!market || market.status === 'closed' || market.status === 'settled') return 'ignored';
-    const selections = await selectionStore.selectionsByOutcome(tx, marketId);
-    for (const [index, price] of prices.entries()) {
+    const selections = await selectionStore.marketSelections(tx, marketId);
+    const market = selections[0];
+    if (!market) throw notFound('Market');
+    if (market.producer_id !== producerId || market.status === 'closed' || market.status === 'settled') {
+      return 'ignored';
+    }
+    // every price checked before any is written: a refused message writes nothing (ingestion.ts counts on it)
+    const changes = prices.map((price, index) => {
       const selection = selections.find((one) => one.outcome === price.outcome);
       if (!selection) throw validationError(`prices.${index}.outcome`, `The market has no outcome ${price.outcome}.`);
-      const milli = checkedOdds(price.odds, `prices.${index}.odds`);
+      return { selection, milli: checkedOdds(price.odds, `prices.${index}.odds`) };
+    });
+    for (const { selection, milli } of changes) {
       if (market.control === 'trader') await selectionStore.keepFedOdds(tx, selection.id, milli);
       else if (milli !== selection.odds_milli) await selectionStore.setOdds(tx, selection.id, milli);
     }

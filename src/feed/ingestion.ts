@@ -20,13 +20,26 @@ type IngestionDeps = {
 };
 type EventMessage = Exclude<FeedMessage, { type: 'alive' | 'snapshot_complete' }>;
 type Outcome = FeedReceipt['results'][number];
+/** What a batch gathers as its messages are applied. */
+interface Batch {
+  counts: { stale: number; gaps: number };
+  /** events to send again whole: a gap in their sequence, or a refused message */
+  snapshotOf: Set<string>;
+  /** settlements of a trusted producer's results and cancellations, run once the batch is committed */
+  afterCommit: Array<() => Promise<unknown>>;
+  /** each event's last sequence: as stored, then as this batch applied its messages */
+  sequences: Map<string, number>;
+  /** the events this batch applied a message of, with their last sequence, written at its end */
+  applied: Map<string, number>;
+}
 
 /**
- * A producer's batch of messages, applied in order. A message about an event carries the producer's sequence for
- * it: one older than the event's last is stale and one equal a duplicate, both ignored (and counted); one that skips
- * ahead is applied and asks for a snapshot of the event. Each such message is one transaction with its sequence, so
- * a refused message changes nothing (not even the sequence, so the next one asks for a snapshot too). Prices go
- * through the catalog's feed control: never over a trader's.
+ * A producer's batch of messages, applied in order in one transaction (one commit for the batch: players see its
+ * prices together, and a commit's flush is paid once, not per message). A message about an event carries the
+ * producer's sequence for it: one older than the event's last is stale and one equal a duplicate, both ignored (and
+ * counted); one that skips ahead is applied and asks for a snapshot of the event. Each message is applied with its
+ * sequence behind a savepoint, so a refused one changes nothing (not even the sequence, so the next one asks for a
+ * snapshot too). Prices go through the catalog's feed control: never over a trader's.
  */
 export class Ingestion {
   readonly #deps: IngestionDeps;
@@ -38,90 +51,89 @@ export class Ingestion {
   async push(producer: ProducerPrincipal, batch: FeedBatch): Promise<FeedReceipt> {
     const index = batch.messages.findIndex((message) => message.producer !== producer.producerId);
     if (index >= 0) throw feedErrors.producer_mismatch({ field: `messages.${index}.producer` });
-    const by: Acting = { actor: { type: 'system', id: `feed:${producer.producerId}` } };
+    const { producerId } = producer;
+    const by: Acting = { actor: { type: 'system', id: `feed:${producerId}` } };
     const counts = { stale: 0, gaps: 0 };
     const snapshotOf = new Set<string>();
-    await this.#speaking(producer.producerId);
-    const results: Outcome[] = [];
-    for (const message of batch.messages) {
-      const outcome = await this.#one(producer, by, message, counts, snapshotOf);
-      results.push(outcome);
-    }
-    await store.recordMessages(this.#deps.db, producer.producerId, this.#deps.clock.now(), counts);
-    const { state } = (await store.findProducer(this.#deps.db, producer.producerId))!;
+    const afterCommit: Array<() => Promise<unknown>> = [];
+    const { results, state } = await inTransaction(this.#deps.db, async (tx) => {
+      // The producer's row, locked: one batch of a producer at a time, in the order they came.
+      const current = await store.lockProducer(tx, producerId);
+      // A producer that was down speaks again: it is recovering, and asked for everything it prices.
+      if (current?.state === 'down') await store.setState(tx, producerId, 'recovering');
+      const eventIds = [
+        ...new Set(batch.messages.flatMap((message) => ('eventId' in message ? [message.eventId] : []))),
+      ];
+      const sequences = await store.sequencesOf(tx, producerId, eventIds);
+      const applied = new Map<string, number>();
+      const results: Outcome[] = [];
+      for (const message of batch.messages) {
+        const context = { counts, snapshotOf, afterCommit, sequences, applied };
+        results.push(await this.#one(tx, producer, by, message, context));
+      }
+      await store.setSequences(tx, producerId, applied);
+      await store.recordMessages(tx, producerId, this.#deps.clock.now(), counts);
+      return { results, state: (await store.findProducer(tx, producerId))!.state };
+    });
+    // Results and cancellations settle markets, each in a transaction of its own, once the event's end is committed.
+    for (const settle of afterCommit) await settle();
     return { results, producer: { state }, snapshot: { all: state === 'recovering', eventIds: [...snapshotOf] } };
   }
 
-  /** A producer that was down speaks again: it is recovering, and asked for everything it prices. */
-  async #speaking(producerId: string): Promise<void> {
-    await inTransaction(this.#deps.db, async (tx) => {
-      const producer = await store.lockProducer(tx, producerId);
-      if (producer?.state === 'down') await store.setState(tx, producerId, 'recovering');
-    });
-  }
-
-  async #one(
-    producer: ProducerPrincipal,
-    by: Acting,
-    message: FeedMessage,
-    counts: { stale: number; gaps: number },
-    snapshotOf: Set<string>,
-  ): Promise<Outcome> {
+  /**
+   * One message, in the batch's transaction behind a savepoint: a message refused is undone alone (nothing of it
+   * stays, not even its sequence), and the rest of the batch goes on. An odds message, the bulk of a feed, needs
+   * none: its refusals all come before it writes anything (feed-control.ts).
+   */
+  async #one(tx: Tx, producer: ProducerPrincipal, by: Acting, message: FeedMessage, batch: Batch): Promise<Outcome> {
+    const guarded = message.type !== 'odds';
+    if (guarded) await store.messageSavepoint.begin(tx);
     try {
-      if (message.type === 'alive') {
-        if (message.state === 'down') await this.#deps.producers.down(by, producer.producerId);
-        return { outcome: 'applied' };
-      }
-      if (message.type === 'snapshot_complete') {
-        await this.#recovered(by, producer.producerId);
-        return { outcome: 'applied' };
-      }
-      return await this.#inSequence(producer, by, message, counts, snapshotOf);
+      const outcome = await this.#message(tx, producer, by, message, batch);
+      if (guarded) await store.messageSavepoint.keep(tx);
+      return outcome;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      if ('eventId' in message) snapshotOf.add(message.eventId);
+      if (guarded) await store.messageSavepoint.undo(tx);
+      if ('eventId' in message) batch.snapshotOf.add(message.eventId);
       return { outcome: 'refused', error: { code: error.code, message: error.message } };
     }
   }
 
-  /** The snapshot is complete: the producer is up, and the markets held for its silence reopen. */
-  async #recovered(by: Acting, producerId: string): Promise<void> {
-    await inTransaction(this.#deps.db, async (tx) => {
-      const producer = await store.lockProducer(tx, producerId);
-      if (producer?.state === 'up') return;
+  async #message(tx: Tx, producer: ProducerPrincipal, by: Acting, message: FeedMessage, batch: Batch) {
+    const { producerId } = producer;
+    if (message.type === 'alive') {
+      if (message.state === 'down') await this.#deps.producers.down(by, producerId, tx);
+      return { outcome: 'applied' as const };
+    }
+    if (message.type === 'snapshot_complete') {
+      // the producer is up, and the markets held for its silence reopen
       await store.setState(tx, producerId, 'up');
       await this.#deps.catalog.feedControl.release(by, producerId, tx);
-    });
-  }
-
-  async #inSequence(
-    producer: ProducerPrincipal,
-    by: Acting,
-    message: EventMessage,
-    counts: { stale: number; gaps: number },
-    snapshotOf: Set<string>,
-  ): Promise<Outcome> {
-    const { producerId } = producer;
-    const { eventId, sequence } = message;
-    const applied = await inTransaction(this.#deps.db, async (tx) => {
-      const last = await store.lockSequence(tx, producerId, eventId);
-      if (last !== undefined && sequence < last) return 'stale' as const;
-      if (last !== undefined && sequence === last) return 'duplicate' as const;
-      const gap = last !== undefined && sequence > last + 1;
-      const change = await this.#apply(tx, producerId, by, message);
-      await store.setSequence(tx, producerId, eventId, sequence);
-      return { change, gap };
-    });
-    if (applied === 'stale') counts.stale += 1;
-    if (typeof applied === 'string') return { outcome: applied };
-    if (applied.gap) {
-      counts.gaps += 1;
-      snapshotOf.add(eventId);
+      return { outcome: 'applied' as const };
     }
-    // Results and cancellations settle markets, each in a transaction of its own, once the event's end is committed.
-    if (producer.trusted && message.type === 'result') await this.#deps.eventResults.apply(by, eventId, message.score);
-    if (producer.trusted && message.type === 'cancel') await this.#deps.eventResults.voidUnsettled(by, eventId);
-    return { outcome: applied.change };
+    const { eventId, sequence } = message;
+    const last = batch.sequences.get(eventId);
+    if (last !== undefined && sequence < last) {
+      batch.counts.stale += 1;
+      return { outcome: 'stale' as const };
+    }
+    if (last !== undefined && sequence === last) return { outcome: 'duplicate' as const };
+    if (last !== undefined && sequence > last + 1) {
+      batch.counts.gaps += 1;
+      batch.snapshotOf.add(eventId);
+    }
+    const change = await this.#apply(tx, producerId, by, message);
+    // kept in memory until the batch's end: a message refused later does not undo this one's sequence
+    batch.sequences.set(eventId, sequence);
+    batch.applied.set(eventId, sequence);
+    if (producer.trusted && message.type === 'result') {
+      batch.afterCommit.push(() => this.#deps.eventResults.apply(by, eventId, message.score));
+    }
+    if (producer.trusted && message.type === 'cancel') {
+      batch.afterCommit.push(() => this.#deps.eventResults.voidUnsettled(by, eventId));
+    }
+    return { outcome: change };
   }
 
   /** One message's change, inside its transaction. */

@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog/service.ts';
 import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, type Db } from '../platform/db/database.ts';
+import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { newToken, sha256Hex, TOKEN_PREFIX } from '../platform/crypto.ts';
 import { platformErrors } from '../platform/errors.ts';
 import type { ProducerPrincipal } from '../platform/http/principals.ts';
@@ -86,12 +86,13 @@ export class Producers {
   }
 
   /** A producer down (silent, or it said so): its state, and its open markets held, in one transaction. */
-  async down(by: Acting, producerId: string): Promise<void> {
-    await inTransaction(this.#deps.db, async (tx) => {
+  async down(by: Acting, producerId: string, within?: Tx): Promise<void> {
+    const work = async (tx: Tx) => {
       const producer = await store.lockProducer(tx, producerId);
       if (!producer || producer.state === 'down') return;
       await store.setState(tx, producerId, 'down');
       await this.#deps.catalog.feedControl.hold(by, producerId, tx);
-    });
+    };
+    await (within ? work(within) : inTransaction(this.#deps.db, work));
   }
 }

@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { Queryable } from '../platform/db/database.ts';
+import { sql, type Insertable } from 'kysely';
+import type { Queryable, Tx } from '../platform/db/database.ts';
 import type { FeedProducersTable, ProducerState } from './tables.ts';
 
 export async function insertProducer(q: Queryable, row: Insertable<FeedProducersTable>): Promise<boolean> {
@@ -62,24 +62,35 @@ export function silentProducers(q: Queryable, silentSince: Date) {
 }
 
 /**
- * The event's last sequence from this producer, locked for the message's transaction (a row made for a first
- * message), or undefined for a first message.
+ * The last sequence this producer gave each of these events (an event it never spoke of is absent). Read without a
+ * lock: the producer's row, locked for the batch, keeps its batches one at a time.
  */
-export async function lockSequence(q: Queryable, producerId: string, eventId: string): Promise<number | undefined> {
-  const row = await q
+export async function sequencesOf(q: Queryable, producerId: string, eventIds: string[]): Promise<Map<string, number>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await q
     .selectFrom('feed_event_sequences')
-    .select('sequence')
+    .select(['event_id', 'sequence'])
     .where('producer_id', '=', producerId)
-    .where('event_id', '=', eventId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row?.sequence;
+    .where('event_id', 'in', eventIds)
+    .execute();
+  return new Map(rows.map((row) => [row.event_id, row.sequence]));
 }
 
-export async function setSequence(q: Queryable, producerId: string, eventId: string, sequence: number): Promise<void> {
+/** The batch's last sequence of each event it applied a message of, in one statement. */
+export async function setSequences(q: Queryable, producerId: string, sequences: Map<string, number>): Promise<void> {
+  if (sequences.size === 0) return;
   await q
     .insertInto('feed_event_sequences')
-    .values({ producer_id: producerId, event_id: eventId, sequence })
-    .onConflict((c) => c.columns(['producer_id', 'event_id']).doUpdateSet({ sequence }))
+    .values([...sequences].map(([eventId, sequence]) => ({ producer_id: producerId, event_id: eventId, sequence })))
+    .onConflict((c) =>
+      c.columns(['producer_id', 'event_id']).doUpdateSet((eb) => ({ sequence: eb.ref('excluded.sequence') })),
+    )
     .execute();
 }
+
+/** A message applied alone inside its batch's transaction: begun, kept, or undone (ingestion.ts). */
+export const messageSavepoint = {
+  begin: (tx: Tx) => sql`savepoint feed_message`.execute(tx),
+  keep: (tx: Tx) => sql`release savepoint feed_message`.execute(tx),
+  undo: (tx: Tx) => sql`rollback to savepoint feed_message`.execute(tx),
+};

@@ -141,8 +141,13 @@ export class StreamService {
   }
 
   #noted(payload: string): void {
-    const [kind, id, balance] = payload.split(':');
-    if (!id) return;
+    // `<kind>:<id>`, or `balance:<playerId>:<minor units>`; an event's id may hold colons (a feed's `sr:match:1`)
+    const colon = payload.indexOf(':');
+    const kind = payload.slice(0, colon);
+    let id = payload.slice(colon + 1);
+    let balance: string | undefined;
+    if (kind === 'balance') [id, balance] = [id.slice(0, id.lastIndexOf(':')), id.slice(id.lastIndexOf(':') + 1)];
+    if (colon < 0 || !id) return;
     if (kind === 'event') {
       // another process's change (this process's own forgot at its commit): browsing reads it afresh
       this.#deps.browsing.forget(id);

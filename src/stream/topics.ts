@@ -3,7 +3,7 @@
  * changing, and the balance after each movement) and `offers` (the cash-out offers of the player's open bets) need
  * the stream's player session.
  */
-export const TOPIC_PATTERN = '^(live|bets|offers|(event|competition|sport):[A-Za-z0-9_.-]{1,64})$';
+export const TOPIC_PATTERN = '^(live|bets|offers|(event|competition|sport):[A-Za-z0-9_.:-]{1,64})$';
 const TOPIC = new RegExp(TOPIC_PATTERN);
 
 export type Topic =

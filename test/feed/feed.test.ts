@@ -3,6 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type { TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import { freshSportsbookPerTest, newRequestId, type Sportsbook } from '../helpers/sportsbook.ts';
+import { openStream } from '../helpers/stream.ts';
 import type { TestWallet } from '../helpers/wallet.ts';
 
 /**
@@ -180,6 +181,20 @@ describe('feed messages', () => {
     assert.deepEqual([view.control, view.producerId, view.heldByProducer], ['feed', 'acme', false]);
   });
 
+  it("a fed price reaches the players' change stream, under the provider's own event id", async () => {
+    const key = await register();
+    await pushed(key, [fixture(1), market(2)]);
+    const stream = await openStream(t.url, { topics: [`event:${EVENT}`] });
+    try {
+      await stream.next('snapshot');
+      await pushed(key, [odds(3, '2.45')]);
+      const change = await stream.next('odds', 2_000);
+      assert.deepEqual([change.data.eventId, change.data.marketId, change.data.odds], [EVENT, MARKET, '2.45']);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('a message older than what the event has is stale, and a repeat a duplicate: both ignored and counted', async () => {
     const key = await register();
     await pushed(key, [fixture(10), market(11), odds(13, '2.40')]);
@@ -215,6 +230,18 @@ describe('feed messages', () => {
     assert.deepEqual(low.results, [
       { outcome: 'refused', error: { code: 'validation', message: 'Odds must be above 1.00 and at most 1000.' } },
     ]);
+  });
+
+  it('a refused market message is undone alone: the batch before and after it stands', async () => {
+    const key = await register();
+    const wrong = { ...market(2), marketId: 'sr:wrong', marketType: 'totals' }; // totals need a line
+    const receipt = await pushed(key, [fixture(1), wrong, market(3)]);
+    assert.deepEqual(outcomes(receipt), ['applied', 'refused', 'applied']);
+    assert.equal(receipt.results[1].error.code, 'validation');
+    const markets = await t.db.selectFrom('markets').select('id').where('event_id', '=', EVENT).execute();
+    assert.deepEqual(markets, [{ id: MARKET }]);
+    const [sequence] = await t.db.selectFrom('feed_event_sequences').select('sequence').execute();
+    assert.equal(sequence!.sequence, 3);
   });
 
   it("a bet stop suspends every open market of the event that the producer controls, and no trader's", async () => {

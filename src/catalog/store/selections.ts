@@ -120,12 +120,21 @@ export function selectionNames(q: Queryable, selectionIds: string[]) {
     .execute();
 }
 
-/** A fed market's selections by outcome, with their prices and the feed's kept ones. */
-export function selectionsByOutcome(q: Queryable, marketId: string) {
+/** A market's selections with their prices, beside the market's event, producer, control and status: one read. */
+export function marketSelections(q: Queryable, marketId: string) {
   return q
     .selectFrom('selections')
-    .select(['id', 'outcome', 'odds_milli', 'fed_odds_milli'])
-    .where('market_id', '=', marketId)
+    .innerJoin('markets', 'markets.id', 'selections.market_id')
+    .select([
+      'selections.id',
+      'selections.outcome',
+      'selections.odds_milli',
+      'markets.event_id',
+      'markets.producer_id',
+      'markets.control',
+      'markets.status',
+    ])
+    .where('selections.market_id', '=', marketId)
     .execute();
 }
 
