@@ -132,7 +132,9 @@ await Promise.all(
       const sent: string[] = [];
       for (let i = 0; i < BATCH; i++) {
         const eventId = mine[i % mine.length]!;
+        // a batch of 100 prices 100 different selections (5 events x 10 markets x 2 outcomes): none supersedes another
         const market = `${eventId}:m${Math.floor(i / mine.length) % MARKETS}`;
+        const outcome = Math.floor(i / (mine.length * MARKETS)) % 2 === 0 ? 'over' : 'under';
         // each price new, so every message is a change the stream sends
         price = (price + 1) % 900;
         const odds = (1.05 + price / 100).toFixed(2);
@@ -142,9 +144,9 @@ await Promise.all(
           eventId,
           sequence: next(eventId),
           marketId: market,
-          prices: [{ outcome: 'over', odds }],
+          prices: [{ outcome, odds }],
         });
-        sent.push(`${market}_0@${odds}`);
+        sent.push(`${market}_${outcome === 'over' ? 0 : 1}@${odds}`);
       }
       const now = performance.now();
       for (const selection of sent) sentAt.set(selection, now);

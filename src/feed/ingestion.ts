@@ -1,5 +1,5 @@
 import type { EventResults } from '../betting/event-results.ts';
-import type { FedChange } from '../catalog/feed-control.ts';
+import type { FedChange, PriceBook } from '../catalog/feed-control.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Acting } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -31,6 +31,8 @@ interface Batch {
   sequences: Map<string, number>;
   /** the events this batch applied a message of, with their last sequence, written at its end */
   applied: Map<string, number>;
+  /** the batch's odds messages, judged one by one and written together */
+  prices: PriceBook;
 }
 
 /**
@@ -65,12 +67,15 @@ export class Ingestion {
         ...new Set(batch.messages.flatMap((message) => ('eventId' in message ? [message.eventId] : []))),
       ];
       const sequences = await store.sequencesOf(tx, producerId, eventIds);
+      const prices = this.#deps.catalog.feedControl.priceBook(tx, producerId);
+      await prices.prime(batch.messages.flatMap((message) => (message.type === 'odds' ? [message.marketId] : [])));
       const applied = new Map<string, number>();
       const results: Outcome[] = [];
       for (const message of batch.messages) {
-        const context = { counts, snapshotOf, afterCommit, sequences, applied };
+        const context = { counts, snapshotOf, afterCommit, sequences, applied, prices };
         results.push(await this.#one(tx, producer, by, message, context));
       }
+      await prices.flush();
       await store.setSequences(tx, producerId, applied);
       await store.recordMessages(tx, producerId, this.#deps.clock.now(), counts);
       return { results, state: (await store.findProducer(tx, producerId))!.state };
@@ -83,10 +88,12 @@ export class Ingestion {
   /**
    * One message, in the batch's transaction behind a savepoint: a message refused is undone alone (nothing of it
    * stays, not even its sequence), and the rest of the batch goes on. An odds message, the bulk of a feed, needs
-   * none: its refusals all come before it writes anything (feed-control.ts).
+   * none: it is judged against the batch's price book and written with the others at its next flush, before any
+   * other kind of message (which reads and changes markets itself) and at the batch's end.
    */
   async #one(tx: Tx, producer: ProducerPrincipal, by: Acting, message: FeedMessage, batch: Batch): Promise<Outcome> {
     const guarded = message.type !== 'odds';
+    if (guarded) await batch.prices.flush();
     if (guarded) await store.messageSavepoint.begin(tx);
     try {
       const outcome = await this.#message(tx, producer, by, message, batch);
@@ -123,7 +130,10 @@ export class Ingestion {
       batch.counts.gaps += 1;
       batch.snapshotOf.add(eventId);
     }
-    const change = await this.#apply(tx, producerId, by, message);
+    const change =
+      message.type === 'odds'
+        ? await batch.prices.price(message.marketId, message.prices)
+        : await this.#apply(tx, producerId, by, message);
     // kept in memory until the batch's end: a message refused later does not undo this one's sequence
     batch.sequences.set(eventId, sequence);
     batch.applied.set(eventId, sequence);
@@ -136,8 +146,13 @@ export class Ingestion {
     return { outcome: change };
   }
 
-  /** One message's change, inside its transaction. */
-  async #apply(tx: Tx, producerId: string, by: Acting, message: EventMessage): Promise<FedChange> {
+  /** One message's change other than prices (those are the price book's), inside the batch's transaction. */
+  async #apply(
+    tx: Tx,
+    producerId: string,
+    by: Acting,
+    message: Exclude<EventMessage, { type: 'odds' }>,
+  ): Promise<FedChange> {
     const { feedControl, trading } = this.#deps.catalog;
     const { eventId } = message;
     switch (message.type) {
@@ -154,8 +169,6 @@ export class Ingestion {
         };
         return feedControl.market(tx, by, producerId, eventId, market);
       }
-      case 'odds':
-        return feedControl.prices(tx, producerId, message.marketId, message.prices);
       case 'market_status':
         return feedControl.status(tx, producerId, message.marketId, message.status);
       case 'bet_stop':

@@ -195,6 +195,20 @@ describe('feed messages', () => {
     }
   });
 
+  it('prices of one selection twice in a batch: the last one stands, as one new odds version', async () => {
+    const key = await register();
+    await pushed(key, [fixture(1), market(2)]);
+    const receipt = await pushed(key, [odds(3, '2.20'), odds(4, '2.30')]);
+    assert.deepEqual(outcomes(receipt), ['applied', 'applied']);
+    let home = homeOf(await tradersMarket()) as unknown as { odds: string; oddsVersion: number };
+    assert.deepEqual([home.odds, home.oddsVersion], ['2.30', 2]);
+    // a bet stop between prices: the prices before it are written first, and a suspended market is still priced
+    await pushed(key, [odds(5, '2.35'), evented('bet_stop', 6), odds(7, '2.40')]);
+    const view = await tradersMarket();
+    home = homeOf(view) as unknown as { odds: string; oddsVersion: number };
+    assert.deepEqual([view.status, home.odds, home.oddsVersion], ['suspended', '2.40', 4]);
+  });
+
   it('a message older than what the event has is stale, and a repeat a duplicate: both ignored and counted', async () => {
     const key = await register();
     await pushed(key, [fixture(10), market(11), odds(13, '2.40')]);

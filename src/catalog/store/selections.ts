@@ -120,13 +120,15 @@ export function selectionNames(q: Queryable, selectionIds: string[]) {
     .execute();
 }
 
-/** A market's selections with their prices, beside the market's event, producer, control and status: one read. */
-export function marketSelections(q: Queryable, marketId: string) {
+/** Markets' selections with their prices, beside each market's event, producer, control and status: one read. */
+export function marketsSelections(q: Queryable, marketIds: string[]) {
+  if (marketIds.length === 0) return Promise.resolve([]);
   return q
     .selectFrom('selections')
     .innerJoin('markets', 'markets.id', 'selections.market_id')
     .select([
       'selections.id',
+      'selections.market_id',
       'selections.outcome',
       'selections.odds_milli',
       'markets.event_id',
@@ -134,13 +136,27 @@ export function marketSelections(q: Queryable, marketId: string) {
       'markets.control',
       'markets.status',
     ])
-    .where('selections.market_id', '=', marketId)
+    .where('selections.market_id', 'in', marketIds)
     .execute();
 }
 
-/** The feed's price of a selection of a market a trader controls: kept, not applied. */
-export async function keepFedOdds(q: Queryable, selectionId: string, oddsMilli: number): Promise<void> {
-  await q.updateTable('selections').set({ fed_odds_milli: oddsMilli }).where('id', '=', selectionId).execute();
+/** Selections' new prices, each a new odds version, in one statement. */
+export async function setManyOdds(q: Queryable, prices: Map<string, number>): Promise<void> {
+  if (prices.size === 0) return;
+  const values = sql.join([...prices].map(([id, milli]) => sql`(${id}, ${milli}::integer)`));
+  await sql`
+    update selections set odds_milli = v.milli, odds_version = selections.odds_version + 1
+      from (values ${values}) as v (id, milli)
+      where selections.id = v.id`.execute(q);
+}
+
+/** The feed's prices kept beside a trader's (FeedControl.priceBook), in one statement. */
+export async function keepManyFedOdds(q: Queryable, prices: Map<string, number>): Promise<void> {
+  if (prices.size === 0) return;
+  const values = sql.join([...prices].map(([id, milli]) => sql`(${id}, ${milli}::integer)`));
+  await sql`
+    update selections set fed_odds_milli = v.milli from (values ${values}) as v (id, milli)
+      where selections.id = v.id`.execute(q);
 }
 
 /** A market given back to the feed: the feed's kept prices become its prices (a new odds version where they differ). */
