@@ -264,6 +264,28 @@ describe('messages', () => {
     }
   });
 
+  it('names the settled tab and a finished event apart from cashing out, in every language', () => {
+    // pt-BR once said "Encerrar" for the cash-out, a cashed-out bet, the settled tab and a finished event
+    const stems = (text: string) =>
+      text
+        .replace(/\{\w+\}/g, '')
+        .toLowerCase()
+        .split(/[^\p{L}]+/u)
+        .filter((word) => word.length > 3)
+        .map((word) => word.slice(0, 5));
+    for (const [locale, catalogue] of [
+      ['en', en],
+      ['pt-BR', ptBR],
+      ['es', es],
+    ] as const) {
+      const cashingOut = new Set([...stems(catalogue.cashOut), ...stems(catalogue.status_cashed_out)]);
+      for (const key of ['settled', 'finished'] as const) {
+        const shared = stems(catalogue[key]).filter((stem) => cashingOut.has(stem));
+        assert.deepEqual(shared, [], `${locale} ${key}: "${catalogue[key]}" shares a word with cashing out`);
+      }
+    }
+  });
+
   it('uses the same placeholders in every language', () => {
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
     for (const catalogue of [ptBR, es]) {
