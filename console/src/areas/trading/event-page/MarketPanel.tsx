@@ -45,9 +45,12 @@ export function MarketPanel(props: {
           {t.trading.marketStatuses[market.status]}
         </Badge>
       </div>
-      <p class="muted" title={t.trading.marginHint}>
-        {t.trading.margin}: {percent(margin(market))}
-      </p>
+      {/* double chance's outcomes overlap (each result wins two of them): Σ 1/odds is no margin there */}
+      {market.type !== 'double_chance' && (
+        <p class="muted" title={t.trading.marginHint}>
+          {t.trading.margin}: {percent(margin(market))}
+        </p>
+      )}
       {market.producerId && (
         <p class="muted">
           <Badge tone={market.control === 'feed' ? 'good' : 'neutral'}>{t.trading.control[market.control]}</Badge>{' '}
