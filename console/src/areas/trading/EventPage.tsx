@@ -22,7 +22,12 @@ export function EventPage(props: { id: string }) {
       call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
     props.id,
   );
-  useEventChanges(props.id, loaded.reload);
+  useEventChanges(props.id, () => void loaded.reload());
+  // Another action on the page (a market, a result) takes the place of "Event saved."
+  const changed = () => {
+    setSaved(false);
+    void loaded.reload();
+  };
   if (loaded.state === 'failed' && !loaded.data) return <Failure error={loaded.error} retry={loaded.reload} />;
   if (!loaded.data) return <Loading />;
   const event = loaded.data.event;
@@ -35,14 +40,15 @@ export function EventPage(props: { id: string }) {
       <EventForm
         event={event}
         saved={() => {
-          setSaved(true);
-          loaded.reload();
+          // the form is drawn anew from the saved event: it says so once it shows it, not before
+          setSaved(false);
+          void loaded.reload().then(() => setSaved(true));
         }}
         justSaved={saved}
         key={JSON.stringify([event.startsAt, event.status, event.score, event.period, event.clock])}
       />
       <div class="form-actions">
-        <NewMarket eventId={event.id} event={event} created={loaded.reload} />
+        <NewMarket eventId={event.id} event={event} created={changed} />
         {event.markets.length > 0 && event.status !== 'cancelled' && (
           <button type="button" class="button" onClick={() => setResulting(true)}>
             {t.trading.resultButton}
@@ -54,13 +60,13 @@ export function EventPage(props: { id: string }) {
           event={event}
           onClose={(done) => {
             setResulting(false);
-            if (done) loaded.reload();
+            if (done) changed();
           }}
         />
       )}
       {event.markets.length === 0 && <p class="state state-empty">{t.trading.noMarkets}</p>}
       {event.markets.map((market) => (
-        <MarketPanel market={market} event={event} changed={loaded.reload} key={market.id} />
+        <MarketPanel market={market} event={event} changed={changed} key={market.id} />
       ))}
       {event.markets.length > 0 && <RiskPanel eventId={event.id} />}
     </Page>
