@@ -5,13 +5,13 @@ export type Loaded<T> =
 
 /**
  * Loads what a screen shows, again whenever `key` changes (its filters), cancelling a load that a newer one
- * replaced. `reload()` after a change the screen made; it resolves once the screen has the newer data (or the load
- * failed), so a screen says "saved" only when what it shows is what was saved.
+ * replaced. `reload()` after a change the screen made; `reloaded()` does the same and resolves once the screen has the
+ * newer data (or the load failed), so a screen says "saved" only when what it shows is what was saved.
  */
 export function useLoad<T>(
   load: (signal: AbortSignal) => Promise<T>,
   key: string,
-): Loaded<T> & { reload: () => Promise<void> } {
+): Loaded<T> & { reload: () => void; reloaded: () => Promise<void> } {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
@@ -31,7 +31,8 @@ export function useLoad<T>(
     );
     return () => controller.abort();
   }, [key, generation]);
-  const reload = useCallback(
+  const reload = useCallback(() => setGeneration((value) => value + 1), []);
+  const reloaded = useCallback(
     () =>
       new Promise<void>((resolve) => {
         waiting.current.push(resolve);
@@ -39,5 +40,5 @@ export function useLoad<T>(
       }),
     [],
   );
-  return { ...loaded, reload };
+  return { ...loaded, reload, reloaded };
 }

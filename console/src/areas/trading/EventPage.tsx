@@ -22,11 +22,11 @@ export function EventPage(props: { id: string }) {
       call('getTradingEvent', 'GET', `/api/v1/admin/trading/events/${encodeURIComponent(props.id)}`, { signal }),
     props.id,
   );
-  useEventChanges(props.id, () => void loaded.reload());
+  useEventChanges(props.id, loaded.reload);
   // Another action on the page (a market, a result) takes the place of "Event saved."
   const changed = () => {
     setSaved(false);
-    void loaded.reload();
+    loaded.reload();
   };
   if (loaded.state === 'failed' && !loaded.data) return <Failure error={loaded.error} retry={loaded.reload} />;
   if (!loaded.data) return <Loading />;
@@ -42,7 +42,7 @@ export function EventPage(props: { id: string }) {
         saved={() => {
           // the form is drawn anew from the saved event: it says so once it shows it, not before
           setSaved(false);
-          void loaded.reload().then(() => setSaved(true));
+          void loaded.reloaded().then(() => setSaved(true));
         }}
         justSaved={saved}
         key={JSON.stringify([event.startsAt, event.status, event.score, event.period, event.clock])}
