@@ -31,7 +31,7 @@ interface Round {
 const t = await startTestApp({ LOG_LEVEL: 'info', METRICS_PORT: 'off' }, { logStream: logDestination('/dev/null') });
 try {
   process.stdout.write(`catalog reads on ${databaseName()}: seeding the demo catalog ...\n`);
-  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  await seedDemoCatalog(t.app.services, t.clock);
   await sql`analyze`.execute(t.db);
   const soccer = (await t.request('GET', '/api/v1/catalog/sports/soccer')).body;
   const eventIds: string[] = soccer.competitions.flatMap((competition: { events: Array<{ id: string }> }) =>

@@ -162,7 +162,7 @@ let stopped = '';
 
 try {
   process.stdout.write('stream: seeding the demo catalog ...\n');
-  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  await seedDemoCatalog(t.app.services, t.clock);
   await sql`analyze`.execute(t.db);
   const live = (await t.request('GET', '/api/v1/catalog/live')).body.events as Array<{ id: string }>;
   const markets: ChangedMarket[] = [];

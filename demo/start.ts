@@ -171,7 +171,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const trader = await createStaff(server.app.services.staff, api, 'trader');
 
     log('demo: seeding the demo catalog (three sports, seven leagues, thirty events) ...');
-    const seeded = await seedDemoCatalog(server.app.services.catalog, systemClock);
+    const seeded = await seedDemoCatalog(server.app.services, systemClock);
     log(
       `demo:   ${seeded.events} events, ${seeded.markets} markets${live ? '; the live simulator moves them every 3 s' : ''}`,
     );

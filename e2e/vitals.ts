@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type * as WebVitals from 'web-vitals/attribution';
-import { applyFeedUpdate } from '../src/catalog/feed.ts';
 import type { Stack } from './helpers/stack.ts';
 
 /** The "good" thresholds of Core Web Vitals (web.dev), the issue's quality bar. */
@@ -112,10 +111,9 @@ export async function measureVitals(browser: Browser, stack: Stack): Promise<Vit
     await page.waitForTimeout(500);
 
     await stack.setOdds(selection.id, (Number(selection.odds) + 0.25).toFixed(2));
-    await applyFeedUpdate(stack.t.app.services.catalog, {
-      type: 'event_state',
-      eventId: event.id,
-      score: { home: event.score.home + 1, away: event.score.away },
+    await stack.t.request('PATCH', `/api/v1/admin/trading/events/${event.id}`, {
+      token: stack.book.trader,
+      body: { score: { home: event.score.home + 1, away: event.score.away } },
     });
     await page.locator(`.odds.up[data-selection="${selection.id}"]`).waitFor({ timeout: 30_000 });
 

@@ -39,8 +39,8 @@ export async function registerRoutes(
   const { wallet, review, adjustments, reports, provisioning, activation, credentialRotation } = services;
   const { aggregatorAdmin, clientInterventions, tenantSettings, tenantCredentials } = services;
   const { aggregatorAuthentication, auditViews, sandbox, partner, statements, preferences, eventResults } = routeOnly;
-  const { ingestion, risk } = routeOnly;
-  const { producers } = services;
+  const { risk } = routeOnly;
+  const { producers, ingestion } = services;
   const auth = await Auth.create(
     http,
     {

@@ -90,6 +90,7 @@ export interface AppServices {
   wallets: WalletClient;
   stream: StreamService;
   producers: Producers;
+  ingestion: Ingestion;
 }
 
 /** The use cases only the guards and the routes reach. */
@@ -101,7 +102,6 @@ export interface RouteOnlyServices {
   statements: Statements;
   preferences: PlayerPreferences;
   eventResults: EventResults;
-  ingestion: Ingestion;
   risk: EventRisk;
 }
 
@@ -188,7 +188,11 @@ export function buildServices(
   const eventResults = new EventResults({ db, clock, catalog, settlement, audit });
   const risk = new EventRisk({ db, catalog, tenants });
   const producers = new Producers({ db, clock, audit, catalog, silenceSeconds: config.feedSilenceSeconds });
-  const ingestion = new Ingestion({ db, clock, catalog, eventResults, producers });
+  const ingestion = new Ingestion({ db, clock, catalog, producers });
+  ingestion.settleWith({
+    result: (by, eventId, score) => eventResults.apply(by, eventId, score),
+    cancel: (by, eventId) => eventResults.voidUnsettled(by, eventId),
+  });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });
   const review = new ObligationReview({ db, clock, ledger, delivery, tenants, audit });
@@ -244,6 +248,7 @@ export function buildServices(
       wallets,
       stream,
       producers,
+      ingestion,
     },
     routeOnly: {
       aggregatorAuthentication,
@@ -253,7 +258,6 @@ export function buildServices(
       statements,
       preferences,
       eventResults,
-      ingestion,
       risk,
     },
   };

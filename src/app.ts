@@ -31,7 +31,6 @@ export interface AppDeps {
   /** Failed-attempt and aggregator request budgets; the defaults unless a test changes them. */
   authLimits?: AuthLimits;
   /** Development only: run the demo live simulator (odds, suspensions, scores) beside the API. */
-  demoLive?: boolean;
   /**
    * scrypt's cost for the passwords of accounts this app creates: PASSWORD_COST (staff/password.ts) unless a test
    * makes its throwaway accounts cheap to hash.
@@ -65,6 +64,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await services.stream.start();
   // Streams never end by themselves: they are closed before the server waits for its connections to finish.
   http.addHook('preClose', async () => services.stream.stop());
-  const jobs = periodicJobs(http, services, deps.config, deps.demoLive);
+  const jobs = periodicJobs(http, services);
   return { http, services, jobs, metrics: platformMetrics };
 }

@@ -12,6 +12,7 @@ import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './p
 import { logDestination } from './platform/http/logging.ts';
 import { DOCS_PATH } from './platform/http/openapi.ts';
 import { serveMetrics, type MetricsListener } from './platform/metrics/listener.ts';
+import { startDemoFeed } from './seed/demo-feed-process.ts';
 
 export interface RunningServer {
   app: App;
@@ -112,6 +113,9 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
   const stopIfAsked = (state: string) => {
     if (options.signal?.aborted) throw new StartupInterrupted(state);
   };
+  if (options.demoLive && config.appEnv !== 'development') {
+    throw new StartupError('the demo live simulator runs only with APP_ENV=development');
+  }
   await ensurePortFree(config);
   await ensureMetricsPortFree(config);
   // The lock can be lost at any moment from here on: during start-up it fails the start, afterwards it stops all.
@@ -137,7 +141,6 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
       db: database.db,
       clock: options.clock ?? systemClock,
       logStream: options.logStream ?? logDestination(1),
-      ...(options.demoLive ? { demoLive: true } : {}),
     });
     // Before any request: bets left pending by a crash are unknown outcomes, refused and rolled back.
     const recovered = await app.services.recovery.recoverPendingBets();
@@ -175,9 +178,12 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
     app.metrics.instanceLockHeld(true);
     for (const job of app.jobs) job.start();
     await app.services.delivery.start();
+    const demoFeed = options.demoLive ? await startDemoFeed(app.services.producers, url, app.http.log) : null;
+    if (demoFeed) say("demo: the live simulator prices the demo producer's events through the feed API");
     const running = app;
     const openChannel = channel;
     const stopWorkers = async () => {
+      await demoFeed?.stop();
       await Promise.all(running.jobs.map((job) => job.stop()));
       await running.services.delivery.stop();
     };

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CHANNEL_FILE } from '../src/commands/local-channel.ts';
@@ -16,6 +18,7 @@ import { request } from './helpers/app.ts';
 import { BIN, deploymentEnv, runCli, startServe } from './helpers/process.ts';
 
 const embedded = !process.env.DATABASE_URL;
+const HOLD_DATA_DIR = fileURLToPath(new URL('./helpers/hold-data-dir.ts', import.meta.url));
 const PASSWORD = 'a long enough password';
 
 let env: Record<string, string>;
@@ -178,7 +181,7 @@ describe('bookmaker CLI', () => {
       const result = await cli(args);
       assert.equal(result.code, 0, args.join(' '));
       assert.match(result.stdout, /^Usage: bookmaker demo <command>/);
-      assert.match(result.stdout, /demo seed .*\n.*demo live \[--ticks N\] \[--interval MS\]/);
+      assert.match(result.stdout, /demo seed .*\n.*demo live \[--url URL\] \[--ticks N\] \[--interval MS\]/);
     }
     const bare = await cli(['staff']);
     assert.equal(bare.code, 2);
@@ -208,9 +211,9 @@ describe('bookmaker CLI', () => {
 });
 
 describe('administrative commands beside a running server', () => {
-  it('staff create, demo seed and demo live run while serve runs, and the new admin logs in at once', async () => {
+  it('staff create, demo seed and demo live run while serve --demo-live runs; the new admin logs in at once, and both simulators price through the feed API', async () => {
     const fresh = await deploymentEnv();
-    const server = await startServe(fresh.env);
+    const server = await startServe(fresh.env, ['--demo-live']);
     try {
       const created = await runCli(fresh.env, staffArgs('beside@bookmaker.test'));
       assert.equal(created.code, 0, created.stderr);
@@ -225,15 +228,37 @@ describe('administrative commands beside a running server', () => {
       const sports = await request(server.url, 'GET', '/api/v1/catalog/sports');
       assert.equal(sports.body.sports.length, 3, 'the server sees the seeded catalog at once');
 
-      const live = await runCli(fresh.env, ['demo', 'live', '--ticks', '2', '--interval', '10']);
+      // the server's own simulator, a process of its own, speaks for the demo producer within a tick
+      const token = login.body.token as string;
+      const demoProducer = async () =>
+        (await request(server.url, 'GET', '/api/v1/admin/feed/producers', { token })).body.producers.find(
+          (producer: { id: string }) => producer.id === 'demo',
+        );
+      const seededAt = (await demoProducer()).lastMessageAt;
+      for (let tries = 0; (await demoProducer()).lastMessageAt === seededAt; tries++) {
+        assert.ok(tries < 100, 'the demo live simulator of serve --demo-live pushed nothing in 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+
+      // one run by hand, with a key of its own (the server's simulator's key stops working)
+      const issued = await request(server.url, 'POST', '/api/v1/admin/feed/producers/demo/key', { token });
+      assert.equal(issued.status, 200, issued.text);
+      const env = { ...fresh.env, BOOKMAKER_FEED_KEY: issued.body.key };
+      const live = await runCli(env, ['demo', 'live', '--url', server.url, '--ticks', '2', '--interval', '10']);
       assert.equal(live.code, 0, live.stderr);
+      const ticks = live.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       assert.deepEqual(
-        live.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line).tick),
+        ticks.map((tick) => tick.tick),
         [1, 2],
       );
+      assert.ok(ticks[0].outcomes.applied > 0, live.stdout);
+
+      const keyless = await runCli(fresh.env, ['demo', 'live', '--url', server.url, '--ticks', '1']);
+      assert.equal(keyless.code, 2);
+      assert.match(keyless.stderr, /set BOOKMAKER_FEED_KEY/);
     } finally {
       server.child.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -268,8 +293,12 @@ describe('the embedded database held by another command', { skip: !embedded && '
   it('a second command says what to do instead of failing obscurely', async () => {
     const fresh = await deploymentEnv();
     try {
-      const live = runCli(fresh.env, ['demo', 'live', '--ticks', '40', '--interval', '100']);
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // a long command holds the embedded database (its lock, as every command without a server takes it)
+      const holder = spawn(process.execPath, [HOLD_DATA_DIR, fresh.env.DATA_DIR!], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      const holderExit = new Promise((resolve) => holder.on('close', resolve));
+      await once(holder.stdout, 'data');
       const second = await runCli(fresh.env, ['migrate']);
       assert.equal(second.code, 1);
       assert.match(
@@ -277,7 +306,8 @@ describe('the embedded database held by another command', { skip: !embedded && '
         /another process holds the embedded database in .*, and no server answers on .*admin\.sock/,
       );
       assert.match(second.stderr, /let it finish or stop it/);
-      assert.equal((await live).code, 0);
+      holder.stdin.end();
+      assert.equal(await holderExit, 0);
     } finally {
       await fresh.dispose();
     }

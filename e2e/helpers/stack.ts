@@ -1,5 +1,4 @@
-import { applyFeedUpdate } from '../../src/catalog/feed.ts';
-import { demoCatalog } from '../../src/seed/demo-catalog.ts';
+import { writeDemoCatalog } from '../../src/seed/demo-catalog.ts';
 import { loginAsStaff, startTestApp, type HttpResponse, type TestApp } from '../../test/helpers/app.ts';
 import { addPricedEvent, setUpSportsbook, resultsOf, type Sportsbook } from '../../test/helpers/sportsbook.ts';
 import { openSession } from '../../test/helpers/tenant.ts';
@@ -70,11 +69,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (response.status >= 300) throw new Error(`embedOrigins: ${response.text}`);
   };
   if (options.demo !== false) {
-    for (const update of demoCatalog(t.clock.now())) {
-      // setUpSportsbook made the soccer sport already
-      if (update.type === 'sport' && update.id === 'soccer') continue;
-      await applyFeedUpdate(t.app.services.catalog, update);
-    }
+    // beside the soccer sport setUpSportsbook made
+    await writeDemoCatalog(t.app.services, t.clock.now());
   }
   const trade = (method: string, path: string, body: unknown) =>
     asStaff('trader', method, `/api/v1/admin/trading${path}`, body);

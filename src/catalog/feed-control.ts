@@ -10,14 +10,16 @@ import type { Clock } from '../platform/clock.ts';
 import { inTransaction, onTransactionEnd, type Db, type Tx } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
-import { checkedOdds } from './odds.ts';
+import { checkedOdds, formatLine, formatMilli } from './odds.ts';
+import { liveRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import * as competitionStore from './store/competitions.ts';
+import * as feedStore from './store/feed.ts';
 import * as eventStore from './store/events.ts';
 import * as marketStore from './store/markets.ts';
 import * as selectionStore from './store/selections.ts';
 import * as sportStore from './store/sports.ts';
-import type { MarketControl, MarketStatus } from './tables.ts';
+import type { ClockDirection, EventStatus, LivePeriod, MarketControl, MarketStatus, MarketType } from './tables.ts';
 import type { Trading } from './trading.ts';
 
 type FeedControlDeps = {
@@ -35,6 +37,31 @@ export interface Fixture {
   home: string;
   away: string;
   startsAt: string;
+}
+
+/** An event a producer prices, as the service holds it (the feed's `GET /api/v1/feed/events`). */
+export interface PricedEventState {
+  eventId: string;
+  sportId: string;
+  competitionId: string;
+  home: string;
+  away: string;
+  startsAt: string;
+  status: EventStatus;
+  score: { home: number; away: number } | null;
+  period: LivePeriod | null;
+  clock: { seconds: number; running: boolean; direction: ClockDirection; setAt: string } | null;
+  updatedAt: string;
+  markets: Array<{
+    marketId: string;
+    marketType: MarketType;
+    line: string | null;
+    status: 'open' | 'suspended';
+    control: MarketControl;
+    held: boolean;
+    updatedAt: string;
+    prices: Array<{ outcome: string; odds: string }>;
+  }>;
 }
 
 /** What became of a feed's change to a market. */
@@ -259,6 +286,50 @@ export class FeedControl {
     const market = await marketStore.findMarket(tx, marketId);
     if (!market) throw notFound('Market');
     return market.producer_id === producerId ? market : undefined;
+  }
+
+  /**
+   * These events of the producer's, while scheduled or live, with its markets among them that are open or suspended:
+   * each price is the producer's last (the one kept beside a trader's, where a trader controls the market).
+   */
+  async pricedEvents(producerId: string, eventIds: string[]): Promise<PricedEventState[]> {
+    const { db } = this.#deps;
+    const [events, markets, selections] = await Promise.all([
+      feedStore.producerEvents(db, eventIds),
+      feedStore.producerMarkets(db, producerId, eventIds),
+      feedStore.producerSelections(db, producerId, eventIds),
+    ]);
+    const pricesOf = new Map<string, Array<{ outcome: string; odds: string }>>();
+    for (const row of selections) {
+      const odds = formatMilli(row.fed_odds_milli ?? row.odds_milli);
+      pricesOf.set(row.market_id, [...(pricesOf.get(row.market_id) ?? []), { outcome: row.outcome, odds }]);
+    }
+    const marketsOf = new Map<string, PricedEventState['markets']>();
+    for (const row of markets) {
+      const market = {
+        marketId: row.id,
+        marketType: row.type,
+        line: row.line_milli === null ? null : formatLine(row.line_milli),
+        status: row.status as 'open' | 'suspended',
+        control: row.control,
+        held: row.held_by_producer,
+        updatedAt: row.updated_at.toISOString(),
+        prices: pricesOf.get(row.id) ?? [],
+      };
+      marketsOf.set(row.event_id, [...(marketsOf.get(row.event_id) ?? []), market]);
+    }
+    return events.map((row) => ({
+      eventId: row.id,
+      sportId: row.sport_id,
+      competitionId: row.competition_id,
+      home: row.home,
+      away: row.away,
+      startsAt: row.starts_at.toISOString(),
+      status: row.status,
+      ...liveRecord(row),
+      updatedAt: row.updated_at.toISOString(),
+      markets: marketsOf.get(row.id) ?? [],
+    }));
   }
 
   /** Per producer: the markets it controls (open or suspended), those held by rule, and those taken over. */

@@ -52,15 +52,27 @@ export function eventRecord(row: EventHeaderRow) {
     away: row.away,
     startsAt: row.starts_at.toISOString(),
     status: row.status,
-    score: row.score_home === null || row.score_away === null ? null : { home: row.score_home, away: row.score_away },
-    period: row.period,
-    clock: clockRecord(row),
+    ...liveRecord(row),
     betDelaySeconds: row.status === 'live' ? row.live_delay_seconds : 0,
   };
 }
 
+/** Where a live event stands: its score, period and clock. */
+export function liveRecord(row: LiveRow) {
+  return {
+    score: row.score_home === null || row.score_away === null ? null : { home: row.score_home, away: row.score_away },
+    period: row.period,
+    clock: clockRecord(row),
+  };
+}
+
+type LiveRow = Pick<
+  EventHeaderRow,
+  'score_home' | 'score_away' | 'period' | 'clock_seconds' | 'clock_running' | 'clock_direction' | 'clock_set_at'
+>;
+
 /** The clock as last set; a reader moves a running clock on by the time since `setAt`. */
-function clockRecord(row: EventHeaderRow) {
+function clockRecord(row: LiveRow) {
   if (row.clock_seconds === null || row.clock_running === null || !row.clock_direction || !row.clock_set_at)
     return null;
   return {

@@ -10,7 +10,6 @@ import { eventDetail, marketRecords, selectionRecord } from './records.ts';
 import type { CreateMarketBody } from './schemas.ts';
 import * as competitionStore from './store/competitions.ts';
 import * as eventStore from './store/events.ts';
-import * as feedStore from './store/feed.ts';
 import * as marketStore from './store/markets.ts';
 import * as selectionStore from './store/selections.ts';
 import * as sportStore from './store/sports.ts';
@@ -205,21 +204,14 @@ export class Trading {
     });
   }
 
-  // ---- what the feed (the demo seed and live simulator, a future odds feed) reads before it changes anything ----
+  // ---- what the demo seed reads before it changes anything ----
 
   async isEmpty(): Promise<boolean> {
     return !(await sportStore.anySport(this.#deps.db));
   }
 
-  /**
-   * What a live feed steps from: the time now, the events scheduled or in play (with their sport), and their open
-   * and suspended markets with their selections.
-   */
-  async liveState() {
-    const events = await feedStore.feedEvents(this.#deps.db);
-    const markets = await feedStore.feedMarkets(this.#deps.db);
-    const selections = await feedStore.feedSelections(this.#deps.db);
-    return { now: this.#deps.clock.now(), events, markets, selections };
+  async sportExists(id: string): Promise<boolean> {
+    return (await sportStore.findSport(this.#deps.db, id)) !== undefined;
   }
 
   /** What players read of the event (or of everything) is forgotten once the change is committed. */

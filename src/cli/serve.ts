@@ -13,7 +13,7 @@ export const SERVE: AdminCommandSpec = {
   synopsis: '[--demo-live]',
   summary: 'start the API: migrates first, then listens on HOST:PORT',
   details: [
-    '--demo-live also runs the live simulator beside the API (APP_ENV=development only).',
+    '--demo-live also starts the live simulator, a feed producer in a process of its own (APP_ENV=development only).',
     'SIGTERM or SIGINT drain in-flight requests, stop the workers and close the database; during start-up they',
     'stop it at its next step (a migration under way commits or rolls back whole first). A second one exits at once.',
     'The log lines go to standard output: readable on a terminal, JSON lines otherwise (LOG_FORMAT=json|pretty).',

@@ -1,10 +1,11 @@
 /** The commands the CLI knows, and its help: every command, a group's (staff, demo, ...), one command's. */
 import { ADMIN_COMMANDS, commandHelp, findCommand, type CommandSpec } from '../commands/definitions.ts';
+import { DEMO_LIVE } from './demo-live.ts';
 import { RECONCILE_COMMAND } from './reconcile.ts';
 import { SERVE } from './serve.ts';
 import { WALLET_CERTIFY } from './wallet-certify.ts';
 
-export const COMMANDS: CommandSpec[] = [SERVE, ...ADMIN_COMMANDS, WALLET_CERTIFY, RECONCILE_COMMAND];
+export const COMMANDS: CommandSpec[] = [SERVE, ...ADMIN_COMMANDS, DEMO_LIVE, WALLET_CERTIFY, RECONCILE_COMMAND];
 
 const synopsis = (spec: CommandSpec) => `${spec.words.join(' ')} ${spec.synopsis}`.trim();
 

@@ -3,9 +3,10 @@
  * and what it does with a database. They run in the CLI process, connected straight to the database, or inside
  * the running server when it owns the embedded database (see local-channel.ts); either way the same code runs.
  */
-import { randomInt } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CatalogService } from '../catalog/service.ts';
+import { Ingestion } from '../feed/ingestion.ts';
+import { Producers } from '../feed/producers.ts';
 import { AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
@@ -15,8 +16,6 @@ import { migrateToLatest } from '../platform/db/migrate.ts';
 import { AppError } from '../platform/errors.ts';
 import { STAFF_ROLES } from '../platform/http/principals.ts';
 import { seedDemoCatalog } from '../seed/demo-catalog.ts';
-import { simulateLiveTick } from '../seed/live-simulator.ts';
-import { randomSource } from '../seed/random.ts';
 import { StaffService } from '../staff/service.ts';
 import { explainFailure, type FailureContext } from './failures.ts';
 
@@ -30,6 +29,8 @@ export interface Output {
 export interface AdminServices {
   staff: StaffService;
   catalog: CatalogService;
+  producers: Producers;
+  ingestion: Ingestion;
 }
 
 export interface CommandContext {
@@ -90,9 +91,14 @@ export class UsageError extends Error {
 
 export function adminServices(db: Db, config: Config, clock: Clock): AdminServices {
   const audit = new AuditLog(clock);
+  const catalog = new CatalogService({ db, clock, audit });
+  const producers = new Producers({ db, clock, audit, catalog, silenceSeconds: config.feedSilenceSeconds });
   return {
     staff: new StaffService({ db, clock, secrets: new SecretBox(config.secretsKeys), audit }),
-    catalog: new CatalogService({ db, clock, audit }),
+    catalog,
+    producers,
+    // no settler: the commands that run without the server seed fixtures and prices, never results
+    ingestion: new Ingestion({ db, clock, catalog, producers }),
   };
 }
 
@@ -164,25 +170,7 @@ export const ADMIN_COMMANDS: AdminCommandSpec[] = [
     details: 'Prints the counts it created. Refuses a catalog that already has sports.',
     options: {},
     run: async ({ clock, services, out }) => {
-      out.result(json(await seedDemoCatalog(services.catalog, clock, (line) => out.progress(`bookmaker: ${line}`))));
-    },
-  },
-  {
-    words: ['demo', 'live'],
-    synopsis: '[--ticks N] [--interval MS]',
-    summary: 'run the live simulator (odds, suspensions, scores) until stopped',
-    details:
-      'One tick every --interval milliseconds (default 3000), --ticks times (default: until Ctrl-C). Prints\n' +
-      '{ "tick", "changes" } per tick. Development and demos only.',
-    options: { ticks: { type: 'string' }, interval: { type: 'string' } },
-    run: async ({ services, out, signal }, values) => {
-      const ticks = values.ticks === undefined ? Number.POSITIVE_INFINITY : positiveInteger('--ticks', values.ticks);
-      const interval = values.interval === undefined ? 3_000 : positiveInteger('--interval', values.interval);
-      const random = randomSource(randomInt(2 ** 31));
-      for (let tick = 1; tick <= ticks && !signal.aborted; tick++) {
-        out.result(json({ tick, changes: await simulateLiveTick(services.catalog, random) }));
-        if (tick < ticks) await pause(interval, signal);
-      }
+      out.result(json(await seedDemoCatalog(services, clock, (line) => out.progress(`bookmaker: ${line}`))));
     },
   },
 ];
@@ -257,23 +245,4 @@ export function commandHelp(spec: CommandSpec): string {
 function describeFailure(error: unknown, spec?: CommandSpec, where?: FailureContext): string {
   if (error instanceof UsageError) return `${error.message}\n\n${commandHelp(error.spec ?? spec!)}`;
   return explainFailure(error, where);
-}
-
-function positiveInteger(flag: string, value: string | boolean): number {
-  if (typeof value !== 'string' || !/^[1-9][0-9]{0,8}$/.test(value)) {
-    throw new UsageError(`${flag} must be a positive integer`);
-  }
-  return Number(value);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

@@ -1,4 +1,3 @@
-import type { EventResults } from '../betting/event-results.ts';
 import type { FedChange, PriceBook } from '../catalog/feed-control.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Acting } from '../platform/audit/log.ts';
@@ -11,13 +10,13 @@ import type { Producers } from './producers.ts';
 import type { FeedBatch, FeedMessage, FeedReceipt } from './schemas.ts';
 import * as store from './store.ts';
 
-type IngestionDeps = {
-  db: Db;
-  clock: Clock;
-  catalog: CatalogService;
-  eventResults: EventResults;
-  producers: Producers;
-};
+type IngestionDeps = { db: Db; clock: Clock; catalog: CatalogService; producers: Producers };
+
+/** What settles an event from a trusted producer's result or cancellation (betting's results by rule). */
+export interface EventSettler {
+  result(by: Acting, eventId: string, score: Extract<FeedMessage, { type: 'result' }>['score']): Promise<unknown>;
+  cancel(by: Acting, eventId: string): Promise<unknown>;
+}
 type EventMessage = Exclude<FeedMessage, { type: 'alive' | 'snapshot_complete' }>;
 type Outcome = FeedReceipt['results'][number];
 /** What a batch gathers as its messages are applied. */
@@ -45,9 +44,18 @@ interface Batch {
  */
 export class Ingestion {
   readonly #deps: IngestionDeps;
+  #settler: EventSettler | undefined;
 
   constructor(deps: IngestionDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Betting settles what a trusted producer's results and cancellations decide (set by app-services.ts; a command
+   * run without the server, which seeds fixtures and prices only, has none: such a result would end the event only).
+   */
+  settleWith(settler: EventSettler): void {
+    this.#settler = settler;
   }
 
   async push(producer: ProducerPrincipal, batch: FeedBatch): Promise<FeedReceipt> {
@@ -137,12 +145,9 @@ export class Ingestion {
     // kept in memory until the batch's end: a message refused later does not undo this one's sequence
     batch.sequences.set(eventId, sequence);
     batch.applied.set(eventId, sequence);
-    if (producer.trusted && message.type === 'result') {
-      batch.afterCommit.push(() => this.#deps.eventResults.apply(by, eventId, message.score));
-    }
-    if (producer.trusted && message.type === 'cancel') {
-      batch.afterCommit.push(() => this.#deps.eventResults.voidUnsettled(by, eventId));
-    }
+    const settler = producer.trusted ? this.#settler : undefined;
+    if (settler && message.type === 'result') batch.afterCommit.push(() => settler.result(by, eventId, message.score));
+    if (settler && message.type === 'cancel') batch.afterCommit.push(() => settler.cancel(by, eventId));
     return { outcome: change };
   }
 

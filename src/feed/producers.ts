@@ -3,10 +3,10 @@ import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { newToken, sha256Hex, TOKEN_PREFIX } from '../platform/crypto.ts';
-import { platformErrors } from '../platform/errors.ts';
+import { notFound, platformErrors } from '../platform/errors.ts';
 import type { ProducerPrincipal } from '../platform/http/principals.ts';
 import { feedErrors } from './errors.ts';
-import type { ProducerView, RegisterProducerBody } from './schemas.ts';
+import type { PricedEvent, ProducerView, RegisterProducerBody } from './schemas.ts';
 import * as store from './store.ts';
 
 type ProducersDeps = { db: Db; clock: Clock; audit: AuditLog; catalog: CatalogService; silenceSeconds: number };
@@ -45,6 +45,36 @@ export class Producers {
     });
     const producer = (await this.list()).find((one) => one.id === body.id)!;
     return { producer, key };
+  }
+
+  /** A new key for the producer (a lost one, or a demo's restart): the old key stops working at once. */
+  async issueKey(by: Acting, producerId: string): Promise<{ producer: ProducerView; key: string }> {
+    const key = newToken('feedKey');
+    await inTransaction(this.#deps.db, async (tx) => {
+      if (!(await store.replaceKey(tx, producerId, sha256Hex(key)))) throw notFound('Producer');
+      await this.#deps.audit.record(tx, {
+        actor: by.actor,
+        action: 'feed.producer.key',
+        target: { type: 'producer', id: producerId },
+        outcome: 'success',
+        ip: by.ip,
+        details: {},
+      });
+    });
+    const producer = (await this.list()).find((one) => one.id === producerId)!;
+    return { producer, key };
+  }
+
+  /** What the service holds of the events the producer prices, each with the last sequence it applied of it. */
+  async pricedEvents(producerId: string): Promise<{ producer: string; now: string; events: PricedEvent[] }> {
+    const now = this.#deps.clock.now();
+    const sequences = await store.allSequences(this.#deps.db, producerId);
+    const events = await this.#deps.catalog.feedControl.pricedEvents(producerId, [...sequences.keys()]);
+    return {
+      producer: producerId,
+      now: now.toISOString(),
+      events: events.map((event) => ({ ...event, sequence: sequences.get(event.eventId)! })),
+    };
   }
 
   async list(): Promise<ProducerView[]> {

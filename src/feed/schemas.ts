@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { FinalScore } from '../betting/schemas.ts';
 import { CreateMarketBody, Line, Name, Odds, UpdateEventBody } from '../catalog/schemas.ts';
-import { MARKET_TYPES } from '../catalog/states.ts';
+import { CLOCK_DIRECTIONS, EVENT_STATUSES, LIVE_PERIODS, MARKET_TYPES } from '../catalog/states.ts';
 import { platformErrors } from '../platform/errors.ts';
 import { feedErrors } from './errors.ts';
 import { PRODUCER_STATES } from './states.ts';
@@ -142,6 +142,63 @@ export const feedMessagesSchema = {
   errors: [platformErrors.validation, feedErrors.producer_mismatch],
 };
 
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An event as the service holds it for the producer that prices it: what a snapshot or a simulator starts from. */
+const PricedEvent = Type.Object({
+  eventId: Type.String(),
+  sequence: Type.Integer({ description: 'the last sequence of yours the service applied for this event' }),
+  sportId: Type.String(),
+  competitionId: Type.String(),
+  home: Type.String(),
+  away: Type.String(),
+  startsAt: Timestamp,
+  status: Type.Enum(EVENT_STATUSES),
+  score: Nullable(Type.Object({ home: Type.Integer(), away: Type.Integer() })),
+  period: Nullable(Type.Enum(LIVE_PERIODS)),
+  clock: Nullable(
+    Type.Object({
+      seconds: Type.Integer(),
+      running: Type.Boolean(),
+      direction: Type.Enum(CLOCK_DIRECTIONS),
+      setAt: Timestamp,
+    }),
+  ),
+  updatedAt: Timestamp,
+  markets: Type.Array(
+    Type.Object({
+      marketId: Type.String(),
+      marketType: Type.Enum(MARKET_TYPES),
+      line: Nullable(Type.String()),
+      status: Type.Enum(['open', 'suspended'] as const),
+      control: Type.Enum(['feed', 'trader'] as const, {
+        description: "trader: a trader took it over; your prices are kept beside the trader's, not applied",
+      }),
+      held: Type.Boolean({
+        description: 'suspended by the silence rule, not by you: it reopens when your snapshot is complete',
+      }),
+      updatedAt: Timestamp,
+      prices: Type.Array(Price, { description: "your last price of each outcome (also where a trader's differs)" }),
+    }),
+    { description: 'your markets of the event that are open or suspended' },
+  ),
+});
+export type PricedEvent = Static<typeof PricedEvent>;
+
+export const pricedEventsSchema = {
+  tags: ['feed'],
+  operationId: 'listPricedEvents',
+  summary: "What the service holds of the events you price (scheduled or live): your producer key's read-back",
+  response: {
+    200: Type.Object({
+      producer: Type.String({ description: "the key's producer: the id your messages name" }),
+      now: Timestamp,
+      events: Type.Array(PricedEvent),
+    }),
+  },
+  errors: [],
+};
+
 // ---- producers (platform administrators) ----
 
 const ProducerView = Type.Object({
@@ -183,6 +240,20 @@ export const registerProducerSchema = {
     }),
   },
   errors: [platformErrors.validation, feedErrors.producer_exists],
+};
+
+export const issueProducerKeySchema = {
+  tags: ['admin: feed'],
+  operationId: 'issueFeedProducerKey',
+  summary: 'Issue a producer a new key (its old one stops working at once); the key is in this answer only',
+  params: Type.Object({ producerId: Producer.producer }),
+  response: {
+    200: Type.Object({
+      producer: ProducerView,
+      key: Type.String({ description: 'bm_feed_…: shown once, stored only as a hash' }),
+    }),
+  },
+  errors: [platformErrors.validation, platformErrors.not_found],
 };
 
 export const listProducersSchema = {

@@ -76,6 +76,26 @@ export async function sequencesOf(q: Queryable, producerId: string, eventIds: st
   return new Map(rows.map((row) => [row.event_id, row.sequence]));
 }
 
+/** Every event this producer spoke of, with its last sequence. */
+export async function allSequences(q: Queryable, producerId: string): Promise<Map<string, number>> {
+  const rows = await q
+    .selectFrom('feed_event_sequences')
+    .select(['event_id', 'sequence'])
+    .where('producer_id', '=', producerId)
+    .execute();
+  return new Map(rows.map((row) => [row.event_id, row.sequence]));
+}
+
+/** A new key's hash in place of the old one: false when there is no such producer. */
+export async function replaceKey(q: Queryable, id: string, keyHash: string): Promise<boolean> {
+  const updated = await q
+    .updateTable('feed_producers')
+    .set({ key_hash: keyHash })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
 /** The batch's last sequence of each event it applied a message of, in one statement. */
 export async function setSequences(q: Queryable, producerId: string, sequences: Map<string, number>): Promise<void> {
   if (sequences.size === 0) return;

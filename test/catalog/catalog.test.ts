@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { buildApp } from '../../src/app.ts';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.ts';
-import { LogCapture, loginAsStaff, startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
+import { startServer } from '../../src/server.ts';
+import { loginAsStaff, startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let trader: string;
@@ -236,8 +236,7 @@ describe('trading', () => {
 
 describe('demo catalog', () => {
   it('fills an empty database with a recognisable sportsbook, and only an empty one', async () => {
-    const { catalog } = t.app.services;
-    const counts = await seedDemoCatalog(catalog, t.clock);
+    const counts = await seedDemoCatalog(t.app.services, t.clock);
     assert.deepEqual(counts, { sports: 3, competitions: 7, events: 30, markets: 413 });
     const sports = (await t.request('GET', '/api/v1/catalog/sports')).body.sports;
     assert.deepEqual(
@@ -252,41 +251,13 @@ describe('demo catalog', () => {
     const event = (await t.request('GET', '/api/v1/catalog/events/ev-br-serie-a-2')).body.event;
     assert.equal(event.competition.name, 'Brasileirão Série A');
     assert.equal(event.markets.length, 15);
-    await assert.rejects(seedDemoCatalog(catalog, t.clock), /not empty/);
+    await assert.rejects(seedDemoCatalog(t.app.services, t.clock), /not empty/);
   });
 
-  it('serve --demo-live runs the simulator as a background job, in development only', async () => {
-    await seedDemoCatalog(t.app.services.catalog, t.clock);
-    const live = await buildApp({
-      config: t.config,
-      db: t.db,
-      clock: t.clock,
-      logStream: new LogCapture(),
-      demoLive: true,
-    });
-    try {
-      const job = live.jobs.find((candidate) => candidate.name === 'demo-live-simulator')!;
-      const feedChanges = async () =>
-        (await t.db.selectFrom('audit_log').select('id').where('actor_id', '=', 'feed').execute()).length;
-      const before = await feedChanges();
-      // The live matches play on: five minutes each tick.
-      for (let tick = 0; tick < 3; tick++) {
-        t.clock.advance(5 * 60_000);
-        await job.runOnce();
-      }
-      assert.ok((await feedChanges()) > before, 'the simulator changed the catalog');
-    } finally {
-      await live.http.close();
-    }
+  it('serve --demo-live is refused outside development, before anything starts', async () => {
     await assert.rejects(
-      buildApp({
-        config: testConfig({ APP_ENV: 'staging' }),
-        db: t.db,
-        clock: t.clock,
-        logStream: new LogCapture(),
-        demoLive: true,
-      }),
-      /only with APP_ENV=development/,
+      startServer(testConfig({ APP_ENV: 'staging' }), { demoLive: true }),
+      /the demo live simulator runs only with APP_ENV=development/,
     );
   });
 });

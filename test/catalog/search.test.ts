@@ -6,7 +6,7 @@ import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 let t: TestApp;
 before(async () => {
   t = await startTestApp();
-  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  await seedDemoCatalog(t.app.services, t.clock);
 });
 after(() => t.close());
 

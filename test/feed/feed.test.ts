@@ -84,7 +84,7 @@ async function tradersMarket() {
   assert.equal(response.status, 200, response.text);
   return response.body.event.markets.find((one: { id: string }) => one.id === MARKET);
 }
-const homeOf = (view: { selections: Array<{ outcome: string; odds: string; fedOdds?: string | null }> }) =>
+const homeOf = (view: { selections: Array<{ id: string; outcome: string; odds: string; fedOdds?: string | null }> }) =>
   view.selections.find((selection) => selection.outcome === 'home')!;
 const outcomes = (receipt: { results: Array<{ outcome: string }> }) => receipt.results.map((result) => result.outcome);
 
@@ -124,6 +124,26 @@ describe('feed producers', () => {
       body: { id: 'rogue', name: 'Rogue' },
     });
     assert.equal(registerAsTrader.status, 403);
+  });
+
+  it('a platform administrator issues a producer a new key: the old one stops working at once; 404 for no producer', async () => {
+    const old = await register();
+    const issued = await t.request('POST', '/api/v1/admin/feed/producers/acme/key', { token: book.admin });
+    assert.equal(issued.status, 200, issued.text);
+    assert.match(issued.body.key, /^bm_feed_/);
+    assert.equal(issued.body.producer.id, 'acme');
+    assert.equal((await push(old, [fixture(1)])).status, 401);
+    assert.equal((await push(issued.body.key, [fixture(1)])).status, 200);
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', '=', 'feed.producer.key')
+      .execute();
+    assert.equal(audit.length, 1);
+    const none = await t.request('POST', '/api/v1/admin/feed/producers/nobody/key', { token: book.admin });
+    assert.equal(none.status, 404);
+    const asTrader = await t.request('POST', '/api/v1/admin/feed/producers/acme/key', { token: book.trader });
+    assert.equal(asTrader.status, 403);
   });
 
   it('refuses a push without a valid key (401), and a batch naming another producer (403), applying nothing', async () => {
@@ -286,6 +306,62 @@ describe('feed messages', () => {
     await pushed(key, [fixture(1), evented('event_state', 2, { status: 'live', score: { home: 1, away: 0 } })]);
     const page = await t.request('GET', `/api/v1/catalog/events/${encodeURIComponent(EVENT)}`);
     assert.deepEqual([page.body.event.status, page.body.event.score], ['live', { home: 1, away: 0 }]);
+  });
+});
+
+describe('reading back what a producer prices', () => {
+  it('a producer reads its events with their last sequence, its open markets and its last prices, kept ones included', async () => {
+    const key = await register();
+    await pushed(key, [fixture(1), market(2), odds(3, '2.20')]);
+    const other = await register('other');
+    const read = (as: string) =>
+      t.request('GET', '/api/v1/feed/events', { headers: { authorization: `Bearer ${as}` } });
+    assert.deepEqual((await read(other)).body.events, [], "another producer's events are not its");
+    // a trader takes the market over: the producer's next price is kept, and read back as its own
+    const home = homeOf(await tradersMarket());
+    const set = await t.request('PUT', `/api/v1/admin/trading/selections/${home.id}/odds`, {
+      token: book.trader,
+      body: { odds: '5.00' },
+    });
+    assert.equal(set.status, 200, set.text);
+    await pushed(key, [odds(4, '2.30')]);
+    const response = await read(key);
+    assert.equal(response.status, 200, response.text);
+    const { producer, now, events } = response.body;
+    assert.deepEqual([producer, now], ['acme', t.clock.now().toISOString()]);
+    assert.equal(events.length, 1);
+    const { markets, ...event } = events[0];
+    assert.deepEqual(event, {
+      eventId: EVENT,
+      sequence: 4,
+      sportId: 'soccer',
+      competitionId: 'sr:tournament:325',
+      home: 'Fortaleza',
+      away: 'Vitória',
+      startsAt: '2026-03-01T13:00:00.000Z',
+      status: 'scheduled',
+      score: null,
+      period: null,
+      clock: null,
+      updatedAt: event.updatedAt,
+    });
+    assert.deepEqual(markets, [
+      {
+        marketId: MARKET,
+        marketType: 'match_result',
+        line: null,
+        status: 'open',
+        control: 'trader',
+        held: false,
+        updatedAt: markets[0].updatedAt,
+        prices: [
+          { outcome: 'home', odds: '2.30' },
+          { outcome: 'draw', odds: '3.25' },
+          { outcome: 'away', odds: '3.60' },
+        ],
+      },
+    ]);
+    assert.equal((await read('bm_feed_wrong')).status, 401);
   });
 });
 

@@ -52,9 +52,9 @@ export interface ServeProcess {
 }
 
 /** Starts `bookmaker serve` and resolves once it has said it is ready; rejects with its output if it exits first. */
-export function startServe(env: Record<string, string>): Promise<ServeProcess> {
+export function startServe(env: Record<string, string>, flags: string[] = []): Promise<ServeProcess> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...inherited, ...env, LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, [BIN, 'serve', ...flags], { env: { ...inherited, ...env, LOG_LEVEL: 'info' } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -279,6 +279,8 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/feed/messages',
     'POST /api/v1/admin/feed/producers',
     'GET /api/v1/admin/feed/producers',
+    'POST /api/v1/admin/feed/producers/{producerId}/key',
+    'GET /api/v1/feed/events',
   ];
 
   it('documents every endpoint with its summary and response schemas', async () => {

@@ -1,13 +1,30 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FeedUpdate } from '../../src/catalog/feed.ts';
+import type { FeedMessage } from '../../src/feed/schemas.ts';
 import { demoCatalog } from '../../src/seed/demo-catalog.ts';
 
 const NOW = new Date('2026-03-01T18:00:00Z');
-const updates = demoCatalog(NOW);
+type MarketMessage = Extract<FeedMessage, { type: 'market' }>;
+interface Market {
+  type: MarketMessage['marketType'];
+  line?: string | undefined;
+  selections: MarketMessage['selections'];
+}
+type Update = Exclude<FeedMessage, MarketMessage> | { type: 'market'; id: string; eventId: string; market: Market };
+// the feed's market messages, read as the markets they make
+const messages = demoCatalog(NOW);
+const updates: Update[] = messages.map((message) =>
+  message.type === 'market'
+    ? {
+        type: 'market',
+        id: message.marketId,
+        eventId: message.eventId,
+        market: { type: message.marketType, line: message.line, selections: message.selections },
+      }
+    : message,
+);
 
-type Market = Extract<FeedUpdate, { type: 'market' }>['market'];
-type EventState = Extract<FeedUpdate, { type: 'event_state' }>;
+type EventState = Extract<FeedMessage, { type: 'event_state' }>;
 const marketsOf = (eventId: string): Market[] =>
   updates.flatMap((update) => (update.type === 'market' && update.eventId === eventId ? [update.market] : []));
 const stateOf = (eventId: string) =>
@@ -111,7 +128,7 @@ describe('demo catalog depth', () => {
   });
 
   it('is the same catalog for the same time', () => {
-    assert.deepEqual(demoCatalog(NOW), updates);
+    assert.deepEqual(demoCatalog(NOW), messages);
   });
 });
 

@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { applyFeedUpdate } from '../../src/catalog/feed.ts';
-import { seedDemoCatalog } from '../../src/seed/demo-catalog.ts';
-import { simulateLiveTick } from '../../src/seed/live-simulator.ts';
+import { DEMO_PRODUCER, SEEDER, seedDemoCatalog } from '../../src/seed/demo-catalog.ts';
 import { randomSource } from '../../src/seed/random.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { runSimulatorClient, type TickReport } from '../../src/seed/simulator-client.ts';
+import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import type { KeptState } from '../helpers/database.ts';
 
 let t: TestApp;
 let random: () => number;
 // Every test starts from the demo catalog as seeded at the start clock: seeded once, put back before each test.
 let seeded: KeptState;
+let key: string;
 before(async () => {
   t = await startTestApp();
-  await seedDemoCatalog(t.app.services.catalog, t.clock);
+  await seedDemoCatalog(t.app.services, t.clock);
+  key = (await t.app.services.producers.issueKey(SEEDER, DEMO_PRODUCER)).key;
   seeded = await t.database.keep();
 });
 after(() => t.close());
@@ -45,9 +46,23 @@ interface Event {
   markets: Market[];
 }
 
-async function tick(ms: number): Promise<number> {
+/** The clock on by `ms`, then one tick of the simulator's feed client, over HTTP with the demo producer's key. */
+async function tick(ms: number): Promise<Extract<TickReport, { messages: number }>> {
   t.clock.advance(ms);
-  return simulateLiveTick(t.app.services.catalog, random);
+  return (await ticks(1))[0]!;
+}
+/** `count` ticks of one run of the feed client, which remembers what the service asked it to send again. */
+async function ticks(count: number): Promise<Array<Extract<TickReport, { messages: number }>>> {
+  const reports: TickReport[] = [];
+  await runSimulatorClient({
+    url: t.url,
+    key,
+    random,
+    ticks: count,
+    pause: () => Promise.resolve(true),
+    report: (report) => reports.push(report),
+  });
+  return reports.map((report) => ('error' in report ? assert.fail(`the tick failed: ${report.error}`) : report));
 }
 async function event(id: string): Promise<Event> {
   return (await t.request('GET', `/api/v1/catalog/events/${id}`)).body.event;
@@ -117,13 +132,14 @@ describe('live simulator', () => {
     assert.ok(end.clock!.seconds >= 92 * 60 && !end.clock!.running, `stopped at full time: ${end.clock!.seconds}`);
   });
 
-  it('finishes every match in time, closes its markets, and carries on', async () => {
+  it('finishes every match in time with its result, which settles its markets by rule (tennis: closed for a trader), and carries on', async () => {
     const live = (await t.request('GET', '/api/v1/catalog/live')).body.events.map((e: { id: string }) => e.id);
     await tick(4 * 60 * MINUTE);
     for (const id of live) {
       const ended = await tradingEvent(id);
       assert.equal(ended.status, 'finished', id);
-      assert.deepEqual([...new Set(ended.markets.map((market) => market.status))], ['closed'], id);
+      const statuses = [...new Set(ended.markets.map((market) => market.status))];
+      assert.deepEqual(statuses, [id.startsWith('ev-atp') ? 'closed' : 'settled'], id);
       if (id.startsWith('ev-atp')) {
         assert.equal(Math.max(ended.score!.home, ended.score!.away), 2);
         assert.ok(ended.score!.home + ended.score!.away <= 3);
@@ -132,8 +148,8 @@ describe('live simulator', () => {
       }
       if (id.startsWith('ev-nba') || id.startsWith('ev-nbb')) assert.notEqual(ended.score!.home, ended.score!.away);
     }
-    assert.equal(typeof (await tick(MINUTE)), 'number');
-    assert.equal(typeof (await tick(0)), 'number');
+    assert.equal((await tick(MINUTE)).outcomes.refused, undefined);
+    assert.equal((await tick(0)).outcomes.refused, undefined);
   });
 
   it('kicks a scheduled event off at its start time, with its clock and first period', async () => {
@@ -145,7 +161,7 @@ describe('live simulator', () => {
       .orderBy('starts_at')
       .executeTakeFirstOrThrow();
     t.clock.set(new Date(next.starts_at.getTime() + 10 * MINUTE));
-    await simulateLiveTick(t.app.services.catalog, random);
+    await tick(0);
     const started = await event(next.id);
     assert.deepEqual(
       [started.status, started.period, started.clock!.seconds, started.clock!.running, started.clock!.direction],
@@ -154,17 +170,18 @@ describe('live simulator', () => {
   });
 
   it('sets only the status of an event of a sport it does not play', async () => {
-    const catalog = t.app.services.catalog;
-    await applyFeedUpdate(catalog, { type: 'sport', id: 'golf', name: 'Golf' });
-    await applyFeedUpdate(catalog, { type: 'competition', id: 'open', sportId: 'golf', name: 'Open', country: 'UK' });
-    await applyFeedUpdate(catalog, {
-      type: 'event',
-      id: 'ev-golf',
-      competitionId: 'open',
+    const fixture = {
+      type: 'fixture' as const,
+      producer: DEMO_PRODUCER,
+      eventId: 'ev-golf',
+      sequence: 1,
+      sport: { id: 'golf', name: 'Golf' },
+      competition: { id: 'open', name: 'Open', country: 'UK' },
       home: 'A. Player',
       away: 'B. Player',
       startsAt: t.clock.now().toISOString(),
-    });
+    };
+    await t.app.services.ingestion.push({ producerId: DEMO_PRODUCER, trusted: true }, { messages: [fixture] });
     await tick(MINUTE);
     await tick(30 * MINUTE);
     const golf = await event('ev-golf');
@@ -192,7 +209,49 @@ describe('live simulator', () => {
       const ratio = row.odds_milli / seeded.get(row.id)!;
       assert.ok(ratio > 0.8 && ratio < 1.25, `${row.id}: ${seeded.get(row.id)} -> ${row.odds_milli}`);
     }
-    const actors = await t.db.selectFrom('audit_log').select(['actor_type', 'actor_id']).distinct().execute();
-    assert.deepEqual(actors, [{ actor_type: 'system', actor_id: 'feed' }]);
+    const actors = await t.db
+      .selectFrom('audit_log')
+      .select(['actor_type', 'actor_id'])
+      .where('action', 'like', 'catalog.%')
+      .where('action', '!=', 'catalog.sport.create')
+      .distinct()
+      .execute();
+    assert.deepEqual(actors, [{ actor_type: 'system', actor_id: 'feed:demo' }], "the catalog changes are the feed's");
+  });
+
+  it("never writes over a trader's price: the simulator's prices for a market taken over are kept beside it", async () => {
+    const { token } = await loginAsStaff(t, 'trader');
+    const id = 'ev-premier-league-1';
+    const market = (await event(id)).markets.find((one) => one.type === 'match_result')!;
+    const home = market.selections.find((selection) => selection.outcome === 'home')!;
+    const set = await t.request('PUT', `/api/v1/admin/trading/selections/${home.id}/odds`, {
+      token,
+      body: { odds: '9.50' },
+    });
+    assert.equal(set.status, 200, set.text);
+    let kept = 0;
+    for (let minute = 0; minute < 20; minute++) kept += (await tick(MINUTE)).outcomes.kept ?? 0;
+    assert.ok(kept > 0, "the simulator's prices for the trader's market were kept");
+    const traded = (await t.request('GET', `/api/v1/admin/trading/events/${id}`, { token })).body.event;
+    const now = traded.markets.find((one: { id: string }) => one.id === market.id);
+    const selection = now.selections.find((one: { outcome: string }) => one.outcome === 'home');
+    assert.equal(now.control, 'trader');
+    assert.equal(selection.odds, '9.50', "the trader's price stands");
+    assert.notEqual(selection.fedOdds, null, "the feed's price is shown beside it");
+  });
+
+  it('after an outage the simulator sends its snapshot, and the markets held for its silence reopen', async () => {
+    const openMarkets = async () =>
+      (await t.db.selectFrom('markets').select('id').where('status', '=', 'open').execute()).length;
+    const before = await openMarkets();
+    await t.app.services.producers.down({ actor: { type: 'system', id: 'feed-silence' } }, DEMO_PRODUCER);
+    assert.equal(await openMarkets(), 0, 'every open market of the silent producer is held');
+    const producerNow = async () => (await t.app.services.producers.list()).find((one) => one.id === DEMO_PRODUCER)!;
+    const [first, second] = await ticks(2);
+    assert.equal(first!.outcomes.refused, undefined);
+    assert.ok(second!.messages > first!.messages, 'the second tick is a snapshot: every price of every event');
+    const recovered = await producerNow();
+    assert.deepEqual([recovered.state, recovered.markets.held], ['up', 0], 'its snapshot is complete');
+    assert.equal(await openMarkets(), before, 'the held markets reopened');
   });
 });

@@ -1591,6 +1591,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/feed/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What the service holds of the events you price (scheduled or live): your producer key's read-back */
+    get: operations['listPricedEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/feed/producers': {
     parameters: {
       query?: never;
@@ -1603,6 +1620,23 @@ export interface paths {
     put?: never;
     /** Register a feed producer; its key is in this answer only */
     post: operations['registerFeedProducer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/feed/producers/{producerId}/key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issue a producer a new key (its old one stops working at once); the key is in this answer only */
+    post: operations['issueFeedProducerKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -28769,6 +28803,244 @@ export interface operations {
       };
     };
   };
+  listPricedEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the key's producer: the id your messages name */
+            producer: string;
+            /** Format: date-time */
+            now: string;
+            events: {
+              eventId: string;
+              /** @description the last sequence of yours the service applied for this event */
+              sequence: number;
+              sportId: string;
+              competitionId: string;
+              home: string;
+              away: string;
+              /** Format: date-time */
+              startsAt: string;
+              /** @enum {unknown} */
+              status: 'scheduled' | 'live' | 'finished' | 'cancelled';
+              score: {
+                home: number;
+                away: number;
+              } | null;
+              period:
+                | (
+                    | 'first_half'
+                    | 'half_time'
+                    | 'second_half'
+                    | 'extra_time_first_half'
+                    | 'extra_time_half_time'
+                    | 'extra_time_second_half'
+                    | 'penalties'
+                    | 'quarter_1'
+                    | 'quarter_2'
+                    | 'quarter_3'
+                    | 'quarter_4'
+                    | 'overtime'
+                    | 'period_1'
+                    | 'period_2'
+                    | 'period_3'
+                    | 'set_1'
+                    | 'set_2'
+                    | 'set_3'
+                    | 'set_4'
+                    | 'set_5'
+                    | 'break'
+                  )
+                | null;
+              clock: {
+                seconds: number;
+                running: boolean;
+                /** @enum {unknown} */
+                direction: 'up' | 'down';
+                /** Format: date-time */
+                setAt: string;
+              } | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** @description your markets of the event that are open or suspended */
+              markets: {
+                marketId: string;
+                /** @enum {unknown} */
+                marketType:
+                  | 'match_result'
+                  | 'moneyline'
+                  | 'totals'
+                  | 'handicap'
+                  | 'both_teams_to_score'
+                  | 'correct_score'
+                  | 'double_chance'
+                  | 'draw_no_bet'
+                  | 'half_time_result'
+                  | 'first_half_moneyline'
+                  | 'set_betting'
+                  | 'first_set_winner';
+                line: string | null;
+                /** @enum {unknown} */
+                status: 'open' | 'suspended';
+                /**
+                 * @description trader: a trader took it over; your prices are kept beside the trader's, not applied
+                 * @enum {unknown}
+                 */
+                control: 'feed' | 'trader';
+                /** @description suspended by the silence rule, not by you: it reopens when your snapshot is complete */
+                held: boolean;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description your last price of each outcome (also where a trader's differs) */
+                prices: {
+                  outcome: string;
+                  /** @description decimal odds, at most 3 decimals, e.g. "2.15" */
+                  odds: string;
+                }[];
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
   listFeedProducers: {
     parameters: {
       query?: never;
@@ -29080,6 +29352,255 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'producer_exists';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  issueFeedProducerKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the producer id */
+        producerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            producer: {
+              id: string;
+              name: string;
+              /** @description its results and cancellations settle markets without a trader */
+              trusted: boolean;
+              /** @enum {unknown} */
+              state: 'up' | 'down' | 'recovering';
+              lastMessageAt: string | null;
+              /** @description messages ignored as older than what their event had */
+              staleMessages: number;
+              /** @description times a sequence skipped ahead (a snapshot of the event was asked for) */
+              gaps: number;
+              markets: {
+                /** @description open or suspended markets it controls */
+                fed: number;
+                /** @description of those, suspended by the silence rule */
+                held: number;
+                /** @description markets it created that a trader controls now */
+                takenOver: number;
+              };
+              /** Format: date-time */
+              createdAt: string;
+            };
+            /** @description bm_feed_…: shown once, stored only as a hash */
+            key: string;
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description session_expired: The staff session has ended (details.reason: idle, expired or revoked); sign in again. | unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'session_expired' | 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description forbidden: You are not allowed to do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'forbidden';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
