@@ -4,10 +4,16 @@
 // players and markets; thousands of bets (singles and accumulators), cash-outs, settlements and resettlements (each
 // sent at the same moment as an operator's and the casino's decisions on the held and owed movements of its bets),
 // while the wallet answers with every fault mode at random and the service is killed with SIGKILL and started again.
+// Beside it the demo's live simulator (`bookmaker demo live`) prices the demo catalog as a feed producer from a process
+// of its own, falls silent now and then (its markets held by the silence rule, then reopened by its snapshot), and
+// players bet on its markets too.
 // Once the queue has drained it checks that the ledger, the wallet's journal and balances and the signed daily
 // statements agree to the unit (bench/soak-check.ts), prints the figures, and exits 0 only when nothing differs.
 // docs/soak.md says how to read it and how to replay a seed.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +27,7 @@ import { startServer } from '../src/server.ts';
 import { totpCode } from '../src/staff/totp.ts';
 import { isObsolete } from '../src/wallet/states.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
-import { runCli } from '../test/helpers/process.ts';
+import { BIN, runCli } from '../test/helpers/process.ts';
 import {
   findDiscrepancies,
   movementsByKind,
@@ -76,6 +82,15 @@ const BETS_PER_ROUND = 600;
 const PLACERS = 6;
 /** Faults waiting in the wallet at once, at most (a few more can queue while the service is down). */
 const FAULTS_WAITING = 6;
+/** The demo feed: its producer is silent (down) after this long, and its simulator ticks this often. */
+const FEED_SILENCE_SECONDS = 3;
+const FEED_TICK_MS = 500;
+/** Outages of the demo feed, one after each of the first rounds' bets. */
+const FEED_OUTAGES = 2;
+/** Scheduled football matches of the demo catalog: one's match result market is bet on in each round. */
+const FED_EVENTS = ['premier-league', 'la-liga', 'br-serie-a'].flatMap((league) =>
+  [2, 3, 4, 5].map((round) => `ev-${league}-${round}`),
+);
 const PASSWORD = 'the soak administrator password';
 const OPERATOR_PASSWORD = 'the soak operator password';
 /** At each resettlement, the most held movements the operator decides, and the most the casino asks again for. */
@@ -165,6 +180,7 @@ const figures = {
   },
   restarts: 0,
   unexpectedExits: 0,
+  feed: { ticks: 0, messages: 0, applied: 0, kept: 0, refused: 0, failedTicks: 0, outages: 0, recovered: 0 },
   operator: { resolved: 0, cancelled: 0, retried: 0 },
   redeliveries: 0,
   duringResettlements: {
@@ -287,10 +303,126 @@ async function call(
   }
 }
 
+/**
+ * The demo's live simulator, `bookmaker demo live`, pushing to the service with the demo producer's key from a
+ * process of its own. It follows the service through its restarts (a new port each time: started again) and is
+ * silenced on demand: SIGKILL, and started again once the silence rule has held its markets.
+ */
+class FeedSimulator {
+  readonly #key: string;
+  #child: ChildProcess | undefined;
+  #url = '';
+  #running = true;
+  #loop: Promise<void> | undefined;
+
+  constructor(key: string) {
+    this.#key = key;
+  }
+
+  /** Starts it, and starts it again whenever the service comes back on another address. */
+  start(): void {
+    this.#loop = (async () => {
+      while (this.#running) {
+        const { url } = await service.ready();
+        if (url !== this.#url || !this.#child) {
+          await this.#stop();
+          this.#spawn(url);
+        }
+        await sleep(200);
+      }
+    })();
+  }
+
+  #spawn(url: string): void {
+    this.#url = url;
+    const args = [BIN, 'demo', 'live', '--url', url, '--interval', String(FEED_TICK_MS)];
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, BOOKMAKER_FEED_KEY: this.#key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const tick = JSON.parse(line) as { messages: number; outcomes: Record<string, number> };
+      figures.feed.ticks += 1;
+      figures.feed.messages += tick.messages;
+      figures.feed.applied += tick.outcomes.applied ?? 0;
+      figures.feed.kept += tick.outcomes.kept ?? 0;
+      figures.feed.refused += tick.outcomes.refused ?? 0;
+    });
+    // a tick that found the service down (a restart) says so and tries again: counted, not a discrepancy
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      if (/tick \d+ failed/.test(line)) figures.feed.failedTicks += 1;
+    });
+    this.#child = child;
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    this.#child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /**
+   * An outage: the simulator killed, the producer silent past FEED_SILENCE_SECONDS so every open market of its is
+   * held, then the simulator started again, whose snapshot must reopen them: a discrepancy if either does not happen.
+   */
+  async outage(): Promise<void> {
+    figures.feed.outages += 1;
+    this.#running = false;
+    await this.#loop;
+    await this.#stop();
+    const held = await until(FEED_SILENCE_SECONDS * 1000 + 10_000, async () => {
+      const demo = await demoProducer();
+      return demo?.state === 'down' ? demo : undefined;
+    });
+    if (!held) discrepancies.push({ check: 'feed_not_held', detail: 'the silent producer was never down' });
+    this.#running = true;
+    this.start();
+    const recovered = await until(30_000, async () => {
+      const demo = await demoProducer();
+      return demo?.state === 'up' && demo.markets.held === 0 ? demo : undefined;
+    });
+    if (recovered) figures.feed.recovered += 1;
+    else discrepancies.push({ check: 'feed_not_recovered', detail: 'its markets were still held 30 s after' });
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    await this.#loop;
+    await this.#stop();
+  }
+}
+
+/** The demo producer as platform administrators see it (its state, its held markets). */
+async function demoProducer(): Promise<{ state: string; markets: { held: number } } | undefined> {
+  const answer = await admin('GET', '/api/v1/admin/feed/producers');
+  if (answer.status !== 200) return undefined;
+  return (answer.body.producers as Array<{ id: string; state: string; markets: { held: number } }>).find(
+    (producer) => producer.id === 'demo',
+  );
+}
+
+/** Asks until `probe` answers something, for at most `ms`; undefined if it never did. */
+async function until<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await sleep(250);
+  }
+  return undefined;
+}
+
+let feed: FeedSimulator | undefined;
+
 // ---- the scenario ----
 
 interface Market {
   id: string;
+  /** A market of the demo feed's: its event, whose prices move while the soak runs (read again before a bet). */
+  fedEvent?: string;
   selections: Array<{ id: string; odds: string; outcome: string }>;
   results?: Record<string, SelectionResult>;
   outcome?: string;
@@ -396,9 +528,14 @@ async function provision(): Promise<Round[]> {
     sessions.push(session.token);
   }
 
+  // The demo catalog, priced by the demo's producer; its simulator gets a key of its own.
+  const seeded = await runCli(serviceEnv, ['demo', 'seed']);
+  if (seeded.code !== 0) throw new Error(`demo seed: ${seeded.stderr}`);
+  feed = new FeedSimulator(expect(await admin('POST', '/api/v1/admin/feed/producers/demo/key'), 200, 'feed key').key);
+
   const trade = async (path: string, body: unknown) =>
     expect(await admin('POST', `/api/v1/admin/trading${path}`, body), 201, path);
-  await trade('/sports', { id: 'soccer', name: 'Soccer' });
+  // the demo seed made the soccer sport
   const { competition } = await trade('/competitions', { sportId: 'soccer', name: 'Soak League', country: 'BR' });
   const roundCount = Math.max(1, Math.min(20, Math.ceil(opts.bets / BETS_PER_ROUND)));
   const rounds: Round[] = [];
@@ -421,6 +558,12 @@ async function provision(): Promise<Round[]> {
         ],
       });
       markets.push({ id: market.id, selections: market.selections, hasBets: false });
+    }
+    const fedEvent = FED_EVENTS[r];
+    if (fedEvent) {
+      const { event } = expect(await call('GET', `/api/v1/catalog/events/${fedEvent}`), 200, fedEvent);
+      const result = event.markets.find((market: { type: string }) => market.type === 'match_result');
+      markets.push({ id: result.id, fedEvent, selections: result.selections, hasBets: false });
     }
     const first = Math.floor((opts.bets * r) / roundCount);
     const count = Math.floor((opts.bets * (r + 1)) / roundCount) - first;
@@ -509,6 +652,9 @@ async function place(round: Round, slip: Slip): Promise<void> {
   if (slip.legs.length === 1) figures.bets.singles += 1;
   else figures.bets.accumulators += 1;
   for (const leg of slip.legs) leg.market.hasBets = true;
+  const fed = slip.legs.some((leg) => leg.market.fedEvent);
+  for (const leg of slip.legs)
+    if (leg.market.fedEvent) leg.selection.odds = await fedOdds(leg.market, leg.selection.id);
   const body = {
     requestId: `soak-${opts.seed}-${slip.index}`,
     stake: slip.stake,
@@ -522,7 +668,9 @@ async function place(round: Round, slip: Slip): Promise<void> {
       await sleep(300);
       continue;
     }
-    if (answer.status === 402 || answer.status === 503) {
+    // a fed market moves while the soak bets: its price changed, or it was held for its producer's silence
+    const fedRefusal = fed && (code === 'odds_changed' || code === 'market_unavailable');
+    if (answer.status === 402 || answer.status === 503 || fedRefusal) {
       figures.bets.refused[code] = (figures.bets.refused[code] ?? 0) + 1;
       return;
     }
@@ -532,6 +680,14 @@ async function place(round: Round, slip: Slip): Promise<void> {
     });
     return;
   }
+}
+
+/** A fed selection's price now, as players read it. */
+async function fedOdds(market: Market, selectionId: string): Promise<string> {
+  const { event } = expect(await call('GET', `/api/v1/catalog/events/${market.fedEvent}`), 200, 'fed event');
+  const now = event.markets.find((one: { id: string }) => one.id === market.id);
+  const selection = now?.selections.find((one: { id: string }) => one.id === selectionId);
+  return selection?.odds ?? market.selections.find((one) => one.id === selectionId)!.odds;
 }
 
 async function cashOut(round: Round, plan: NonNullable<Slip['cashOut']>, index: number): Promise<void> {
@@ -1122,6 +1278,12 @@ function printFigures(): void {
     `${figures.cashOuts.full} full, ${figures.cashOuts.partial} partial, ${figures.cashOuts.unavailable} not offered`,
   );
   line('markets', `${figures.markets.settled} settled, ${figures.markets.resettled} resettled`);
+  const { feed: fed } = figures;
+  line(
+    'demo feed',
+    `${fed.ticks} ticks, ${fed.messages} messages (${fed.applied} applied, ${fed.kept} kept, ${fed.refused} refused), ` +
+      `${fed.failedTicks} ticks failed, ${fed.outages} outages, ${fed.recovered} recovered`,
+  );
   lines.push('movements that count (kind/endpoint: how many, amount)');
   for (const [kind, { movements, amount }] of Object.entries(figures.movements)) {
     line(`  ${kind}`, `${String(movements).padStart(6)}  ${String(amount).padStart(12)}`);
@@ -1179,6 +1341,7 @@ async function main(): Promise<number> {
     // The start-up narration (the URL the server listens on) is logged at info.
     LOG_LEVEL: 'info',
     METRICS_PORT: '0',
+    FEED_SILENCE_SECONDS: String(FEED_SILENCE_SECONDS),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   say(
@@ -1190,6 +1353,7 @@ async function main(): Promise<number> {
   const cleanUp = () =>
     (cleaning ??= (async () => {
       if (ticker) clearInterval(ticker);
+      await feed?.stop().catch(() => undefined);
       await service?.stop().catch(() => undefined);
       await wallet?.stop().catch(() => undefined);
       if (opts.keep) {
@@ -1220,6 +1384,7 @@ async function main(): Promise<number> {
 
     const faults = new FaultInjector();
     faults.start();
+    feed!.start();
     const plans = killPlans(rounds);
     killsPending = plans.length;
     const kills = runKills(plans).finally(() => (killsPending = 0));
@@ -1228,6 +1393,10 @@ async function main(): Promise<number> {
       if (performance.now() >= activeUntil) break;
       phase = `place ${r + 1}/${rounds.length}`;
       await placeRound(round);
+      if (r < FEED_OUTAGES) {
+        phase = `feed outage ${r + 1}`;
+        await feed!.outage();
+      }
       phase = `settle ${r + 1}/${rounds.length}`;
       for (const action of round.actions) await act(action);
       if (r > 0) for (const action of rounds[r - 1]!.late) await act(action);
@@ -1239,6 +1408,8 @@ async function main(): Promise<number> {
 
     phase = 'drain';
     progress.drain = true;
+    await feed!.stop();
+    if (figures.feed.applied === 0) discrepancies.push({ check: 'feed_silent', detail: 'no feed message applied' });
     await faults.stop();
     const drained = await drain();
     await kills;

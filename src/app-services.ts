@@ -192,6 +192,8 @@ export function buildServices(
   ingestion.settleWith({
     result: (by, eventId, score) => eventResults.apply(by, eventId, score),
     cancel: (by, eventId) => eventResults.voidUnsettled(by, eventId),
+    rollbackResult: (by, eventId) => eventResults.rollback(by, eventId),
+    rollbackCancel: (by, eventId) => eventResults.rollback(by, eventId, true),
   });
   const cashOut = new CashOut({ db, clock, catalog, ledger, delivery, views: betViews, metrics: bettingMetrics });
   const wallet = new WalletService({ db, clock, wallets, tenants });

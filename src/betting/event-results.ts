@@ -5,7 +5,7 @@ import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import { AppError, validationError } from '../platform/errors.ts';
-import type { EventResultPreview, EventResultReport, MarketByRule, SettleBody } from './schemas.ts';
+import type { EventResultPreview, EventResultReport, MarketByRule, SettleBody, SettlementReport } from './schemas.ts';
 import type { Settlement, SettlementMode } from './settlement.ts';
 
 type EventResultsDeps = { db: Db; clock: Clock; catalog: CatalogService; settlement: Settlement; audit: AuditLog };
@@ -79,6 +79,29 @@ export class EventResults {
     return voided;
   }
 
+  /**
+   * A trusted producer rolled its result or its cancellation back: the event's settled markets (for a cancellation,
+   * those it voided: every selection void) have their results withdrawn, each in its own transaction, so each is
+   * suspended until its next result and its bets are open again (Settlement.rollback).
+   */
+  async rollback(by: Acting, eventId: string, voidedOnly = false): Promise<MarketRollback[]> {
+    const { markets } = await this.#deps.catalog.eventMarkets(eventId);
+    const settled = markets.filter(
+      ({ market, selections }) =>
+        market.status === 'settled' && (!voidedOnly || selections.every((one) => one.result === 'void')),
+    );
+    const rolledBack: MarketRollback[] = [];
+    for (const { market } of settled) {
+      try {
+        rolledBack.push({ marketId: market.id, report: await this.#deps.settlement.rollback(by, market.id) });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        rolledBack.push({ marketId: market.id, error: { code: error.code, message: error.message } });
+      }
+    }
+    return rolledBack;
+  }
+
   /** Each market's derived results and what applying them would do; refused for an event that cannot have them. */
   async plan(eventId: string, score: FinalScore) {
     const problem = scoreProblem(score);
@@ -140,6 +163,13 @@ export class EventResults {
       return { ...market, error: { code: error.code, message: error.message } };
     }
   }
+}
+
+/** One market's rollback: its settlement report, or why it was not rolled back (the others were). */
+interface MarketRollback {
+  marketId: string;
+  report?: SettlementReport;
+  error?: { code: string; message: string };
 }
 
 const settles = (action: MarketByRule['action']): action is SettlementMode =>

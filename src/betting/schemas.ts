@@ -284,7 +284,10 @@ export const SettlementReport = Type.Object({
     {
       settled: Type.Integer({ description: 'bets that got their result now' }),
       resettled: Type.Integer({ description: 'settled bets whose result or return changed' }),
-      reopened: Type.Integer({ description: 'accumulators open again: the leg that lost them won after all' }),
+      reopened: Type.Integer({
+        description:
+          'bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result',
+      }),
       unchanged: Type.Integer({ description: 'bets on the market this action did not change' }),
     },
     { description: 'bets with a leg on the market (fully cashed-out bets are never changed and not counted)' },

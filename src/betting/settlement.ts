@@ -41,11 +41,21 @@ export class Settlement {
   }
 
   settle(by: Acting, marketId: string, body: SettleBody): Promise<SettlementReport> {
-    return this.#run('settle', by, marketId, body);
+    return this.#run('settle', by, marketId, body, this.#recording(marketId, body, 'settle'));
   }
 
   resettle(by: Acting, marketId: string, body: SettleBody): Promise<SettlementReport> {
-    return this.#run('resettle', by, marketId, body);
+    return this.#run('resettle', by, marketId, body, this.#recording(marketId, body, 'resettle'));
+  }
+
+  /**
+   * A settled market's results withdrawn (a trusted producer rolled its result back): the market is suspended
+   * until its next result, and every bet it settled is open again, through the same rules as a resettlement. Money
+   * is not sent back: the bet's settlement postings still count, and its next result owes only the difference
+   * (settlement-rules.ts); what was not sent yet of them stops.
+   */
+  rollback(by: Acting, marketId: string): Promise<SettlementReport> {
+    return this.#run('rollback', by, marketId, null, (tx) => this.#deps.catalog.withdrawResults(tx, marketId));
   }
 
   /**
@@ -57,7 +67,7 @@ export class Settlement {
   async preview(mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementPreview> {
     try {
       await inTransaction(this.#deps.db, async (tx) => {
-        throw new DryRun(await this.#apply(tx, mode, marketId, body));
+        throw new DryRun(await this.#apply(tx, marketId, this.#recording(marketId, body, mode)));
       });
     } catch (error) {
       if (error instanceof DryRun) return previewOf(error.outcome);
@@ -66,16 +76,31 @@ export class Settlement {
     throw new Error('a settlement dry run committed');
   }
 
-  async #run(mode: SettlementMode, by: Acting, marketId: string, body: SettleBody) {
+  /** What records the results of a settle or resettle, in its transaction. */
+  #recording(marketId: string, body: SettleBody, mode: SettlementMode): Recording {
+    return (tx) => this.#deps.catalog.recordResults(tx, marketId, body.results, mode);
+  }
+
+  async #run(
+    action: SettlementMode | 'rollback',
+    by: Acting,
+    marketId: string,
+    body: SettleBody | null,
+    record: Recording,
+  ) {
     const { report } = await inTransaction(this.#deps.db, async (tx) => {
-      const outcome = await this.#apply(tx, mode, marketId, body);
+      const outcome = await this.#apply(tx, marketId, record);
       await this.#deps.audit.record(tx, {
         actor: by.actor,
-        action: `market.${mode}`,
+        action: `market.${action}`,
         target: { type: 'market', id: marketId },
         outcome: 'success',
         ip: by.ip,
-        details: { results: body.results, version: outcome.report.market.settlementVersion, bets: outcome.report.bets },
+        details: {
+          ...(body ? { results: body.results } : {}),
+          version: outcome.report.market.settlementVersion,
+          bets: outcome.report.bets,
+        },
       });
       return outcome;
     });
@@ -84,8 +109,8 @@ export class Settlement {
   }
 
   /** The settlement itself, inside the caller's transaction: results recorded, bets judged and moved, money owed. */
-  async #apply(tx: Tx, mode: SettlementMode, marketId: string, body: SettleBody): Promise<SettlementOutcome> {
-    const recorded = await this.#deps.catalog.recordResults(tx, marketId, body.results, mode);
+  async #apply(tx: Tx, marketId: string, record: Recording): Promise<SettlementOutcome> {
+    const recorded = await record(tx);
     // Locked out by the results above: no bet on the market can be recorded any more, but one recorded just
     // before may still wait for its stake's answer, and would escape the settlement.
     if (await legStore.hasPendingBetOnMarket(tx, marketId)) throw bettingErrors.bets_pending();
@@ -162,6 +187,8 @@ export class Settlement {
 }
 
 export type SettlementMode = 'settle' | 'resettle';
+/** Records a market's results (or withdraws them) inside a settlement's transaction, the market locked. */
+type Recording = (tx: Tx) => Promise<RecordedResults>;
 
 /** What a settlement did: its report, and the detail a dry run shows besides. */
 interface SettlementOutcome {
@@ -221,8 +248,9 @@ function previewOf(outcome: SettlementOutcome): SettlementPreview {
 }
 
 function emptyReport(recorded: RecordedResults): SettlementReport {
+  const withdrawn = [...recorded.results.values()].every((result) => result === null);
   return {
-    market: { id: recorded.marketId, status: 'settled', settlementVersion: recorded.version },
+    market: { id: recorded.marketId, status: withdrawn ? 'suspended' : 'settled', settlementVersion: recorded.version },
     bets: { settled: 0, resettled: 0, reopened: 0, unchanged: 0 },
     owed: [],
   };

@@ -12,7 +12,8 @@ export interface RecordedResults {
   version: number;
   /** Whether any result differs from before (always, for a first settlement). */
   changed: boolean;
-  results: Map<string, SelectionResult>;
+  /** Each selection's result; null where it was withdrawn (a rollback). */
+  results: Map<string, SelectionResult | null>;
 }
 
 /** A market's results, recorded inside the transaction of its settlement or resettlement (betting). */
@@ -53,6 +54,22 @@ export class MarketResults {
       changed,
       results: new Map(results.map(({ selectionId, result }) => [selectionId, result])),
     };
+  }
+
+  /**
+   * A settled market's results withdrawn (a rollback): every selection without a result and the market suspended
+   * until the next result, under a new settlement version, so the bets it settled are judged again as waiting for
+   * it. The market stays locked until the caller's transaction ends.
+   */
+  async withdraw(tx: Tx, marketId: string): Promise<RecordedResults> {
+    const market = await marketStore.lockMarket(tx, marketId);
+    if (!market) throw notFound('Market');
+    if (market.status !== 'settled') throw catalogErrors.market_not_settled();
+    const selections = await selectionStore.selectionsOf(tx, [marketId]);
+    const version = market.settlement_version + 1;
+    await marketStore.withdrawResults(tx, marketId, { version, at: this.#clock.now() });
+    const results = new Map(selections.map((selection) => [selection.id, null]));
+    return { marketId, version, changed: true, results };
   }
 }
 

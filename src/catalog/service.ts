@@ -80,6 +80,12 @@ export class CatalogService {
     return this.#results.record(tx, marketId, results, mode);
   }
 
+  /** Rollback: a settled market's results withdrawn, inside the settlement's transaction (see results.ts). */
+  withdrawResults(tx: Tx, marketId: string): Promise<RecordedResults> {
+    onTransactionEnd(tx, () => this.browsing.forget());
+    return this.#results.withdraw(tx, marketId);
+  }
+
   /** An event with each of its markets and their selections (results by rule, voiding a cancelled event). */
   async eventMarkets(eventId: string) {
     const event = await eventStore.findEvent(this.#db, eventId);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Acting, AuditLog } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
-import { inTransaction, onTransactionEnd, type Db, type Tx } from '../platform/db/database.ts';
+import { inTransaction, onTransactionEnd, type Db, type Queryable, type Tx } from '../platform/db/database.ts';
 import { notFound, platformErrors } from '../platform/errors.ts';
 import { catalogErrors } from './errors.ts';
 import { checkedLine, checkOutcomes, MARKET_RULES } from './market-rules.ts';
@@ -208,6 +208,12 @@ export class Trading {
 
   async isEmpty(): Promise<boolean> {
     return !(await sportStore.anySport(this.#deps.db));
+  }
+
+  /** An event's status and start, read in the caller's transaction (the feed's cancellation rollback). */
+  async eventStatus(q: Queryable, eventId: string): Promise<{ status: EventStatus; startsAt: Date } | undefined> {
+    const event = await eventStore.findEvent(q, eventId);
+    return event && { status: event.status, startsAt: event.starts_at };
   }
 
   async sportExists(id: string): Promise<boolean> {

@@ -12,10 +12,12 @@ import * as store from './store.ts';
 
 type IngestionDeps = { db: Db; clock: Clock; catalog: CatalogService; producers: Producers };
 
-/** What settles an event from a trusted producer's result or cancellation (betting's results by rule). */
+/** What settles an event from a trusted producer's result or cancellation, or undoes that (betting's results). */
 export interface EventSettler {
   result(by: Acting, eventId: string, score: Extract<FeedMessage, { type: 'result' }>['score']): Promise<unknown>;
   cancel(by: Acting, eventId: string): Promise<unknown>;
+  rollbackResult(by: Acting, eventId: string): Promise<unknown>;
+  rollbackCancel(by: Acting, eventId: string): Promise<unknown>;
 }
 type EventMessage = Exclude<FeedMessage, { type: 'alive' | 'snapshot_complete' }>;
 type Outcome = FeedReceipt['results'][number];
@@ -141,23 +143,30 @@ export class Ingestion {
     const change =
       message.type === 'odds'
         ? await batch.prices.price(message.marketId, message.prices)
-        : await this.#apply(tx, producerId, by, message);
+        : await this.#apply(tx, producer, by, message);
     // kept in memory until the batch's end: a message refused later does not undo this one's sequence
     batch.sequences.set(eventId, sequence);
     batch.applied.set(eventId, sequence);
     const settler = producer.trusted ? this.#settler : undefined;
     if (settler && message.type === 'result') batch.afterCommit.push(() => settler.result(by, eventId, message.score));
     if (settler && message.type === 'cancel') batch.afterCommit.push(() => settler.cancel(by, eventId));
+    if (settler && message.type === 'result_rollback' && change === 'applied') {
+      batch.afterCommit.push(() => settler.rollbackResult(by, eventId));
+    }
+    if (settler && message.type === 'cancel_rollback' && change === 'applied') {
+      batch.afterCommit.push(() => settler.rollbackCancel(by, eventId));
+    }
     return { outcome: change };
   }
 
   /** One message's change other than prices (those are the price book's), inside the batch's transaction. */
   async #apply(
     tx: Tx,
-    producerId: string,
+    producer: ProducerPrincipal,
     by: Acting,
     message: Exclude<EventMessage, { type: 'odds' }>,
   ): Promise<FedChange> {
+    const { producerId } = producer;
     const { feedControl, trading } = this.#deps.catalog;
     const { eventId } = message;
     switch (message.type) {
@@ -194,7 +203,22 @@ export class Ingestion {
         await trading.updateEvent(by, eventId, { status: 'cancelled' }, tx);
         await feedControl.stopBets(tx, producerId, eventId);
         return 'applied';
+      case 'result_rollback':
+        // only a trusted producer's result settled anything; another's was confirmed by a trader, who corrects it
+        return producer.trusted ? 'applied' : 'ignored';
+      case 'cancel_rollback':
+        return this.#uncancel(tx, by, eventId);
     }
+  }
+
+  /** A cancelled event to be played after all: scheduled again, or live where its start has passed. */
+  async #uncancel(tx: Tx, by: Acting, eventId: string): Promise<FedChange> {
+    const { trading } = this.#deps.catalog;
+    const event = await trading.eventStatus(tx, eventId);
+    if (event?.status !== 'cancelled') return 'ignored';
+    const status = event.startsAt > this.#deps.clock.now() ? 'scheduled' : 'live';
+    await trading.updateEvent(by, eventId, { status }, tx);
+    return 'applied';
   }
 }
 

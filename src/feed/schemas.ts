@@ -88,6 +88,18 @@ const FEED_MESSAGES = [
     { ...Evented, reason: Type.Optional(Type.String({ maxLength: 200 })) },
     "the event will not be played: a trusted producer's voids every market; another's suspends them for a trader",
   ),
+  message(
+    'result_rollback',
+    Evented,
+    "the result was wrong: a trusted producer's settled markets are open to a result again (suspended), their bets " +
+      'open; send the corrected result next',
+  ),
+  message(
+    'cancel_rollback',
+    Evented,
+    'the event will be played after all: scheduled again (live if its start has passed), its markets suspended; a ' +
+      "trusted producer's voided markets are open to a result again, their bets open",
+  ),
 ];
 type FeedMessageUnion = Static<(typeof FEED_MESSAGES)[number]>;
 

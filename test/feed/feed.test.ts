@@ -507,4 +507,65 @@ describe('results and cancellations from the feed', () => {
     assert.equal((await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet.status, 'void');
     assert.equal(await wallet.balanceOf(player), 100_00);
   });
+
+  it("a trusted producer's result rollback opens its markets to a result again and its bets; the corrected result settles the difference", async () => {
+    const key = await register('acme', true);
+    const betId = await betOnHome(key);
+    await pushed(key, [evented('result', 4, { score: { home: 2, away: 0 } })]);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00 - 10_00 + 21_00, 'the wrong result paid the bet');
+
+    const receipt = await pushed(key, [evented('result_rollback', 5)]);
+    assert.deepEqual(outcomes(receipt), ['applied']);
+    const view = await tradersMarket();
+    assert.deepEqual([view.status, view.settlementVersion], ['suspended', 2]);
+    assert.ok(view.selections.every((selection: { result: string | null }) => selection.result === null));
+    const bet = (await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet;
+    assert.equal(bet.status, 'accepted', 'the bet waits for the corrected result');
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00 - 10_00 + 21_00, 'no money moves until the next result');
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('actor_id')
+      .where('action', '=', 'market.rollback')
+      .execute();
+    assert.deepEqual(audit, [{ actor_id: 'feed:acme' }]);
+
+    // the corrected result: the home side lost; the payout is owed back
+    await pushed(key, [evented('result', 6, { score: { home: 0, away: 1 } })]);
+    await drainDeliveries(t);
+    assert.equal((await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet.status, 'lost');
+    assert.equal(await wallet.balanceOf(player), 100_00 - 10_00, 'the lost bet pays nothing in the end');
+    assert.equal((await tradersMarket()).settlementVersion, 3);
+  });
+
+  it("a trusted producer's cancellation rollback schedules the event again and opens the voided markets and bets", async () => {
+    const key = await register('acme', true);
+    const betId = await betOnHome(key);
+    await pushed(key, [evented('cancel', 4)]);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 100_00, 'the stake was refunded');
+    const receipt = await pushed(key, [evented('cancel_rollback', 5)]);
+    assert.deepEqual(outcomes(receipt), ['applied']);
+    const page = await t.request('GET', `/api/v1/admin/trading/events/${encodeURIComponent(EVENT)}`, {
+      token: book.trader,
+    });
+    // its start (13:00) has passed at the test clock's time: live again
+    assert.equal(page.body.event.status, t.clock.now() > new Date('2026-03-01T13:00:00Z') ? 'live' : 'scheduled');
+    assert.deepEqual([(await tradersMarket()).status], ['suspended']);
+    assert.equal((await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet.status, 'accepted');
+    await pushed(key, [evented('result', 6, { score: { home: 3, away: 1 } })]);
+    await drainDeliveries(t);
+    assert.equal((await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet.status, 'won');
+    assert.equal(await wallet.balanceOf(player), 100_00 - 10_00 + 21_00, 'the refund and the payout add up to the win');
+  });
+
+  it("another producer's result rollback is ignored (a trader confirmed that result), and a rollback of nothing changes nothing", async () => {
+    const key = await register('acme', false);
+    await betOnHome(key);
+    await pushed(key, [evented('result', 4, { score: { home: 2, away: 0 } })]);
+    assert.deepEqual(outcomes(await pushed(key, [evented('result_rollback', 5)])), ['ignored']);
+    assert.deepEqual(outcomes(await pushed(key, [evented('cancel_rollback', 6)])), ['ignored'], 'never cancelled');
+    assert.deepEqual([(await tradersMarket()).status], ['suspended']);
+  });
 });

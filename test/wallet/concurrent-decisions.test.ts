@@ -141,3 +141,69 @@ describe('a decision on a held movement racing a resettlement', ON_POSTGRES, () 
     assert.deepEqual(correction, [{ endpoint: 'credit', amount: 10_00, status: 'applied' }]);
   });
 });
+
+describe('a decision on a held movement racing a rollback of the result', ON_POSTGRES, () => {
+  const fresh = freshSportsbookPerTest('rollback-race-player', 100_00, { interleaving });
+  beforeEach(async () => {
+    ({ t, wallet, book, token, player } = fresh);
+    operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+  });
+
+  const rollback = () => t.app.services.settlement.rollback(FEED, book.events[0]!.marketId);
+
+  it("an operator's retry of a refused payout while a producer's rollback reopens the bet: the corrected result decides, paid once", async () => {
+    const { betId, id } = await refusedPayout();
+    const race = await interleaving.race(
+      t.db,
+      { name: 'the retry has read the held payout and is about to move it', before: MOVES_AN_OBLIGATION },
+      operatorDecides(id, 'retry', 'the casino unblocked the player'),
+      rollback,
+    );
+    assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
+    assert.equal(answered(race.meanwhile).bets.reopened, 1);
+    assert.equal(race.waited, true, 'the rollback waited for the bet the retry had locked');
+    assert.equal((await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet.status, 'accepted');
+    // the corrected result: the home side lost after all
+    assert.equal(
+      (await settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'away'))).status,
+      200,
+    );
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 90_00, 'the stake lost, and the retried payout never paid');
+    const bet = (await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet;
+    assert.deepEqual([bet.status, bet.settledReturn], ['lost', 0]);
+  });
+
+  it('a rollback racing the same result again: the bet ends won, paid exactly once', async () => {
+    const { betId } = await refusedPayout();
+    const race = await interleaving.race(
+      t.db,
+      { name: "the rollback has read the bet's account and is about to supersede", before: LOCKS_OBLIGATIONS },
+      rollback,
+      () => settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'home'), 'resettle'),
+    );
+    assert.equal(answered(race.paused).bets.reopened, 1);
+    const resettled = answered(race.meanwhile);
+    // the resettlement waited for the market the rollback had locked, then found it without results
+    assert.deepEqual([resettled.status, resettled.body.error?.code], [409, 'market_not_settled']);
+    assert.equal(
+      (await settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'home'))).status,
+      200,
+    );
+    await drainDeliveries(t);
+    const bet = (await t.request('GET', `/api/v1/bets/${betId}`, { token })).body.bet;
+    assert.deepEqual([bet.status, bet.settledReturn], ['won', 21_00]);
+    const credits = await t.db
+      .selectFrom('wallet_obligations')
+      .select(['tx_id', 'status'])
+      .where('bet_id', '=', betId)
+      .where('endpoint', '=', 'credit')
+      .where('status', '=', 'applied')
+      .execute();
+    assert.equal(credits.length, 1, `one credit applied: ${JSON.stringify(credits)}`);
+    assert.equal(await wallet.balanceOf(player), 90_00 + 21_00, 'paid exactly once');
+  });
+});
+
+/** The actor of a producer's rollback, as the feed's ingestion gives it. */
+const FEED = { actor: { type: 'system' as const, id: 'feed:race' } };

@@ -45,7 +45,7 @@ function soak(args: string[]): Promise<{ code: number | null; figures: any; stde
 }
 
 describe('npm run soak, the short version', () => {
-  it('places, settles, cashes out and resettles through every fault mode and two SIGKILLs, and nothing differs', async () => {
+  it('places, settles, cashes out and resettles through every fault mode, two SIGKILLs and a feed outage, and nothing differs', async () => {
     const seed = 20_261_125;
     const { code, figures, stderr } = await soak([
       '--seed',
@@ -85,6 +85,9 @@ describe('npm run soak, the short version', () => {
     for (const tally of Object.values<Tally>(amid.byAction)) {
       assert.equal(tally.sent, tally.done + total(tally.refused), JSON.stringify(amid));
     }
+    // The demo's simulator priced its markets from a process of its own, fell silent once and recovered.
+    assert.ok(figures.feed.applied > 0, JSON.stringify(figures.feed));
+    assert.deepEqual([figures.feed.outages, figures.feed.recovered], [1, 1], JSON.stringify(figures.feed));
     assert.ok(figures.statements.movements > 0);
     assert.ok(figures.wallet.resent > 0, 'some movements had to be sent again');
     // The progress line names the phase, the bets, the restarts and the queue.

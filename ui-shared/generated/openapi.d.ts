@@ -23495,7 +23495,7 @@ export interface operations {
               settled: number;
               /** @description settled bets whose result or return changed */
               resettled: number;
-              /** @description accumulators open again: the leg that lost them won after all */
+              /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
               reopened: number;
               /** @description bets on the market this action did not change */
               unchanged: number;
@@ -23784,7 +23784,7 @@ export interface operations {
               settled: number;
               /** @description settled bets whose result or return changed */
               resettled: number;
-              /** @description accumulators open again: the leg that lost them won after all */
+              /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
               reopened: number;
               /** @description bets on the market this action did not change */
               unchanged: number;
@@ -24078,7 +24078,7 @@ export interface operations {
               settled: number;
               /** @description settled bets whose result or return changed */
               resettled: number;
-              /** @description accumulators open again: the leg that lost them won after all */
+              /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
               reopened: number;
               /** @description bets on the market this action did not change */
               unchanged: number;
@@ -24391,7 +24391,7 @@ export interface operations {
               settled: number;
               /** @description settled bets whose result or return changed */
               resettled: number;
-              /** @description accumulators open again: the leg that lost them won after all */
+              /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
               reopened: number;
               /** @description bets on the market this action did not change */
               unchanged: number;
@@ -24764,7 +24764,7 @@ export interface operations {
                   settled: number;
                   /** @description settled bets whose result or return changed */
                   resettled: number;
-                  /** @description accumulators open again: the leg that lost them won after all */
+                  /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
                   reopened: number;
                   /** @description bets on the market this action did not change */
                   unchanged: number;
@@ -25374,7 +25374,7 @@ export interface operations {
                   settled: number;
                   /** @description settled bets whose result or return changed */
                   resettled: number;
-                  /** @description accumulators open again: the leg that lost them won after all */
+                  /** @description bets open again: an accumulator whose losing leg won after all, or every bet of a rolled-back result */
                   reopened: number;
                   /** @description bets on the market this action did not change */
                   unchanged: number;
@@ -28562,6 +28562,24 @@ export interface operations {
                 /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
                 sequence: number;
                 reason?: string;
+              }
+            | {
+                /** @enum {string} */
+                type: 'result_rollback';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
+              }
+            | {
+                /** @enum {string} */
+                type: 'cancel_rollback';
+                /** @description the producer id */
+                producer: string;
+                eventId: string;
+                /** @description the producer's count of its messages about this event: one more each time (a timestamp will do) */
+                sequence: number;
               }
           )[];
         };

@@ -52,7 +52,7 @@ export function lockBetsOnMarket(q: Queryable, marketId: string, states: readonl
 export async function setLegResults(
   q: Queryable,
   marketId: string,
-  results: Map<string, SelectionResult>,
+  results: Map<string, SelectionResult | null>,
 ): Promise<void> {
   for (const [selectionId, result] of results) {
     await q

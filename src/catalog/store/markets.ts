@@ -69,6 +69,19 @@ export async function setResults(
     .execute();
 }
 
+/**
+ * A settled market's results withdrawn (a producer rolled its result back): every selection without a result, and
+ * the market suspended, waiting for the next result, under a new settlement version.
+ */
+export async function withdrawResults(q: Queryable, marketId: string, settlement: { version: number; at: Date }) {
+  await q.updateTable('selections').set({ result: null }).where('market_id', '=', marketId).execute();
+  await q
+    .updateTable('markets')
+    .set({ status: 'suspended', settlement_version: settlement.version, settled_at: null, updated_at: settlement.at })
+    .where('id', '=', marketId)
+    .execute();
+}
+
 export async function setControl(q: Queryable, id: string, control: MarketControl): Promise<void> {
   await q.updateTable('markets').set({ control }).where('id', '=', id).execute();
 }
