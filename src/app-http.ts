@@ -10,7 +10,7 @@ import { loggerOptions } from './platform/http/logging.ts';
 import { installRevalidation } from './platform/http/revalidation.ts';
 import { routerFailureOptions } from './platform/http/router-failures.ts';
 import type { TypedApp } from './platform/http/types.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
+import { serializerOnFirstUse, validatorCompiler } from './platform/http/validation.ts';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 /** A request (headers and body) must arrive within 30 s: a client trickling its body cannot hold a connection. */
@@ -22,7 +22,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * trusted, validation, the error handler, the default headers, revalidation (ETag and 304, for the routes that ask)
  * and the compression of JSON answers.
  */
-export function createHttp(config: Config, logStream: DestinationStream | undefined): TypedApp {
+export function createHttp(
+  config: Config,
+  logStream: DestinationStream | undefined,
+  schemas: { onFirstUse: boolean },
+): TypedApp {
   const http = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -36,7 +40,8 @@ export function createHttp(config: Config, logStream: DestinationStream | undefi
     // Bad URLs, shutdown and parser refusals answered in the error shape with the default headers.
     ...routerFailureOptions(() => http),
   }).withTypeProvider() as unknown as TypedApp;
-  http.setValidatorCompiler(validatorCompiler());
+  http.setValidatorCompiler(validatorCompiler(schemas));
+  if (schemas.onFirstUse) http.setSerializerCompiler(serializerOnFirstUse());
   // Bodies are JSON only: Fastify's own text/plain parser would hand a string to the schema (400 validation)
   // where the answer is 415 unsupported_media_type.
   http.removeContentTypeParser('text/plain');

@@ -88,7 +88,9 @@ export const TEST_PASSWORD_COST = { N: 2, r: 1, p: 1 };
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver' | 'logStream' | 'passwordCost'>> & {
+  deps: Partial<
+    Pick<AppDeps, 'authLimits' | 'delivery' | 'resolver' | 'logStream' | 'passwordCost' | 'compileSchemasOnFirstUse'>
+  > & {
     /**
      * Run the delivery engine's loop as the server does. Off by default: tests drive delivery themselves
      * (delivery.idle(), drainDeliveries()), so what they assert cannot change under them.
@@ -110,6 +112,7 @@ export async function startTestApp(
     logStream: logs,
     authLimits: TEST_AUTH_LIMITS,
     passwordCost: TEST_PASSWORD_COST,
+    compileSchemasOnFirstUse: true,
     ...appDeps,
   });
   const url = await app.http.listen({ port: 0, host: '127.0.0.1' });

@@ -22,7 +22,7 @@ const jsonOf = (bytes: number) => ({ pad: 'x'.repeat(bytes - '{"pad":""}'.length
 const EVENT = `data: ${'{"odds":"2.10"}'.repeat(100)}\n\n`;
 
 before(async () => {
-  http = createHttp(testConfig(), new LogCapture());
+  http = createHttp(testConfig(), new LogCapture(), { onFirstUse: false });
   http.get('/json/:bytes', async (request) => jsonOf(Number((request.params as { bytes: string }).bytes)));
   http.get('/vary', async (_request, reply) => reply.header('vary', 'X-Tenant-ID').send(jsonOf(4096)));
   http.get('/error', async () => {

@@ -6,7 +6,9 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
-before(async () => (t = await startTestApp()));
+// Every route's schemas compiled at start-up, as the server does (test apps compile them at first use): one that Ajv
+// or fast-json-stringify cannot compile fails here.
+before(async () => (t = await startTestApp({}, { compileSchemasOnFirstUse: false })));
 after(() => t.close());
 beforeEach(() => t.reset());
 

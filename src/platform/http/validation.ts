@@ -1,6 +1,7 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 
 const STRICT_BODY: Options = {
   // Fastify's default removes unknown properties silently; a schema that forbids them must refuse them.
@@ -55,9 +56,36 @@ function withPlainText(schema: unknown): unknown {
   return copy;
 }
 
-/** Bodies are checked strictly; query strings, params and headers are text, so they are coerced to their types. */
-export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+/**
+ * Bodies are checked strictly; query strings, params and headers are text, so they are coerced to their types.
+ * `onFirstUse` compiles each schema at its route's first request (a test app's; see AppDeps).
+ */
+export function validatorCompiler(schemas: { onFirstUse: boolean }): FastifySchemaCompiler<unknown> {
   const bodies = newAjv(STRICT_BODY);
   const textParts = newAjv({ ...STRICT_BODY, coerceTypes: 'array' });
-  return ({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(withPlainText(schema) as object);
+  const compile: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodies : textParts).compile(withPlainText(schema) as object);
+  if (!schemas.onFirstUse) return compile;
+  return (route) => {
+    let compiled: Validation | undefined;
+    const validate: Validation = (data) => {
+      compiled ??= compile(route);
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    return validate;
+  };
+}
+
+/** A compiled check: Fastify reads its errors from the function once it answers false. */
+type Validation = ReturnType<FastifySchemaCompiler<unknown>>;
+
+/** Fastify's own response serializer (fast-json-stringify), each built at its route's first answer. */
+export function serializerOnFirstUse(): FastifySerializerCompiler<unknown> {
+  const build = SerializerSelector()({}, {});
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => (serialize ??= build(route as Parameters<typeof build>[0]))(data);
+  };
 }
