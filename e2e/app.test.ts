@@ -298,6 +298,10 @@ describe('the sportsbook app', { skip }, () => {
     await card.getByRole('button', { name: /Confirm cash-out/ }).click();
     await page.locator('.toast', { hasText: 'Cashed out R$' }).waitFor();
     await page.getByText(/cashed out for R\$4\.00 of stake/).waitFor({ timeout: 10_000 });
+    // the stake that still rides, of the whole, and the return on it
+    const after = page.getByRole('article').filter({ hasText: 'Vitória' });
+    assert.match((await after.textContent()) ?? '', /Stake left\s*R\$6\.00\s*of R\$10\.00/);
+    assert.match((await after.textContent()) ?? '', /To return\s*R\$12\.60/);
 
     // full: the rest
     const rest = page.getByRole('article').filter({ hasText: 'Vitória' });
@@ -320,8 +324,12 @@ describe('the sportsbook app', { skip }, () => {
     await page.getByRole('heading', { name: 'Live now' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['Home', 'Live', 'My bets']) assert.ok(await nav.getByRole('button', { name }).isVisible());
-    assert.ok(await nav.getByRole('button', { name: /^Bet slip/ }).isVisible());
+    // an empty slip is said to be empty, not "0 selections"
+    assert.ok(await nav.getByRole('button', { name: 'Bet slip, empty' }).isVisible());
     assert.equal(await page.getByRole('complementary', { name: 'Bet slip' }).count(), 0);
+    // a price's name says its market: the same side at two prices are two different bets
+    const firstOdds = page.locator('.row-odds .odds:not([disabled])').first();
+    assert.match((await firstOdds.getAttribute('aria-label')) ?? '', /, (Match result|Moneyline|Match winner)/);
     // fill: the header and the navigation stay in view while the page scrolls inside
     await page.locator('main').evaluate((main) => main.scrollTo(0, 2000));
     assert.ok(await page.locator('.topbar').isVisible());

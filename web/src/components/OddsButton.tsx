@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { slipStore, toggleSelection } from '../betslip/slip.ts';
 import { formatOdds, t } from '../i18n/index.ts';
-import { selectionOf } from '../labels.ts';
+import { marketNameLabel, selectionOf } from '../labels.ts';
 import { useStore } from '../store.ts';
 import type { EventHeader, Market, Selection } from '../types.ts';
 import { Icon } from './icons.tsx';
@@ -45,10 +45,12 @@ export function OddsButton({ selection, market, event, label }: Props) {
   const open = market.status === 'open' && (event.status === 'scheduled' || event.status === 'live');
   const price = formatOdds(selection.odds);
   const shown = label ?? name;
-  // the name starts with the words on the button (WCAG 2.5.3), then what a short label ("1", "X") stands for
+  // the name starts with the words on the button (WCAG 2.5.3), then what a short label ("1", "X") stands for, then
+  // the market: "Brighton 1.41" of the match result and of draw no bet are two different bets
   const description = [
     `${shown} ${open ? price : t('suspended')}`,
     shown === name ? '' : name,
+    marketNameLabel(market.name),
     open && move ? t(move === 'up' ? 'oddsUp' : 'oddsDown') : '',
   ]
     .filter(Boolean)

@@ -143,7 +143,7 @@ export function BottomNav({ placement, login = false }: { placement: 'bottom' | 
         class="nav-item slip-toggle"
         id="slip-toggle"
         aria-expanded={open}
-        aria-label={tCount('betSlipCount', count)}
+        aria-label={count === 0 ? t('betSlipEmpty') : tCount('betSlipCount', count)}
         aria-current={current === 'slip' ? 'true' : undefined}
         onClick={() => slipOpen.set(!open)}
       >

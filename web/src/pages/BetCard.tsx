@@ -26,6 +26,8 @@ export function BetCard({ bet }: { bet: Bet }) {
   const pending = owed(bet);
   const acca = bet.legs.length > 1;
   const kind = bet.legs.length === 1 ? t('single') : t('accaLegs', { n: bet.legs.length });
+  // after a partial cash-out the stake that still rides is what the return is on: said as such, the whole beside it
+  const partlyCashed = open && bet.remainingStake < bet.stake;
   return (
     <article class="card bet-card" aria-label={`${kind}, ${t(`status_${bet.status}`)}`}>
       <header class="bet-head">
@@ -64,10 +66,20 @@ export function BetCard({ bet }: { bet: Bet }) {
         })}
       </ul>
       <dl class="figures">
-        <div>
-          <dt>{t('stake')}</dt>
-          <dd>{money(bet.stake)}</dd>
-        </div>
+        {partlyCashed ? (
+          <div>
+            <dt>{t('stakeLeft')}</dt>
+            <dd>
+              {money(bet.remainingStake)}
+              <span class="muted small"> {t('stakeOf', { stake: money(bet.stake) })}</span>
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>{t('stake')}</dt>
+            <dd>{money(bet.stake)}</dd>
+          </div>
+        )}
         <div>
           <dt>{t('odds')}</dt>
           <dd>{formatOdds(bet.odds)}</dd>
