@@ -144,6 +144,11 @@ describe('the staff console', { skip }, () => {
     await page.getByLabel('Territories').fill('BR');
     await page.getByLabel('Wallet origins').fill('not an origin');
     await page.getByLabel('Agreement reference').fill('MSA-2026-01');
+    // the activation setting says what it decides: whether the aggregator's ActivateClient is refused
+    const activation = page.getByRole('checkbox', { name: 'May activate its own clients (ActivateClient)' });
+    assert.equal(await activation.isChecked(), false);
+    assert.match((await activation.getAttribute('aria-describedby')) ?? '', /auto-activation-hint/);
+    await page.getByText(/refused \(403 activation_not_permitted\)/).waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     const originField = page.locator('.field', { has: page.getByLabel('Wallet origins') });
     await originField.locator('.field-error').waitFor();

@@ -106,7 +106,10 @@ export const t = {
     allowedIpsHint:
       'The addresses its servers call the API from, one per line: 203.0.113.7, 198.51.100.0/24 or 2001:db8::/32. ' +
       'Empty: any address.',
-    autoActivation: 'Activate new clients automatically',
+    autoActivation: 'May activate its own clients (ActivateClient)',
+    autoActivationHint:
+      'Off: the aggregator’s ActivateClient calls are refused (403 activation_not_permitted) and its clients stay ' +
+      'provisioned. Turn it on once the aggregator may take its clients live itself.',
     agreementRef: 'Agreement reference',
     expiresAt: 'Authorization expires',
     disable: 'Disable aggregator',

@@ -14,7 +14,9 @@ export const aggregatorErrors = defineErrors({
   },
   activation_not_permitted: {
     status: 403,
-    message: 'Your authorization does not permit automatic activation; ask the platform.',
+    message:
+      'Your authorization does not let you activate clients (its autoActivation is off): ask the platform ' +
+      'administrator who manages your authorization to allow it, then call ActivateClient again.',
   },
   suspended_by_platform: {
     status: 403,

@@ -233,7 +233,7 @@ describe('ActivateClient', () => {
     });
   });
 
-  it('is refused with 403 when the authorization does not permit automatic activation', async () => {
+  it('is refused with 403 when the authorization does not let the aggregator activate, saying who changes what', async () => {
     const read = await t.request('GET', `/api/v1/admin/aggregators/${agg.aggregatorId}`, { token: agg.adminToken });
     const { version: _v, updatedAt: _u, updatedBy: _b, ...policy } = read.body.aggregator.authorization;
     await t.request('PUT', `/api/v1/admin/aggregators/${agg.aggregatorId}/authorization`, {
@@ -243,6 +243,7 @@ describe('ActivateClient', () => {
     const response = await activate();
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'activation_not_permitted');
+    assert.match(response.body.error.message, /autoActivation is off.*platform administrator.*ActivateClient again/);
     assert.equal(wallets.production.wallet.received.length, 0, 'no wallet is called');
   });
 

@@ -148,11 +148,15 @@ export function AuthorizationForm(props: { aggregator: Aggregator; saved: () => 
         <label class="check">
           <input
             type="checkbox"
+            aria-describedby="auto-activation-hint"
             checked={form.autoActivation}
             onChange={(e) => set({ autoActivation: e.currentTarget.checked })}
           />
           {t.aggregator.autoActivation}
         </label>
+        <p class="field-hint" id="auto-activation-hint">
+          {t.aggregator.autoActivationHint}
+        </p>
         {text('agreementRef', t.aggregator.agreementRef)}
         <Field label={t.aggregator.expiresAt} error={fieldError('expiresAt')}>
           {({ id, describedBy, invalid }) => (
