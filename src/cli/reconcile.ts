@@ -60,6 +60,12 @@ async function reconcile(values: Values, out: Output): Promise<void> {
   if (!verifiedBy) throw reconciliationErrors.signature_invalid({ statement: statementFile });
   const keyId = statementKeyId(verifiedBy);
   out.progress(`bookmaker reconcile: the signature of ${statementFile} verifies with key ${keyId}`);
+  if (statement.preview) {
+    out.progress(
+      `bookmaker reconcile: note: this is a sandbox preview of ${statement.day}, cut at ${statement.preview.to}: ` +
+        'your wallet export should stop there too, or what came after will show as differences',
+    );
+  }
 
   const wallet = readWalletExport(readInput(values['wallet-export'] as string, '--wallet-export').toString('utf8'));
   const { differences, reversed } = compare(statement.movements, wallet);

@@ -110,6 +110,7 @@ function casinoRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): void {
       .header('content-disposition', `attachment; filename="${statement.fileName}"`)
       .header('x-statement-key-id', statement.keyId)
       .header('x-statement-signature', statement.signature)
+      .header('x-statement-preview', String(statement.preview))
       .send(statement.body);
   });
   app.get(`${base}/statement-keys`, { schema: statementKeysSchema }, async () => use.statements.keys());

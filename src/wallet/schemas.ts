@@ -521,6 +521,11 @@ export const Statement = Type.Object({
   format: Type.Literal('bookmaker-statement/1'),
   tenantId: Type.String(),
   environment: Type.String({ description: 'production or sandbox' }),
+  preview: Type.Optional(
+    Type.Literal(true, {
+      description: 'sandbox only: the day is not over, and this is what counted up to `to`; never served in production',
+    }),
+  ),
   currency: Type.String(),
   day: Day,
   from: Timestamp,
@@ -548,7 +553,8 @@ export const statementSchema = {
     'JSON, or CSV with format=csv (or Accept: text/csv). The exact bytes served are signed with Ed25519: the ' +
     'signature (base64) is in X-Statement-Signature, the key in X-Statement-Key-Id; the public keys are at GET ' +
     '/api/v1/integration/statement-keys. A day is served from 5 minutes after it ends, and never changes after. ' +
-    'See docs/reconciliation.md.',
+    'A sandbox tenant may also read its day under way: a preview up to now (`preview: true`, X-Statement-Preview: ' +
+    'true, a file name ending -preview), signed alike, that later movements will join. See docs/reconciliation.md.',
   params: Type.Object({ day: Day }),
   querystring: Type.Object(
     {

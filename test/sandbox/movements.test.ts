@@ -341,3 +341,35 @@ describe('the worked example of docs/sandbox-outcomes.md', () => {
     );
   });
 });
+
+describe("a sandbox's statement of the day under way", () => {
+  const statementOf = (environment: SandboxFixture['sandbox'], query = '') =>
+    f.t.request('GET', `/api/v1/integration/statements/${f.t.clock.now().toISOString().slice(0, 10)}${query}`, {
+      headers: { 'x-tenant-id': environment.tenantId, 'x-api-key': environment.apiKey },
+    });
+
+  it('is served as a preview up to now, marked as such, so reconciliation can be tried on day one; never in production', async () => {
+    const betId = await place(f, home());
+    await drainDeliveries(f.t);
+    f.t.clock.advance(1_000);
+    const preview = await statementOf(f.sandbox);
+    assert.equal(preview.status, 200, preview.text);
+    assert.equal(preview.headers.get('x-statement-preview'), 'true');
+    assert.match(preview.headers.get('content-disposition') ?? '', /-preview\.json"$/);
+    assert.ok(preview.headers.get('x-statement-signature'), 'signed like any statement');
+    assert.deepEqual(
+      [preview.body.preview, preview.body.environment, preview.body.to],
+      [true, 'sandbox', f.t.clock.now().toISOString()],
+    );
+    assert.deepEqual(
+      preview.body.movements.map((movement: { txId: string }) => movement.txId),
+      [`bet:${betId}`],
+    );
+    const csv = await statementOf(f.sandbox, '?format=csv');
+    assert.deepEqual([csv.status, csv.headers.get('x-statement-preview')], [200, 'true']);
+    assert.match(csv.headers.get('content-disposition') ?? '', /-preview\.csv"$/);
+
+    const production = await statementOf(f.production);
+    assert.deepEqual([production.status, production.body.error.code], [409, 'statement_not_ready']);
+  });
+});

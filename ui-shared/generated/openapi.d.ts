@@ -1222,7 +1222,7 @@ export interface paths {
     };
     /**
      * The signed reconciliation statement of a UTC day: every movement that counted as applied, with totals
-     * @description JSON, or CSV with format=csv (or Accept: text/csv). The exact bytes served are signed with Ed25519: the signature (base64) is in X-Statement-Signature, the key in X-Statement-Key-Id; the public keys are at GET /api/v1/integration/statement-keys. A day is served from 5 minutes after it ends, and never changes after. See docs/reconciliation.md.
+     * @description JSON, or CSV with format=csv (or Accept: text/csv). The exact bytes served are signed with Ed25519: the signature (base64) is in X-Statement-Signature, the key in X-Statement-Key-Id; the public keys are at GET /api/v1/integration/statement-keys. A day is served from 5 minutes after it ends, and never changes after. A sandbox tenant may also read its day under way: a preview up to now (`preview: true`, X-Statement-Preview: true, a file name ending -preview), signed alike, that later movements will join. See docs/reconciliation.md.
      */
     get: operations['getStatement'];
     put?: never;
@@ -8444,7 +8444,7 @@ export interface operations {
           };
         };
       };
-      /** @description activation_not_permitted: Your authorization does not permit automatic activation; ask the platform. | credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
+      /** @description activation_not_permitted: Your authorization does not let you activate clients (its autoActivation is off): ask the platform administrator who manages your authorization to allow it, then call ActivateClient again. | credentials_revoked_by_platform: The platform revoked this client's integration credentials; only the platform can lift it. | ip_not_allowed: This address is not in your authorization's allowed source IPs (details.ip); ask the platform to add it, or call from an allowed address. | not_authorized: Your authorization does not cover this currency, jurisdiction, territory or wallet origin (details.field, details.value). | origin_not_allowed: The aggregator API is server to server; requests carrying an Origin header are refused. | scope_missing: The API key lacks the scope this operation needs (details.requiredScope). | suspended_by_platform: The platform has suspended this client; only the platform can lift it. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21675,6 +21675,11 @@ export interface operations {
             tenantId: string;
             /** @description production or sandbox */
             environment: string;
+            /**
+             * @description sandbox only: the day is not over, and this is what counted up to `to`; never served in production
+             * @enum {boolean}
+             */
+            preview?: true;
             currency: string;
             /** @description a UTC day, YYYY-MM-DD */
             day: string;

@@ -27,6 +27,8 @@ export interface ReadStatement {
   day: string;
   /** The key the statement names (JSON only). */
   keyId: string | null;
+  /** A sandbox's preview of a day under way, cut at `to` (JSON only). */
+  preview: { to: string } | null;
   movements: Booked[];
 }
 
@@ -150,6 +152,7 @@ function statementFromJson(text: string): ReadStatement {
     tenantId: text_(parsed.tenantId, 'the statement’s tenantId'),
     day: text_(parsed.day, 'the statement’s day'),
     keyId: typeof parsed.keyId === 'string' ? parsed.keyId : null,
+    preview: parsed.preview === true ? { to: text_(parsed.to, 'the statement’s to') } : null,
     movements,
   };
 }
@@ -179,7 +182,7 @@ function statementFromCsv(text: string): ReadStatement {
     movements.push(booked(item, where, true));
   });
   if (tenantId === undefined || day === undefined) throw unreadable('the statement CSV has no line');
-  return { tenantId, day, keyId: null, movements };
+  return { tenantId, day, keyId: null, preview: null, movements };
 }
 
 // ---- reading the wallet's export ----

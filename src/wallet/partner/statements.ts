@@ -19,6 +19,8 @@ const STATEMENT_DELAY_MS = 5 * 60 * 1000;
 
 /** A statement as served: its exact bytes, and their signature. */
 export interface SignedStatement {
+  /** A sandbox tenant's day not yet closed: the movements so far, which later ones will join. */
+  preview: boolean;
   body: string;
   contentType: string;
   fileName: string;
@@ -50,10 +52,15 @@ export class Statements {
     const from = dayStart(day);
     const to = new Date(from.getTime() + DAY_MS);
     const availableAt = new Date(to.getTime() + STATEMENT_DELAY_MS);
-    if (this.#deps.clock.now() < availableAt) {
+    const now = this.#deps.clock.now();
+    // A sandbox's day under way is served as a preview up to now, so a casino can try its reconciliation on its
+    // first day; a production statement exists only once its day can no longer change.
+    const preview = now < availableAt && tenant.environment === 'sandbox' && now >= from;
+    if (now < availableAt && !preview) {
       throw walletErrors.statement_not_ready({ day, availableAt: availableAt.toISOString() });
     }
-    const rows = await store.appliedBetween(this.#deps.db, tenant.id, from, to);
+    const until = preview && now < to ? now : to;
+    const rows = await store.appliedBetween(this.#deps.db, tenant.id, from, until);
     const movements = rows.map((row): StatementMovement => {
       const sent = JSON.parse(row.body) as Movement;
       return {
@@ -74,10 +81,11 @@ export class Statements {
       format: STATEMENT_FORMAT,
       tenantId: tenant.id,
       environment: tenant.environment,
+      ...(preview ? { preview: true as const } : {}),
       currency: tenant.currency,
       day,
       from: from.toISOString(),
-      to: to.toISOString(),
+      to: until.toISOString(),
       keyId: this.#deps.signer.keyId,
       movements,
       ...totalsOf(movements),
@@ -85,9 +93,10 @@ export class Statements {
     const body = format === 'csv' ? statementCsv(statement) : statementJson(statement);
     const safeTenant = tenant.id.replace(/[^A-Za-z0-9_.-]/g, '_');
     return {
+      preview,
       body,
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-      fileName: `statement-${safeTenant}-${day}.${format}`,
+      fileName: `statement-${safeTenant}-${day}${preview ? '-preview' : ''}.${format}`,
       keyId: this.#deps.signer.keyId,
       signature: this.#deps.signer.sign(body),
     };
