@@ -279,8 +279,28 @@ describe('the staff console', { skip }, () => {
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 90_00, 'the dry run owes nothing');
     await settle.getByRole('button', { name: 'Settle now' }).click();
     await page.getByText('Settled', { exact: true }).first().waitFor();
+    // the market says what the settlement did
+    await page
+      .getByRole('status')
+      .getByText(/^Settled \(version 1\): 1 bet changed; owed R\$\s?21[.,]00 in credits\.$/)
+      .waitFor();
     await stack.t.app.services.delivery.idle();
     assert.equal(await stack.wallet.balanceOf('console-bettor'), 111_00, 'the payout reached the wallet');
+
+    // a correction: the home side did not win after all; the resettlement says what it owes back
+    await page.getByRole('button', { name: 'Resettle', exact: true }).click();
+    const resettle = page.getByRole('dialog');
+    await resettle.getByLabel('Result of Console Rovers').selectOption('lost');
+    await resettle.getByLabel('Result of Draw').selectOption('won');
+    await resettle.getByLabel('Result of Dialog United').selectOption('lost');
+    await resettle.getByRole('button', { name: 'Show what it will do' }).click();
+    await resettle.getByRole('button', { name: 'Resettle now' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Resettled \(version 2\): 1 bet changed; owed R\$\s?21[.,]00 in debits\.$/)
+      .waitFor();
+    await stack.t.app.services.delivery.idle();
+    assert.equal(await stack.wallet.balanceOf('console-bettor'), 90_00, 'the payout was taken back');
     await page.close();
   });
 

@@ -316,6 +316,13 @@ export const t = {
     noMoney: 'No money movement.',
     confirmSettle: 'Settle now',
     confirmResettle: 'Resettle now',
+    /** What a settlement or resettlement did, said on the market once its dialog closes. */
+    settledNote: (action: 'settle' | 'resettle', version: number, bets: number, owed: string) =>
+      `${action === 'settle' ? 'Settled' : 'Resettled'} (version ${version}): ${bets} ${
+        bets === 1 ? 'bet' : 'bets'
+      } changed${owed ? `; owed ${owed}` : '; nothing owed'}.`,
+    owedCredits: (amount: string) => `${amount} in credits`,
+    owedDebits: (amount: string) => `${amount} in debits`,
     resultButton: 'Final score…',
     resultTitle: (event: string) => `Final score: ${event}`,
     resultIntro:

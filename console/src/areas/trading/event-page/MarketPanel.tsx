@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
-import { percent } from '../../../format.ts';
+import { call, type ApiResponse } from '../../../api.ts';
+import { money, percent } from '../../../format.ts';
 import { t } from '../../../messages.ts';
 import { Badge, FormError } from '../../../ui/ui.tsx';
 import type { Market, TradingEvent } from './event.ts';
@@ -12,6 +12,18 @@ function margin(market: Pick<Market, 'selections'>): number {
   return market.selections.reduce((sum, selection) => sum + 1 / Number(selection.odds), 0) - 1;
 }
 
+/** What a settlement or resettlement did: its version, the bets it changed, the money it owes. */
+function settledNote(action: Settling['action'], report: ApiResponse<'settleMarket'>): string {
+  const { settled, resettled, reopened } = report.bets;
+  const owed = report.owed
+    .flatMap(({ currency, credits, debits }) => [
+      ...(credits > 0 ? [t.trading.owedCredits(money(credits, currency))] : []),
+      ...(debits > 0 ? [t.trading.owedDebits(money(debits, currency))] : []),
+    ])
+    .join(', ');
+  return t.trading.settledNote(action, report.market.settlementVersion, settled + resettled + reopened, owed);
+}
+
 /** A market: its status, its margin, its selections' odds, and suspending, closing, voiding or settling it. */
 export function MarketPanel(props: {
   market: Market;
@@ -21,8 +33,11 @@ export function MarketPanel(props: {
   const { market } = props;
   const [settling, setSettling] = useState<Settling | null>(null);
   const [error, setError] = useState<Error | null>(null);
+  // what the last settlement or resettlement did, until another action on the market
+  const [done, setDone] = useState('');
   async function change(request: () => Promise<unknown>) {
     setError(null);
+    setDone('');
     try {
       await request();
       props.changed();
@@ -59,6 +74,9 @@ export function MarketPanel(props: {
         </p>
       )}
       <FormError error={error} />
+      <p role="status" class={done ? 'notice' : 'visually-hidden'}>
+        {done}
+      </p>
       <ul class="selections">
         {market.selections.map((selection) => (
           <li key={selection.id}>
@@ -111,9 +129,12 @@ export function MarketPanel(props: {
           market={market}
           event={props.event}
           settling={settling}
-          onClose={(done) => {
+          onClose={(report) => {
+            const action = settling.action;
             setSettling(null);
-            if (done) props.changed();
+            if (!report) return;
+            setDone(settledNote(action, report));
+            props.changed();
           }}
         />
       )}

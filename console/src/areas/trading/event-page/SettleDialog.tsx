@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, type ApiRequest } from '../../../api.ts';
+import { call, type ApiRequest, type ApiResponse } from '../../../api.ts';
 import { t } from '../../../messages.ts';
 import { Dialog, Field, FormError, Problem } from '../../../ui/ui.tsx';
 import type { Market, TradingEvent } from './event.ts';
@@ -22,7 +22,8 @@ export function SettleDialog(props: {
   market: Market;
   event: Pick<TradingEvent, 'status' | 'score'>;
   settling: Settling;
-  onClose: (done: boolean) => void;
+  /** The settlement's report when it was made; null when the dialog closed without it. */
+  onClose: (done: ApiResponse<'settleMarket'> | null) => void;
 }) {
   const { market, event, settling } = props;
   const [results, setResults] = useState<Record<string, Result | ''>>(() =>
@@ -62,8 +63,9 @@ export function SettleDialog(props: {
     setBusy(true);
     setError(null);
     try {
-      await call(settling.action === 'settle' ? 'settleMarket' : 'resettleMarket', 'POST', path, { body });
-      props.onClose(true);
+      props.onClose(
+        await call(settling.action === 'settle' ? 'settleMarket' : 'resettleMarket', 'POST', path, { body }),
+      );
     } catch (failure) {
       setError(failure as Error);
       setBusy(false);
@@ -76,7 +78,7 @@ export function SettleDialog(props: {
       ? t.trading.settleTitle(market.name)
       : t.trading.resettleTitle(market.name);
   return (
-    <Dialog title={title} onClose={() => props.onClose(false)}>
+    <Dialog title={title} onClose={() => props.onClose(null)}>
       <form class="form" onSubmit={(submitted) => void showPreview(submitted)}>
         <p class="muted">{t.trading.eventNow(t.trading.statuses[event.status]!, event.score)}</p>
         {event.status !== 'finished' && !settling.voiding && (
@@ -110,7 +112,7 @@ export function SettleDialog(props: {
         <FormError error={error} />
         {preview && <PreviewSummary preview={preview} />}
         <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose(false)}>
+          <button type="button" class="button" onClick={() => props.onClose(null)}>
             {t.cancel}
           </button>
           {preview ? (
