@@ -1,4 +1,5 @@
 import { clockSeconds, formatClock } from '../../ui-shared/live-clock.ts';
+import { shownDecimalOdds } from '../../ui-shared/odds.ts';
 
 /** Numbers, money and times, through Intl in the staff member's locale (the browser's). */
 const locale = navigator.language || 'en';
@@ -14,6 +15,13 @@ export function money(minor: number, currency: string): string {
   }
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(minor / 10 ** digits);
+}
+
+const oddsFormat = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Decimal odds as the player was shown them ("6.643" → 6.64), in the locale's digits. */
+export function odds(text: string): string {
+  return oddsFormat.format(shownDecimalOdds(text));
 }
 
 /** The minor units of a decimal amount typed by a person in a currency ("12.50" → 1250), or null. */

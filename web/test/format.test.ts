@@ -19,6 +19,7 @@ import {
   t,
   tCount,
 } from '../src/i18n/index.ts';
+import { shownDecimalOdds } from '../../ui-shared/odds.ts';
 import { en } from '../src/i18n/en.ts';
 import { es } from '../src/i18n/es.ts';
 import { ptBR } from '../src/i18n/pt-BR.ts';
@@ -110,6 +111,10 @@ describe('money', () => {
 });
 
 describe('odds', () => {
+  it('are shown cut to two decimals, never rounded up, in the app and the console alike', () => {
+    assert.deepEqual(['6.643', '2.125', '2.10', '1.999', '1000'].map(shownDecimalOdds), [6.64, 2.12, 2.1, 1.99, 1000]);
+  });
+
   it('shows decimal odds with the locale separator and two decimals, cut as the bookmaker rounds them', () => {
     const cases: Array<[Locale, string, string]> = [
       ['en', '2.1', '2.10'],

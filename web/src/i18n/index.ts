@@ -3,6 +3,7 @@ import { createStore } from '../store.ts';
 import { en, type Catalogue, type MessageKey } from './en.ts';
 import { es } from './es.ts';
 import { ptBR } from './pt-BR.ts';
+import { oddsMilli, shownDecimalOdds } from '../../../ui-shared/odds.ts';
 
 export type { MessageKey };
 
@@ -140,11 +141,6 @@ export function oddsFormat(): OddsFormat {
 }
 
 /** Odds in thousandths from the API's decimal string ("2.125" → 2125), without binary floats. */
-function oddsMilli(odds: string): number {
-  const [whole = '0', fraction = ''] = odds.split('.');
-  return Number(whole) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
-}
-
 function integer(value: number, signDisplay: 'auto' | 'always' = 'auto'): string {
   const locale = localeStore.get();
   return cached(`int:${locale}:${signDisplay}`, () => new Intl.NumberFormat(locale, { signDisplay })).format(value);
@@ -192,7 +188,7 @@ export function formatOdds(odds: string): string {
       return cached(
         `odds:${locale}`,
         () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-      ).format(Math.floor(milli / 10) / 100);
+      ).format(shownDecimalOdds(odds));
   }
 }
 

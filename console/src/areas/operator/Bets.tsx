@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiResponse } from '../../api.ts';
-import { dateTime, money } from '../../format.ts';
+import { dateTime, money, odds } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
@@ -93,7 +93,7 @@ function LookUp(props: { tenantId: string | undefined }) {
             { header: t.bets.placed, cell: (bet) => dateTime(bet.placedAt), orders: true },
             { header: t.bets.status, cell: (bet) => <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> },
             { header: t.bets.stake, numeric: true, cell: (bet) => money(bet.stake, bet.currency) },
-            { header: t.bets.odds, numeric: true, cell: (bet) => bet.odds },
+            { header: t.bets.odds, numeric: true, cell: (bet) => odds(bet.odds) },
             {
               header: t.bets.result,
               numeric: true,
@@ -114,14 +114,14 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
   return (
     <Dialog title={t.bets.details(bet.id)} onClose={props.onClose}>
       <p>
-        <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {bet.odds} ·{' '}
+        <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {odds(bet.odds)} ·{' '}
         {dateTime(bet.placedAt)}
       </p>
       <h3>{t.bets.legs}</h3>
       <ul>
         {bet.legs.map((leg) => (
           <li key={leg.selectionId}>
-            {leg.eventName} · {leg.marketName}: {leg.selectionName} @ {leg.odds}
+            {leg.eventName} · {leg.marketName}: {leg.selectionName} @ {odds(leg.odds)}
             {leg.result ? ` · ${t.trading.results[leg.result]}` : ''}
           </li>
         ))}
@@ -132,7 +132,8 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
           <li key={posting.txId}>
             <code>{posting.txId}</code> · {posting.endpoint} {money(posting.amount, bet.currency)} ·{' '}
             {t.workspace.states[posting.status] ?? posting.status}
-            {posting.holdReason ? ` (${posting.holdReason.replaceAll('_', ' ')})` : ''} · {posting.attempts}×
+            {posting.holdReason ? ` (${posting.holdReason.replaceAll('_', ' ')})` : ''} ·{' '}
+            {t.bets.attempts(posting.attempts)}
           </li>
         ))}
       </ol>
