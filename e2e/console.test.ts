@@ -372,11 +372,22 @@ describe('the staff console', { skip }, () => {
     return (await stack.t.request('GET', '/api/v1/session', { token })).body.player.id as string;
   }
 
-  async function proposeAdjustment(page: Page, playerId: string, direction: 'Credit' | 'Debit', amount: string) {
+  /** An adjustment proposed from the console, its player found by the casino's id or by ours. */
+  async function proposeAdjustment(
+    page: Page,
+    player: { casinoId: string } | { ourId: string },
+    direction: 'Credit' | 'Debit',
+    amount: string,
+  ) {
     await page.getByRole('link', { name: 'Adjustments' }).click();
     await page.getByRole('button', { name: 'New adjustment' }).click();
     const dialog = page.getByRole('dialog', { name: 'New adjustment' });
-    await dialog.getByLabel('Player id (pl_…)').fill(playerId);
+    if ('casinoId' in player) {
+      await dialog.getByLabel('The casino’s player id').fill(player.casinoId);
+    } else {
+      await dialog.getByLabel(/^our player id/).check();
+      await dialog.getByLabel('Player id (pl_…)', { exact: true }).fill(player.ourId);
+    }
     await dialog.getByLabel(new RegExp(`^${direction}`)).check();
     await dialog.getByLabel('Amount').fill(amount);
     await dialog.getByLabel('Reason').fill(`console test: ${direction.toLowerCase()} ${amount}`);
@@ -388,7 +399,7 @@ describe('the staff console', { skip }, () => {
     const playerId = await fundedPlayer('console-held', 5_00);
     const page = await signedIn('operator', { tenantId: stack.tenantId });
     // a debit the wallet refuses (insufficient funds) is held for review
-    await proposeAdjustment(page, playerId, 'Debit', '20.00');
+    await proposeAdjustment(page, { casinoId: 'console-held' }, 'Debit', '20.00');
     await stack.t.app.services.delivery.idle();
     await page.getByRole('link', { name: 'Financial delivery' }).click();
     const held = page.getByRole('button', { name: /^adjustment:adj_/ });
@@ -421,8 +432,11 @@ describe('the staff console', { skip }, () => {
   it('an adjustment above the threshold waits for a second person, who approves it, and the money moves', async () => {
     const playerId = await fundedPlayer('console-four-eyes', 10_00);
     const first = await signedIn('operator', { tenantId: stack.tenantId });
-    await proposeAdjustment(first, playerId, 'Credit', '1500.00');
+    await proposeAdjustment(first, { ourId: playerId }, 'Credit', '1500.00');
     await first.getByText('Yours: another staff member must decide it.').waitFor();
+    // both ids of the player: the casino's, as its staff know the player, and ours
+    const proposed = first.getByRole('row').filter({ hasText: 'console-four-eyes' });
+    await proposed.getByText(playerId).waitFor();
     await noSeriousViolations(first, 'adjustments');
     await shoot(first, 'adjustments');
 

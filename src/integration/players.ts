@@ -75,6 +75,11 @@ export class Players {
    * For staff reads by the casino's own id of a player (unique within a tenant): the player, if the staff member
    * may see the tenant's players.
    */
+  /** The casino's own ids of these players, by our ids. */
+  externalIdsOf(playerIds: string[]): Promise<Map<string, string>> {
+    return playerStore.externalIdsOf(this.#deps.db, [...new Set(playerIds)]);
+  }
+
   async visiblePlayerByExternalId(call: Pick<StaffCall, 'staff'>, tenantId: string, externalId: string) {
     const scope = tenantScope(call.staff);
     const player =

@@ -67,6 +67,11 @@ export class IntegrationService {
     return this.players.visiblePlayerByExternalId(call, tenantId, externalId);
   }
 
+  /** The casino's own ids of these players (what staff know them by), for other domains' views. */
+  externalIdsOf(playerIds: string[]): Promise<Map<string, string>> {
+    return this.players.externalIdsOf(playerIds);
+  }
+
   /** GET /api/v1/config, and the frame policy of the embed pages. */
   publicConfig(tenantId: string | undefined): Promise<Static<typeof PublicConfig>> {
     return publicConfig(this.#tenants, tenantId);

@@ -216,7 +216,21 @@ export const cancelSchema = {
 
 export const AdjustmentBody = Type.Object(
   {
-    playerId: Type.String({ minLength: 1, maxLength: 64, description: 'player id (pl_…)' }),
+    playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'our player id (pl_…)' })),
+    externalPlayerId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: "or the casino's own id of the player (the one its server opens sessions with)",
+      }),
+    ),
+    tenantId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "the player's tenant, with externalPlayerId: platform staff only (an operator's is their own)",
+      }),
+    ),
     direction: Type.Enum(ADJUSTMENT_DIRECTIONS),
     amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'minor units' }),
     reason: Reason,
@@ -229,6 +243,7 @@ export const AdjustmentView = Type.Object({
   id: Type.String(),
   tenantId: Type.String(),
   playerId: Type.String(),
+  externalPlayerId: Type.String({ description: "the casino's own id of the player" }),
   direction: Type.Enum(ADJUSTMENT_DIRECTIONS),
   amount: Type.Integer(),
   currency: Type.String(),

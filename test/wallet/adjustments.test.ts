@@ -45,6 +45,7 @@ describe('adjustments', () => {
         id: undefined,
         tenantId: book.tenant.tenantId,
         playerId,
+        externalPlayerId: externalId,
         direction: 'credit',
         amount: 7_50,
         currency: 'BRL',
@@ -163,6 +164,36 @@ describe('adjustments', () => {
     assert.equal(byAdmin.status, 201, byAdmin.text);
     const trader = await adjust({ direction: 'credit', amount: 1_00, reason: 'no' }, { as: book.trader });
     assert.equal(trader.status, 403);
+  });
+
+  it("names its player by the casino's id as well as ours: an operator's in its own tenant, platform staff's in the one named", async () => {
+    const valid = { direction: 'credit', amount: 1_00, reason: 'by the casino id', playerId: undefined };
+    const byExternal = await adjust({ ...valid, externalPlayerId: externalId });
+    assert.equal(byExternal.status, 201, byExternal.text);
+    assert.deepEqual(
+      [byExternal.body.adjustment.playerId, byExternal.body.adjustment.externalPlayerId],
+      [playerId, externalId],
+    );
+    const unknown = await adjust({ ...valid, externalPlayerId: 'nobody-here' });
+    assert.deepEqual([unknown.status, unknown.body.error.code], [404, 'not_found']);
+    const both = await adjust({ ...valid, playerId, externalPlayerId: externalId });
+    assert.deepEqual([both.status, both.body.error.details.field], [400, 'externalPlayerId']);
+    const neither = await adjust(valid);
+    assert.deepEqual([neither.status, neither.body.error.details.field], [400, 'playerId']);
+    // a platform administrator names the tenant; an operator naming another tenant finds no such player
+    const adminWithout = await adjust({ ...valid, externalPlayerId: externalId }, { as: book.admin });
+    assert.deepEqual([adminWithout.status, adminWithout.body.error.details.field], [400, 'tenantId']);
+    const adminWith = await adjust(
+      { ...valid, externalPlayerId: externalId, tenantId: book.tenant.tenantId },
+      { as: book.admin },
+    );
+    assert.equal(adminWith.status, 201, adminWith.text);
+    const other = await createTenant(t, book.admin, { walletUrl: wallet.url });
+    const elsewhere = await adjust({ ...valid, externalPlayerId: externalId, tenantId: other.tenantId });
+    assert.deepEqual([elsewhere.status, elsewhere.body.error.code], [404, 'not_found']);
+    // the list shows both ids
+    const list = await t.request('GET', '/api/v1/admin/adjustments', { token: operator });
+    assert.ok(list.body.adjustments.every((one: { externalPlayerId: string }) => one.externalPlayerId === externalId));
   });
 });
 

@@ -19610,6 +19610,8 @@ export interface operations {
               id: string;
               tenantId: string;
               playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @enum {unknown} */
               direction: 'credit' | 'debit';
               amount: number;
@@ -19806,8 +19808,12 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description player id (pl_…) */
-          playerId: string;
+          /** @description our player id (pl_…) */
+          playerId?: string;
+          /** @description or the casino's own id of the player (the one its server opens sessions with) */
+          externalPlayerId?: string;
+          /** @description the player's tenant, with externalPlayerId: platform staff only (an operator's is their own) */
+          tenantId?: string;
           /** @enum {unknown} */
           direction: 'credit' | 'debit';
           /** @description minor units */
@@ -19828,6 +19834,8 @@ export interface operations {
               id: string;
               tenantId: string;
               playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @enum {unknown} */
               direction: 'credit' | 'debit';
               amount: number;
@@ -19869,6 +19877,8 @@ export interface operations {
               id: string;
               tenantId: string;
               playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @enum {unknown} */
               direction: 'credit' | 'debit';
               amount: number;
@@ -20154,6 +20164,8 @@ export interface operations {
               id: string;
               tenantId: string;
               playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @enum {unknown} */
               direction: 'credit' | 'debit';
               amount: number;
@@ -20439,6 +20451,8 @@ export interface operations {
               id: string;
               tenantId: string;
               playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @enum {unknown} */
               direction: 'credit' | 'debit';
               amount: number;

@@ -20,6 +20,13 @@ export function findPlayerOfTenant(q: Queryable, tenantId: string, externalId: s
     .executeTakeFirst();
 }
 
+/** The casino's own ids of these players, by our ids. */
+export async function externalIdsOf(q: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.selectFrom('players').select(['id', 'external_id']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.external_id]));
+}
+
 export function findPlayer(q: Queryable, id: string) {
   return q.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -2,13 +2,14 @@ import type { Db } from '../../platform/db/database.ts';
 import { tenantFilter } from '../../platform/http/auth.ts';
 import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
+import type { IntegrationService } from '../../integration/service.ts';
 import type { TenantService } from '../../tenants/service.ts';
 import type { Adjustment } from '../tables.ts';
 import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from '../schemas.ts';
 import * as store from './store.ts';
 import * as ledgerStore from '../ledger/store.ts';
 
-type AdjustmentViewsDeps = { db: Db; tenants: TenantService };
+type AdjustmentViewsDeps = { db: Db; tenants: TenantService; integration: IntegrationService };
 
 /** Adjustments as staff see them: with their tenant's currency, the decision, and the movement owed once approved. */
 export class AdjustmentViews {
@@ -43,6 +44,7 @@ export class AdjustmentViews {
     const owed = adjustments.flatMap((adjustment) => (adjustment.obligation_id ? [adjustment.obligation_id] : []));
     const obligations = new Map((await ledgerStore.findObligations(this.#deps.db, owed)).map((row) => [row.id, row]));
     const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
+    const externalIds = await this.#deps.integration.externalIdsOf(adjustments.map((one) => one.player_id));
     const currencies = new Map(
       await Promise.all(tenantIds.map(async (id) => [id, (await this.#deps.tenants.get(id)).currency] as const)),
     );
@@ -52,6 +54,7 @@ export class AdjustmentViews {
         id: adjustment.id,
         tenantId: adjustment.tenant_id,
         playerId: adjustment.player_id,
+        externalPlayerId: externalIds.get(adjustment.player_id)!,
         direction: adjustment.direction,
         amount: adjustment.amount,
         currency: currencies.get(adjustment.tenant_id)!,

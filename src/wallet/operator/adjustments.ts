@@ -6,7 +6,7 @@ import { canonicalJson, sha256Hex } from '../../platform/crypto.ts';
 import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
 import type { Tenant } from '../../tenants/tables.ts';
 import type { Adjustment } from '../tables.ts';
-import { notFound } from '../../platform/errors.ts';
+import { notFound, validationError } from '../../platform/errors.ts';
 import { tenantScope } from '../../platform/http/auth.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import { idempotencyErrors } from '../../platform/idempotency/errors.ts';
@@ -58,7 +58,7 @@ export class Adjustments {
   }
 
   async create(call: StaffCall, idempotencyKey: string, body: AdjustmentBody) {
-    const player = await this.#deps.integration.visiblePlayer(call, body.playerId);
+    const player = await this.#player(call, body);
     const requestHash = sha256Hex(canonicalJson(body));
     // A key is the staff member's own: another's same key is another adjustment.
     const key = { tenantId: player.tenant_id, staffId: call.staff.id, key: idempotencyKey };
@@ -119,6 +119,23 @@ export class Adjustments {
    * approved alone for the player, plus this amount, above the threshold needs a second staff member too. The
    * tenant's adjustments are serialised so that two made at once see each other.
    */
+  /** The player an adjustment names: by our id, or by the casino's in the caller's tenant (or the one named). */
+  #player(call: StaffCall, body: AdjustmentBody) {
+    const { integration } = this.#deps;
+    if (body.playerId !== undefined && body.externalPlayerId !== undefined) {
+      throw validationError('externalPlayerId', 'Name the player once: playerId or externalPlayerId, not both.');
+    }
+    if (body.playerId !== undefined) return integration.visiblePlayer(call, body.playerId);
+    if (body.externalPlayerId === undefined) {
+      throw validationError('playerId', "Name the player: playerId (pl_…) or externalPlayerId (the casino's id).");
+    }
+    const tenantId = body.tenantId ?? call.staff.tenantId ?? undefined;
+    if (tenantId === undefined) {
+      throw validationError('tenantId', "Name the tenant of the casino's player id.");
+    }
+    return integration.visiblePlayerByExternalId(call, tenantId, body.externalPlayerId);
+  }
+
   async #splitPastThreshold(tx: Tx, call: StaffCall, tenant: Tenant, playerId: string, amount: number) {
     await store.lockAdjustmentsOf(tx, tenant.id);
     const since = new Date(this.#deps.clock.now().getTime() - SPLIT_WINDOW_MS);

@@ -68,7 +68,14 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
         rowKey={(row) => row.id}
         empty={t.adjustments.empty}
         columns={[
-          { header: t.adjustments.player, cell: (row) => <code>{row.playerId}</code> },
+          {
+            header: t.adjustments.player,
+            cell: (row) => (
+              <>
+                <code>{row.externalPlayerId}</code> <span class="muted small">{row.playerId}</span>
+              </>
+            ),
+          },
           {
             header: t.adjustments.amount,
             numeric: true,
@@ -116,6 +123,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
       />
       {proposing && tenant.data && (
         <Propose
+          tenantId={tenant.data.id}
           currency={tenant.data.currency}
           onClose={(made) => {
             setProposing(false);
@@ -136,8 +144,14 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
   );
 }
 
-function Propose(props: { currency: string; onClose: (made: boolean) => void }) {
-  const [form, setForm] = useState({ playerId: '', direction: 'credit' as 'credit' | 'debit', amount: '', reason: '' });
+function Propose(props: { tenantId: string; currency: string; onClose: (made: boolean) => void }) {
+  const [form, setForm] = useState({
+    player: '',
+    by: 'external' as 'external' | 'ours',
+    direction: 'credit' as 'credit' | 'debit',
+    amount: '',
+    reason: '',
+  });
   const [error, setError] = useState<Error | null>(null);
   const [amountError, setAmountError] = useState<string | undefined>();
   // One key per dialog: a double click or a retry after a lost answer is the same adjustment.
@@ -151,27 +165,49 @@ function Propose(props: { currency: string; onClose: (made: boolean) => void }) 
     try {
       await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
         headers: { 'idempotency-key': idempotencyKey },
-        body: { playerId: form.playerId.trim(), direction: form.direction, amount, reason: form.reason.trim() },
+        body: {
+          // the casino's id, as its staff know the player, in the tenant on screen; or ours
+          ...(form.by === 'external'
+            ? { externalPlayerId: form.player.trim(), tenantId: props.tenantId }
+            : { playerId: form.player.trim() }),
+          direction: form.direction,
+          amount,
+          reason: form.reason.trim(),
+        },
       });
       props.onClose(true);
     } catch (failure) {
       setError(failure as Error);
     }
   }
-  const refused = refusal(error, ['playerId', 'amount', 'reason']);
+  const refused = refusal(error, ['playerId', 'externalPlayerId', 'amount', 'reason']);
   const fieldError = refused.field;
   return (
     <Dialog title={t.adjustments.propose} onClose={() => props.onClose(false)}>
       <form class="form" onSubmit={(event) => void submit(event)}>
         <FormError error={refused.general} />
-        <Field label={t.adjustments.player} error={fieldError('playerId')}>
-          {({ id }) => (
+        <fieldset>
+          <legend>{t.adjustments.findBy}</legend>
+          {(['external', 'ours'] as const).map((by) => (
+            <label class="check" key={by}>
+              <input type="radio" name="by" checked={form.by === by} onChange={() => setForm({ ...form, by })} />
+              {t.adjustments.by_[by]}
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          label={form.by === 'external' ? t.adjustments.externalPlayer : t.adjustments.player}
+          error={fieldError(form.by === 'external' ? 'externalPlayerId' : 'playerId') ?? fieldError('playerId')}
+        >
+          {({ id, describedBy, invalid }) => (
             <input
               id={id}
               required
-              maxLength={64}
-              value={form.playerId}
-              onInput={(e) => setForm({ ...form, playerId: e.currentTarget.value })}
+              maxLength={form.by === 'external' ? 128 : 64}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              value={form.player}
+              onInput={(e) => setForm({ ...form, player: e.currentTarget.value })}
             />
           )}
         </Field>
@@ -249,7 +285,8 @@ function Decide(props: { adjustment: Adjustment; action: 'approve' | 'reject'; o
     <Dialog title={t.adjustments.decide(label)} onClose={() => props.onClose(false)}>
       <p>
         {adjustment.direction === 'debit' ? '−' : ''}
-        {money(adjustment.amount, adjustment.currency)} · <code>{adjustment.playerId}</code> · {adjustment.reason}
+        {money(adjustment.amount, adjustment.currency)} · <code>{adjustment.externalPlayerId}</code> (
+        {adjustment.playerId}) · {adjustment.reason}
       </p>
       <form class="form" onSubmit={(event) => void submit(event)}>
         <FormError error={error} />
