@@ -376,6 +376,7 @@ export const t = {
     result: 'Return',
     legs: 'Legs',
     money: 'Wallet movements',
+    player: 'Player',
     attempts: (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`,
     details: (id: string) => `Bet ${id}`,
   },

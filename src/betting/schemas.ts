@@ -157,6 +157,8 @@ const ObligationView = Type.Object({
 
 const StaffBetView = Type.Object({
   ...BetView.properties,
+  playerId: Type.String({ description: 'our id of the player (pl_…)' }),
+  externalPlayerId: Type.String({ description: "the casino's own id of the player" }),
   money: Type.Array(ObligationView, { description: 'wallet postings of the bet, in delivery order' }),
 });
 

@@ -88,8 +88,12 @@ export class BetViews {
       this.#deps.db,
       page.map((bet) => bet.id),
     );
+    const playerOf = new Map(page.map((bet) => [bet.id, bet.player_id]));
+    const externalIds = await this.#deps.integration.externalIdsOf([...playerOf.values()]);
     const bets = (await this.#views(page, postings)).map((view) => ({
       ...view,
+      playerId: playerOf.get(view.id)!,
+      externalPlayerId: externalIds.get(playerOf.get(view.id)!)!,
       money: postings.filter((row) => row.bet_id === view.id).map(postingView),
     }));
     return { bets, nextCursor };

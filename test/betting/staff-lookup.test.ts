@@ -82,6 +82,8 @@ describe('the staff bet look-up', () => {
       [newer.status, newer.stake, newer.currency, newer.legs.map((leg: { selectionId: string }) => leg.selectionId)],
       ['accepted', 5_00, 'BRL', [book.events[0]!.home]],
     );
+    // both ids of the player, as staff find them: ours and the casino's
+    assert.deepEqual([newer.playerId, newer.externalPlayerId], [players.ana, EXTERNAL]);
     assert.deepEqual(newer.movements, [
       {
         txId: `bet:${bets.newer}`,

@@ -25742,6 +25742,10 @@ export interface operations {
                  */
                 at: string;
               }[];
+              /** @description our id of the player (pl_…) */
+              playerId: string;
+              /** @description the casino's own id of the player */
+              externalPlayerId: string;
               /** @description wallet postings of the bet, in delivery order */
               money: {
                 txId: string;

@@ -117,6 +117,9 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
         <Badge>{t.bets.statuses[bet.status] ?? bet.status}</Badge> {money(bet.stake, bet.currency)} @ {odds(bet.odds)} ·{' '}
         {dateTime(bet.placedAt)}
       </p>
+      <p>
+        {t.bets.player}: <code>{bet.externalPlayerId}</code> <span class="muted small">{bet.playerId}</span>
+      </p>
       <h3>{t.bets.legs}</h3>
       <ul>
         {bet.legs.map((leg) => (
