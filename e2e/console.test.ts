@@ -400,6 +400,14 @@ describe('the staff console', { skip }, () => {
     const page = await signedIn('operator', { tenantId: stack.tenantId });
     // a debit the wallet refuses (insufficient funds) is held for review
     await proposeAdjustment(page, { casinoId: 'console-held' }, 'Debit', '20.00');
+    // the operator is told what became of it, and sees the tenant's bounds
+    await page
+      .getByRole('status')
+      .getByText(/^Approved at once \(within the threshold\): a debit of R\$\s?20[.,]00 to console-held/)
+      .waitFor();
+    await page
+      .getByText(/an adjustment above R\$\s?1,000\.00 waits for a second staff member; none may be above/)
+      .waitFor();
     await stack.t.app.services.delivery.idle();
     await page.getByRole('link', { name: 'Financial delivery' }).click();
     const held = page.getByRole('button', { name: /^adjustment:adj_/ });
@@ -433,6 +441,10 @@ describe('the staff console', { skip }, () => {
     const playerId = await fundedPlayer('console-four-eyes', 10_00);
     const first = await signedIn('operator', { tenantId: stack.tenantId });
     await proposeAdjustment(first, { ourId: playerId }, 'Credit', '1500.00');
+    await first
+      .getByRole('status')
+      .getByText(/^Proposed: a credit of R\$\s?1,500\.00 to console-four-eyes/)
+      .waitFor();
     await first.getByText('Yours: another staff member must decide it.').waitFor();
     // both ids of the player: the casino's, as its staff know the player, and ours
     const proposed = first.getByRole('row').filter({ hasText: 'console-four-eyes' });

@@ -416,6 +416,15 @@ export const t = {
     decisionReasonHint: 'Required to reject; optional to approve.',
     yours: 'Yours: another staff member must decide it.',
     movement: 'Movement',
+    policy: (above: string, max: string) =>
+      `In this tenant an adjustment above ${above} waits for a second staff member; none may be above ${max}.`,
+    policyEveryone: (max: string) =>
+      `In this tenant every adjustment waits for a second staff member; none may be above ${max}.`,
+    madeApproved: (amount: string, direction: string, player: string) =>
+      `Approved at once (within the threshold): a ${direction} of ${amount} to ${player} is on its way to the wallet.`,
+    madeProposed: (amount: string, direction: string, player: string) =>
+      `Proposed: a ${direction} of ${amount} to ${player} waits for a second staff member (above the threshold).`,
+    directionWord: { credit: 'credit', debit: 'debit' },
   },
   settings: {
     title: 'Settings',

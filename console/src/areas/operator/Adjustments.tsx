@@ -29,6 +29,8 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
   const me = useValue(session)!.staff.id;
   const status = query.get('status') ?? 'proposed';
   const [proposing, setProposing] = useState(false);
+  // what the last proposal became: approved at once, or waiting for a second person (it may not be in this list)
+  const [made, setMade] = useState('');
   const [deciding, setDeciding] = useState<{ adjustment: Adjustment; action: 'approve' | 'reject' } | null>(null);
   const tenant = useLoad((signal) => loadTenant(props.tenantId, signal), props.tenantId ?? '');
   const loaded = useLoad(async (signal) => {
@@ -62,6 +64,10 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
           {t.adjustments.propose}
         </button>
       </div>
+      {tenant.data && <p class="muted">{policyLine(tenant.data)}</p>}
+      <p role="status" class={made ? 'notice' : 'visually-hidden'}>
+        {made}
+      </p>
       <Table<Adjustment>
         caption={t.adjustments.caption}
         loaded={loaded}
@@ -79,7 +85,8 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
           {
             header: t.adjustments.amount,
             numeric: true,
-            cell: (row) => `${row.direction === 'debit' ? '−' : ''}${money(row.amount, row.currency)}`,
+            cell: (row) =>
+              `${row.direction === 'debit' ? '−' : ''}${money(row.amount, row.currency)} ${t.adjustments.directionWord[row.direction]}`,
           },
           { header: t.adjustments.reason, cell: (row) => row.reason },
           {
@@ -125,9 +132,11 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
         <Propose
           tenantId={tenant.data.id}
           currency={tenant.data.currency}
-          onClose={(made) => {
+          onClose={(adjustment) => {
             setProposing(false);
-            if (made) loaded.reload();
+            if (!adjustment) return;
+            setMade(madeNote(adjustment));
+            loaded.reload();
           }}
         />
       )}
@@ -144,7 +153,22 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
   );
 }
 
-function Propose(props: { tenantId: string; currency: string; onClose: (made: boolean) => void }) {
+/** The tenant's bounds on adjustments, in its currency. */
+function policyLine(tenant: Awaited<ReturnType<typeof loadTenant>>): string {
+  const { maxAmount, approvalAbove } = tenant.adjustments;
+  const max = money(maxAmount, tenant.currency);
+  if (approvalAbove === 0) return t.adjustments.policyEveryone(max);
+  return t.adjustments.policy(money(approvalAbove, tenant.currency), max);
+}
+
+/** What a proposal became, said once its dialog closes. */
+function madeNote(adjustment: Adjustment): string {
+  const say = adjustment.status === 'approved' ? t.adjustments.madeApproved : t.adjustments.madeProposed;
+  const direction = t.adjustments.directionWord[adjustment.direction];
+  return say(money(adjustment.amount, adjustment.currency), direction, adjustment.externalPlayerId);
+}
+
+function Propose(props: { tenantId: string; currency: string; onClose: (made: Adjustment | null) => void }) {
   const [form, setForm] = useState({
     player: '',
     by: 'external' as 'external' | 'ours',
@@ -163,7 +187,7 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: bo
     setAmountError(amount === null || amount < 1 ? t.adjustments.amountInvalid : undefined);
     if (amount === null || amount < 1) return;
     try {
-      await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
+      const answer = await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
         headers: { 'idempotency-key': idempotencyKey },
         body: {
           // the casino's id, as its staff know the player, in the tenant on screen; or ours
@@ -175,7 +199,7 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: bo
           reason: form.reason.trim(),
         },
       });
-      props.onClose(true);
+      props.onClose(answer.adjustment);
     } catch (failure) {
       setError(failure as Error);
     }
@@ -183,7 +207,7 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: bo
   const refused = refusal(error, ['playerId', 'externalPlayerId', 'amount', 'reason']);
   const fieldError = refused.field;
   return (
-    <Dialog title={t.adjustments.propose} onClose={() => props.onClose(false)}>
+    <Dialog title={t.adjustments.propose} onClose={() => props.onClose(null)}>
       <form class="form" onSubmit={(event) => void submit(event)}>
         <FormError error={refused.general} />
         <fieldset>
@@ -255,7 +279,7 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: bo
             />
           )}
         </Field>
-        <FormActions onCancel={() => props.onClose(false)} submit={t.adjustments.submit} />
+        <FormActions onCancel={() => props.onClose(null)} submit={t.adjustments.submit} />
       </form>
     </Dialog>
   );
