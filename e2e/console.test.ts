@@ -422,6 +422,11 @@ describe('the staff console', { skip }, () => {
     await dialog.getByText(/^POST http:\/\/127\.0\.0\.1:\d+\/debit$/).waitFor();
     await dialog.locator('pre', { hasText: 'adjustment:adj_' }).waitFor();
     await dialog.getByRole('button', { name: 'Resolve' }).click();
+    // a refusal is said beside its field in the operator's words, with the bound the hint gives
+    await dialog.getByLabel('Reason').fill('ok');
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.locator('.field-error', { hasText: /^Needs at least 3 characters\.$/ }).waitFor();
+    await dialog.getByText('Required, 3 to 500 characters; it is kept in the audit log.').waitFor();
     await dialog.getByLabel('Reason').fill('The casino collected it by hand (ticket 4711).');
     await noSeriousViolations(page, 'workspace decision');
     await dialog.getByRole('button', { name: 'Resolve' }).click();

@@ -178,7 +178,7 @@ export const t = {
     resolve: 'Resolve',
     cancel: 'Cancel movement',
     reason: 'Reason',
-    reasonHint: 'Required, 1 to 500 characters; it is kept in the audit log.',
+    reasonHint: 'Required, 3 to 500 characters; it is kept in the audit log.',
     confirm: {
       retry: 'Send it again with the same txId and body now?',
       resolve: 'Record that the casino did this movement outside the service? It will count as applied.',

@@ -58,9 +58,15 @@ export function refusal(error: Error | null, fields: readonly string[]) {
       ? fields.find((name) => error.field === name || error.field?.startsWith(`${name}.`))
       : undefined;
   return {
-    field: (name: string) => (error && named === name ? error.message : undefined),
+    field: (name: string) => (error && named === name ? besideField(error.message) : undefined),
     general: error && !named ? error : null,
   };
+}
+
+/** A refusal shown beside its field needs not name it: 'Field "reason" needs at least 3 characters.' → 'Needs …'. */
+function besideField(message: string): string {
+  const rest = message.replace(/^Field "[^"]*" /, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** A refusal that belongs to no field, above the form. */

@@ -74,8 +74,50 @@ function validationFailure(issues: AjvIssue[], context: string | undefined): Fai
       ? `Unknown field "${field}"${where}.`
       : issue.keyword === 'required'
         ? `Field "${field}" is required${where}.`
-        : `Field "${field}" ${issue.keyword === PLAIN_TEXT ? PLAIN_TEXT_PROBLEM : (issue.message ?? 'is invalid')}${where}.`;
+        : `Field "${field}" ${ruleBroken(issue)}${where}.`;
   return { code: 'validation', message, details: { field, ...(context ? { in: context } : {}) } };
+}
+
+/** The rule a value broke, in words a person reads ("needs at least 3 characters"), not the validator's own. */
+function ruleBroken(issue: AjvIssue): string {
+  const limit = issue.params.limit as number | undefined;
+  const plural = (n: number | undefined, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  switch (issue.keyword) {
+    case PLAIN_TEXT:
+      return PLAIN_TEXT_PROBLEM;
+    case 'minLength':
+      return `needs at least ${plural(limit, 'character')}`;
+    case 'maxLength':
+      return `may have at most ${plural(limit, 'character')}`;
+    case 'minItems':
+      return `needs at least ${plural(limit, 'item')}`;
+    case 'maxItems':
+      return `may have at most ${plural(limit, 'item')}`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'uniqueItems': {
+      const [first, second] = [Number(issue.params.i), Number(issue.params.j)].sort((a, b) => a - b);
+      return `must not repeat an item (items ${first} and ${second} are the same)`;
+    }
+    case 'enum':
+      return `must be one of ${(issue.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(issue.params.allowedValue)}`;
+    case 'type':
+      return `must be ${/^[aeiou]/.test(String(issue.params.type)) ? 'an' : 'a'} ${String(issue.params.type)}`;
+    case 'pattern':
+      return 'is not in the expected form (see the API reference)';
+    case 'format':
+      return `must be a valid ${String(issue.params.format)}`;
+    default:
+      return issue.message ?? 'is invalid';
+  }
 }
 
 /** Dotted path of the offending field: `legs.0.odds`, or the missing / unknown property itself. */
