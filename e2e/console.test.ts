@@ -76,6 +76,13 @@ describe('the staff console', { skip }, () => {
   });
 
   it('signs in with e-mail, password and code, keeps the token out of storage and the address, and signs out', async () => {
+    const event = await stack.newEvent('Home Stakes', 'Card Town');
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-home', 50_00);
+    const placed = await stack.t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 5_00, legs: [{ selectionId: event.home, odds: '2.10' }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
     const page = await signedIn('platform_admin');
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     assert.equal(page.url(), `${stack.url}/admin`);
@@ -83,7 +90,12 @@ describe('the staff console', { skip }, () => {
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
     );
     assert.doesNotMatch(stored, /bm_staff_/);
-    await page.getByRole('region', { name: 'Wallets, last 24 hours' }).waitFor();
+    await page.getByRole('region', { name: 'Movements sent to wallets, last 24 hours' }).waitFor();
+    // today's money, every part of GGR shown so that it adds up (a stake confirmed before the page opened)
+    const today = page.getByRole('region', { name: 'Today (UTC)' });
+    for (const header of ['Stakes', 'Payouts', 'Refunds', 'Cash-outs', 'Corrections', 'GGR', 'Adjustments']) {
+      await today.getByRole('columnheader', { name: header, exact: true }).waitFor();
+    }
     await noSeriousViolations(page, 'home');
     await shoot(page, 'home');
     await page.getByRole('button', { name: 'Sign out' }).click();

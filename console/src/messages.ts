@@ -524,9 +524,10 @@ export const t = {
     heldCount: 'Held',
     oldest: 'Oldest since',
     open: 'Open the queue',
-    wallets: 'Wallets, last 24 hours',
-    walletsCaption: 'Wallet calls per tenant in the last 24 hours',
-    walletsNone: 'No wallet was called in the last 24 hours.',
+    wallets: 'Movements sent to wallets, last 24 hours',
+    walletsCaption: 'Movement calls to wallets per tenant in the last 24 hours',
+    walletsNone:
+      'No movement was sent to a wallet in the last 24 hours. Balance reads, activation checks and certification runs are not counted here.',
     calls: 'Calls',
     errorRate: 'Error rate',
     refused: 'Refused',

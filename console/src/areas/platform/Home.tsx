@@ -1,3 +1,4 @@
+import type { ComponentChild } from 'preact';
 import { call, type ApiResponse } from '../../api.ts';
 import { count, dateTime, milliseconds, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
@@ -16,10 +17,9 @@ export function Home() {
   const dashboard = loaded.data;
   return (
     <Page title={t.home.title}>
-      <div class="cards">
-        <Money title={t.home.today} period={dashboard.today} />
-        <Money title={t.home.week} period={dashboard.week} />
-      </div>
+      {/* one under the other: every part of GGR is a column, too many for two side by side */}
+      <Money title={t.home.today} period={dashboard.today} />
+      <Money title={t.home.week} period={dashboard.week} />
       <section class="panel" aria-labelledby="home-backlog">
         <h2 id="home-backlog">{t.home.backlog}</h2>
         <p>
@@ -107,6 +107,19 @@ export function Home() {
   );
 }
 
+type Figures = Period['currencies'][number];
+/** Every part of GGR, so that it adds up on screen: stakes less payouts, refunds, cash-outs and corrections. */
+const COLUMNS: Array<{ header: string; cell: (figures: Figures) => ComponentChild }> = [
+  { header: t.report.bets, cell: (figures) => count(figures.bets) },
+  { header: t.report.stakes, cell: (figures) => money(figures.stakes, figures.currency) },
+  { header: t.report.payouts, cell: (figures) => money(figures.payouts, figures.currency) },
+  { header: t.report.refunds, cell: (figures) => money(figures.refunds, figures.currency) },
+  { header: t.report.cashouts, cell: (figures) => money(figures.cashouts, figures.currency) },
+  { header: t.report.corrections, cell: (figures) => money(figures.corrections, figures.currency) },
+  { header: t.report.ggr, cell: (figures) => <strong>{money(figures.ggr, figures.currency)}</strong> },
+  { header: t.report.adjustments, cell: (figures) => money(figures.adjustments, figures.currency) },
+];
+
 function Money(props: { title: string; period: Period }) {
   const id = `money-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
@@ -115,38 +128,33 @@ function Money(props: { title: string; period: Period }) {
       {props.period.currencies.length === 0 ? (
         <p class="muted">{t.home.noMoney}</p>
       ) : (
-        <table class="table">
-          <caption class="visually-hidden">{t.home.figuresCaption(props.title)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.report.currency}</th>
-              {[t.report.bets, t.report.stakes, t.report.payouts, t.report.ggr].map((header) => (
-                <th scope="col" class="numeric" key={header}>
-                  {header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {props.period.currencies.map((figures) => (
-              <tr key={figures.currency}>
-                <td data-label={t.report.currency}>{figures.currency}</td>
-                <td class="numeric" data-label={t.report.bets}>
-                  {count(figures.bets)}
-                </td>
-                <td class="numeric" data-label={t.report.stakes}>
-                  {money(figures.stakes, figures.currency)}
-                </td>
-                <td class="numeric" data-label={t.report.payouts}>
-                  {money(figures.payouts, figures.currency)}
-                </td>
-                <td class="numeric" data-label={t.report.ggr}>
-                  <strong>{money(figures.ggr, figures.currency)}</strong>
-                </td>
+        <div class="table-overflow">
+          <table class="table">
+            <caption class="visually-hidden">{t.home.figuresCaption(props.title)}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.report.currency}</th>
+                {COLUMNS.map(({ header }) => (
+                  <th scope="col" class="numeric" key={header}>
+                    {header}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.period.currencies.map((figures) => (
+                <tr key={figures.currency}>
+                  <td data-label={t.report.currency}>{figures.currency}</td>
+                  {COLUMNS.map(({ header, cell }) => (
+                    <td class="numeric" data-label={header} key={header}>
+                      {cell(figures)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
