@@ -605,15 +605,35 @@ describe('the staff console', { skip }, () => {
   });
 
   it('the GGR report and the audit log show what happened, with CSV downloads', async () => {
+    const event = await stack.newEvent('Report Rovers', 'Ledger Town');
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-report', 50_00);
+    const placed = await stack.t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 5_00, legs: [{ selectionId: event.home, odds: '2.10' }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
     const page = await signedIn('platform_admin');
     await page.getByRole('link', { name: 'GGR report' }).click();
     await page.getByRole('heading', { level: 1, name: 'GGR report' }).waitFor();
-    await page.locator('.state, .panel').first().waitFor();
+    // each tenant by its name, a chart that says its scale, and the CSV's units said before it is downloaded
+    await page.getByRole('heading', { level: 2, name: /^Sol Casino · BRL/ }).waitFor();
+    await page
+      .getByText(/^Days from .* \(left\) to .* \(right\)\. Above the line the book won/)
+      .first()
+      .waitFor();
+    await page.getByText(/amounts are whole minor units of the currency/).waitFor();
     await noSeriousViolations(page, 'report');
     await shoot(page, 'report');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV' }).click();
     assert.match((await download).suggestedFilename(), /^ggr-all-/);
+    // an operator's file is named after their tenant
+    const operator = await signedIn('operator', { tenantId: stack.tenantId });
+    await operator.getByRole('link', { name: 'GGR report' }).click();
+    const theirs = operator.waitForEvent('download');
+    await operator.getByRole('button', { name: 'Download CSV' }).click();
+    assert.match((await theirs).suggestedFilename(), new RegExp(`^ggr-${stack.tenantId}-`));
+    await operator.close();
 
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByLabel('Action').fill('staff.');

@@ -474,6 +474,9 @@ export const t = {
     tenantHint: 'Leave empty for every tenant, with totals per currency.',
     show: 'Show',
     exportCsv: 'Download CSV',
+    chartScale: (first: string, last: string, largest: string) =>
+      `Days from ${first} (left) to ${last} (right). Above the line the book won, below it lost; the tallest bar is ${largest}.`,
+    csvUnits: 'In the CSV, amounts are whole minor units of the currency (R$ 12.34 is 1234), as in the API.',
     chart: (tenant: string, currency: string) =>
       `GGR per day of ${tenant} in ${currency}; the table below has the figures.`,
     caption: (tenant: string) => `GGR per day: ${tenant}`,

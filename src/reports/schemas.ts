@@ -53,6 +53,7 @@ export type CurrencyFigures = Static<typeof CurrencyFigures>;
 
 const GgrReport = Type.Object({
   tenantId: Type.String(),
+  name: Type.String({ description: "the tenant's name" }),
   currency: Type.String(),
   days: Type.Array(GgrDay, { description: 'every day from `from` to `to`, in order, zeros included' }),
   totals: Type.Object(figures),

@@ -61,7 +61,7 @@ export class Reports {
 }
 
 function tenantReport(
-  tenant: { id: string; currency: string },
+  tenant: { id: string; name: string; currency: string },
   from: Date,
   count: number,
   rows: Array<{ day: string; kind: string; endpoint: string; movements: number; amount: number }>,
@@ -74,7 +74,7 @@ function tenantReport(
   for (const row of rows) add(byDate.get(row.day)!, row);
   const totals = zero();
   for (const day of days) addUp(totals, day);
-  return { tenantId: tenant.id, currency: tenant.currency, days, totals };
+  return { tenantId: tenant.id, name: tenant.name, currency: tenant.currency, days, totals };
 }
 
 /** Tenants' totals added up per currency (never across currencies), by currency. */

@@ -105,6 +105,7 @@ describe('the GGR report', () => {
     };
     assert.deepEqual(response.body, {
       tenantId: book.tenant.tenantId,
+      name: 'Sol Casino',
       currency: 'BRL',
       days: [
         { date: '2026-02-28', ...zero },

@@ -98,6 +98,7 @@ function expectedReports() {
   return [
     {
       tenantId: tenants.a.tenant.tenantId,
+      name: 'Sol Casino',
       currency: 'BRL',
       days: [
         { date: '2026-03-01', ...a },
@@ -107,6 +108,7 @@ function expectedReports() {
     },
     {
       tenantId: tenants.b.tenant.tenantId,
+      name: 'Luna Casino',
       currency: 'BRL',
       days: [
         { date: '2026-03-01', ...b },
@@ -116,6 +118,7 @@ function expectedReports() {
     },
     {
       tenantId: tenants.c.tenant.tenantId,
+      name: 'Sun Casino',
       currency: 'USD',
       days: [
         { date: '2026-03-01', ...c1 },

@@ -29783,6 +29783,8 @@ export interface operations {
           'application/json':
             | {
                 tenantId: string;
+                /** @description the tenant's name */
+                name: string;
                 currency: string;
                 /** @description every day from `from` to `to`, in order, zeros included */
                 days: {
@@ -29832,6 +29834,8 @@ export interface operations {
                 /** @description each tenant with a movement confirmed in the period, by tenant id, in its own currency */
                 tenants: {
                   tenantId: string;
+                  /** @description the tenant's name */
+                  name: string;
                   currency: string;
                   /** @description every day from `from` to `to`, in order, zeros included */
                   days: {

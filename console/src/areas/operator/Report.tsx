@@ -19,9 +19,12 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 /** GGR per UTC day: a chart, the table, a CSV export; platform administrators see every tenant with totals. */
 export function Report() {
   const { query } = useValue(place);
-  const platform = useValue(session)!.staff.role === 'platform_admin';
+  const { staff } = useValue(session)!;
+  const platform = staff.role === 'platform_admin';
+  const staffTenant = staff.tenantId ?? undefined;
   const today = new Date();
-  const from = query.get('from') ?? isoDay(new Date(today.getTime() - 29 * DAY_MS));
+  // the last seven days by default: a month of mostly empty days said little to a new casino
+  const from = query.get('from') ?? isoDay(new Date(today.getTime() - 6 * DAY_MS));
   const to = query.get('to') ?? isoDay(today);
   const tenantId = platform ? (query.get('tenant') ?? undefined) : undefined;
   const [form, setForm] = useState({ from, to, tenant: tenantId ?? '' });
@@ -35,7 +38,8 @@ export function Report() {
     setError(null);
     try {
       const csv = await callText('/api/v1/admin/reports/ggr', { ...filter, format: 'csv' });
-      download(`ggr-${tenantId ?? 'all'}-${from}-${to}.csv`, csv);
+      // an operator's file is named after their tenant, a platform administrator's after the one chosen (or all)
+      download(`ggr-${tenantId ?? staffTenant ?? 'all'}-${from}-${to}.csv`, csv);
     } catch (failure) {
       setError(failure as Error);
     }
@@ -45,12 +49,15 @@ export function Report() {
     <Page
       title={t.report.title}
       actions={
-        <button type="button" class="button" onClick={() => void exportCsv()}>
+        <button type="button" class="button" onClick={() => void exportCsv()} aria-describedby="csv-units">
           {t.report.exportCsv}
         </button>
       }
     >
       <p class="muted">{t.report.intro}</p>
+      <p class="muted small" id="csv-units">
+        {t.report.csvUnits}
+      </p>
       <form
         class="filters"
         onSubmit={(event) => {
@@ -124,12 +131,12 @@ function TenantSection(props: { report: TenantReport }) {
   return (
     <section class="panel" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {report.tenantId} · {report.currency}
+        {report.name} · {report.currency} <span class="muted small">{report.tenantId}</span>
       </h2>
       <Chart report={report} />
       <div class="table-wrap">
         <table class="table">
-          <caption class="visually-hidden">{t.report.caption(report.tenantId)}</caption>
+          <caption class="visually-hidden">{t.report.caption(report.name)}</caption>
           <FiguresHead first={t.report.day} />
           <tbody>
             {report.days.map((day) => (
@@ -163,38 +170,47 @@ function Row(props: { label: string; figures: Figures; currency: string; strong?
 
 /** GGR per day as bars above (won by the book) or below (lost) a zero line; the table holds the numbers. */
 function Chart(props: { report: TenantReport }) {
-  const { days, currency, tenantId } = props.report;
+  const { days, currency, name } = props.report;
   const largest = Math.max(1, ...days.map((day) => Math.abs(day.ggr)));
   const width = Math.max(days.length * 12, 120);
   const height = 120;
   const middle = height / 2;
   return (
-    <svg
-      class="chart"
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={t.report.chart(tenantId, currency)}
-      preserveAspectRatio="none"
-    >
-      <line x1={0} x2={width} y1={middle} y2={middle} class="chart-axis" />
-      {days.map((day, index) => {
-        const size = (Math.abs(day.ggr) / largest) * (middle - 4);
-        return (
-          <rect
-            key={day.date}
-            x={index * 12 + 2}
-            width={8}
-            y={day.ggr >= 0 ? middle - size : middle}
-            height={Math.max(size, day.ggr === 0 ? 0 : 1)}
-            class={day.ggr >= 0 ? 'chart-up' : 'chart-down'}
-          >
-            <title>
-              {utcDay(day.date)}: {money(day.ggr, currency)}
-            </title>
-          </rect>
-        );
-      })}
-    </svg>
+    <figure class="chart-figure">
+      <svg
+        class="chart"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={t.report.chart(name, currency)}
+        preserveAspectRatio="none"
+      >
+        <line x1={0} x2={width} y1={middle} y2={middle} class="chart-axis" />
+        {days.map((day, index) => {
+          const size = (Math.abs(day.ggr) / largest) * (middle - 4);
+          return (
+            <rect
+              key={day.date}
+              x={index * 12 + 2}
+              width={8}
+              y={day.ggr >= 0 ? middle - size : middle}
+              height={Math.max(size, day.ggr === 0 ? 0 : 1)}
+              class={day.ggr >= 0 ? 'chart-up' : 'chart-down'}
+            >
+              <title>
+                {utcDay(day.date)}: {money(day.ggr, currency)}
+              </title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption class="muted small">
+        {t.report.chartScale(
+          utcDay(days[0]!.date),
+          utcDay(days.at(-1)!.date),
+          money(largest === 1 ? 0 : largest, currency),
+        )}
+      </figcaption>
+    </figure>
   );
 }
 
