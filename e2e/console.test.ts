@@ -477,6 +477,11 @@ describe('the staff console', { skip }, () => {
     await second.getByText('No adjustment here.').waitFor();
     await stack.t.app.services.delivery.idle();
     assert.equal(await stack.wallet.balanceOf('console-four-eyes'), 1_510_00);
+    // the approved list names who proposed it and who approved it, by e-mail, never by an internal id
+    await first.getByLabel('Status').selectOption('approved');
+    const row = first.getByRole('row').filter({ hasText: 'console-four-eyes' });
+    await row.getByText(/^by operator\..*@/).waitFor();
+    assert.doesNotMatch((await row.textContent()) ?? '', /[0-9a-f]{8}-[0-9a-f]{4}-/);
     await first.close();
     await second.close();
   });

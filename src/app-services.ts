@@ -201,7 +201,16 @@ export function buildServices(
   // The bets are betting's: it locks their rows, the first step of every decision on their money (wallet/locks.ts).
   ledger.lockBetsWith((tx, betIds) => settlement.lockBetRows(tx, betIds));
   ledger.whenCountedLate((bet, obligation) => settlement.correctAfterLateCount(bet, obligation));
-  const adjustments = new Adjustments({ db, clock, ledger, delivery, integration, tenants, audit });
+  const adjustments = new Adjustments({
+    db,
+    clock,
+    ledger,
+    delivery,
+    integration,
+    tenants,
+    audit,
+    staffEmails: (ids) => staffAccounts.emailsOf(ids),
+  });
   const reports = new Reports({ clock, review, tenants });
   const sandbox = new SandboxControls({ db, clock, audit, idempotency, catalog, ledger, delivery, views: betViews });
   const partner = new PartnerObligations({ db, clock, ledger, delivery, tenants, audit });

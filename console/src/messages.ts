@@ -415,6 +415,8 @@ export const t = {
     decisionReason: 'Reason',
     decisionReasonHint: 'Required to reject; optional to approve.',
     yours: 'Yours: another staff member must decide it.',
+    decidedBy: (who: string) => `by ${who}`,
+    withinThreshold: 'within the threshold: no second person needed',
     movement: 'Movement',
     policy: (above: string, max: string) =>
       `In this tenant an adjustment above ${above} waits for a second staff member; none may be above ${max}.`,

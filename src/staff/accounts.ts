@@ -80,6 +80,11 @@ export class StaffAccounts {
     });
   }
 
+  /** Who staff ids are, as people know them: their e-mail addresses (other domains' views name people by them). */
+  emailsOf(ids: string[]): Promise<Map<string, string>> {
+    return store.emailsOf(this.#deps.db, [...new Set(ids)]);
+  }
+
   /** The accounts bound to a tenant: whose actions are that tenant's in the audit log. */
   idsOfTenant(tenantId: string): Promise<string[]> {
     return store.staffIdsOfTenant(this.#deps.db, tenantId);

@@ -211,6 +211,13 @@ export function listStaff(q: Queryable, filter: StaffFilter): Promise<StaffUser[
 }
 
 /** The accounts bound to a tenant (its operators), disabled ones included: their past actions are the tenant's. */
+/** The e-mail addresses of these accounts, by id. */
+export async function emailsOf(q: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.selectFrom('staff_users').select(['id', 'email']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 export async function staffIdsOfTenant(q: Queryable, tenantId: string): Promise<string[]> {
   const rows = await q.selectFrom('staff_users').select('id').where('tenant_id', '=', tenantId).execute();
   return rows.map((row) => row.id);

@@ -249,13 +249,19 @@ export const AdjustmentView = Type.Object({
   currency: Type.String(),
   reason: Type.String(),
   createdBy: Type.String({ description: 'the staff member who made (proposed) it' }),
+  createdByEmail: Nullable(Type.String({ description: 'their e-mail address (null once the account is gone)' })),
   createdAt: Timestamp,
   status: Type.Enum(ADJUSTMENT_STATES, {
     description: "proposed: above the tenant's approval threshold, nothing owed until another staff member approves it",
   }),
   decision: Nullable(
     Type.Object(
-      { by: Type.String(), at: Timestamp, reason: Nullable(Type.String()) },
+      {
+        by: Type.String(),
+        byEmail: Nullable(Type.String({ description: 'their e-mail address' })),
+        at: Timestamp,
+        reason: Nullable(Type.String()),
+      },
       { description: "the second staff member's approval or rejection; null while proposed or within the threshold" },
     ),
   ),

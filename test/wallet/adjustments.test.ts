@@ -12,12 +12,13 @@ let t: TestApp;
 let wallet: TestWallet;
 let book: Sportsbook;
 let operator: string;
+let operatorEmail: string;
 let externalId: string;
 let playerId: string;
 beforeEach(async () => {
   ({ t, wallet, book, player: externalId } = fresh);
   playerId = (await t.db.selectFrom('players').select('id').executeTakeFirstOrThrow()).id;
-  operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+  ({ token: operator, email: operatorEmail } = await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId }));
 });
 
 const adjust = (body: Record<string, unknown>, options: { key?: string; as?: string } = {}) =>
@@ -51,6 +52,7 @@ describe('adjustments', () => {
         currency: 'BRL',
         reason: 'goodwill for a delayed payout',
         createdBy: undefined,
+        createdByEmail: operatorEmail,
         createdAt: undefined,
         status: 'approved',
         decision: null,
@@ -279,12 +281,15 @@ describe('adjustment bounds and four eyes', () => {
       [adjustment.status, adjustment.decision.by, adjustment.decision.reason, adjustment.movement],
       ['approved', second.id, 'checked the complaint file', { txId: `adjustment:${proposed.id}`, status: 'pending' }],
     );
+    // people named as they know each other: by e-mail
+    assert.deepEqual([adjustment.createdByEmail, adjustment.decision.byEmail], [operatorEmail, second.email]);
     await drainDeliveries(t);
     assert.equal(await wallet.balanceOf(externalId), 2_050_00);
     const [propose] = await audits('adjustment.propose');
     const [approve] = await audits('adjustment.approve');
     assert.deepEqual([propose!.actor_id === approve!.actor_id, approve!.actor_id], [false, second.id]);
     assert.deepEqual(approve!.details, {
+      tenantId: book.tenant.tenantId,
       adjustmentId: proposed.id,
       direction: 'credit',
       amount: 2_000_00,
@@ -424,5 +429,23 @@ describe('adjustment bounds and four eyes', () => {
     }
     const set = await setPolicy({ maxAmount: 100_00, approvalAbove: 100_00 });
     assert.deepEqual(set.body.tenant.adjustments, { maxAmount: 100_00, approvalAbove: 100_00 });
+  });
+
+  it("a platform administrator's approval of an operator's adjustment is in the tenant's audit log, for its operators", async () => {
+    await setPolicy({ maxAmount: 5_000_00, approvalAbove: 1_000_00 });
+    const proposed = (await adjust({ direction: 'credit', amount: 2_000_00, reason: 'a large goodwill credit' })).body
+      .adjustment;
+    const approved = await decide(proposed.id, 'approve', book.admin, { reason: 'platform checked it' });
+    assert.equal(approved.status, 200, approved.text);
+    const log = await t.request('GET', '/api/v1/admin/audit?action=adjustment.', { token: operator });
+    assert.equal(log.status, 200, log.text);
+    const actions = log.body.entries.map((entry: { action: string; actor: { id: string } }) => [
+      entry.action,
+      entry.actor.id,
+    ]);
+    assert.deepEqual(
+      actions.find(([action]: string[]) => action === 'adjustment.approve'),
+      ['adjustment.approve', approved.body.adjustment.decision.by],
+    );
   });
 });

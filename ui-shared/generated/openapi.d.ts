@@ -19619,6 +19619,7 @@ export interface operations {
               reason: string;
               /** @description the staff member who made (proposed) it */
               createdBy: string;
+              createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
               /**
@@ -19628,6 +19629,7 @@ export interface operations {
               status: 'proposed' | 'approved' | 'rejected';
               decision: {
                 by: string;
+                byEmail: string | null;
                 /** Format: date-time */
                 at: string;
                 reason: string | null;
@@ -19843,6 +19845,7 @@ export interface operations {
               reason: string;
               /** @description the staff member who made (proposed) it */
               createdBy: string;
+              createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
               /**
@@ -19852,6 +19855,7 @@ export interface operations {
               status: 'proposed' | 'approved' | 'rejected';
               decision: {
                 by: string;
+                byEmail: string | null;
                 /** Format: date-time */
                 at: string;
                 reason: string | null;
@@ -19886,6 +19890,7 @@ export interface operations {
               reason: string;
               /** @description the staff member who made (proposed) it */
               createdBy: string;
+              createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
               /**
@@ -19895,6 +19900,7 @@ export interface operations {
               status: 'proposed' | 'approved' | 'rejected';
               decision: {
                 by: string;
+                byEmail: string | null;
                 /** Format: date-time */
                 at: string;
                 reason: string | null;
@@ -20173,6 +20179,7 @@ export interface operations {
               reason: string;
               /** @description the staff member who made (proposed) it */
               createdBy: string;
+              createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
               /**
@@ -20182,6 +20189,7 @@ export interface operations {
               status: 'proposed' | 'approved' | 'rejected';
               decision: {
                 by: string;
+                byEmail: string | null;
                 /** Format: date-time */
                 at: string;
                 reason: string | null;
@@ -20460,6 +20468,7 @@ export interface operations {
               reason: string;
               /** @description the staff member who made (proposed) it */
               createdBy: string;
+              createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
               /**
@@ -20469,6 +20478,7 @@ export interface operations {
               status: 'proposed' | 'approved' | 'rejected';
               decision: {
                 by: string;
+                byEmail: string | null;
                 /** Format: date-time */
                 at: string;
                 reason: string | null;

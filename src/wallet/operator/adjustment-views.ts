@@ -9,7 +9,12 @@ import { ADJUSTMENTS_PAGE, type AdjustmentsQuery, type AdjustmentView } from '..
 import * as store from './store.ts';
 import * as ledgerStore from '../ledger/store.ts';
 
-type AdjustmentViewsDeps = { db: Db; tenants: TenantService; integration: IntegrationService };
+type AdjustmentViewsDeps = {
+  db: Db;
+  tenants: TenantService;
+  integration: IntegrationService;
+  staffEmails: (ids: string[]) => Promise<Map<string, string>>;
+};
 
 /** Adjustments as staff see them: with their tenant's currency, the decision, and the movement owed once approved. */
 export class AdjustmentViews {
@@ -45,6 +50,9 @@ export class AdjustmentViews {
     const obligations = new Map((await ledgerStore.findObligations(this.#deps.db, owed)).map((row) => [row.id, row]));
     const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
     const externalIds = await this.#deps.integration.externalIdsOf(adjustments.map((one) => one.player_id));
+    const emails = await this.#deps.staffEmails(
+      adjustments.flatMap((one) => [one.staff_id, ...(one.decided_by ? [one.decided_by] : [])]),
+    );
     const currencies = new Map(
       await Promise.all(tenantIds.map(async (id) => [id, (await this.#deps.tenants.get(id)).currency] as const)),
     );
@@ -60,11 +68,17 @@ export class AdjustmentViews {
         currency: currencies.get(adjustment.tenant_id)!,
         reason: adjustment.reason,
         createdBy: adjustment.staff_id,
+        createdByEmail: emails.get(adjustment.staff_id) ?? null,
         createdAt: adjustment.created_at.toISOString(),
         status: adjustment.status,
         decision:
           adjustment.decided_by && adjustment.decided_at
-            ? { by: adjustment.decided_by, at: adjustment.decided_at.toISOString(), reason: adjustment.decision_reason }
+            ? {
+                by: adjustment.decided_by,
+                byEmail: emails.get(adjustment.decided_by) ?? null,
+                at: adjustment.decided_at.toISOString(),
+                reason: adjustment.decision_reason,
+              }
             : null,
         movement: obligation ? { txId: obligation.tx_id, status: obligation.status } : null,
       };

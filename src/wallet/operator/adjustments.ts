@@ -34,6 +34,8 @@ type AdjustmentsDeps = {
   integration: IntegrationService;
   tenants: TenantService;
   audit: AuditLog;
+  /** Staff members' e-mail addresses by id: the views name people as they know each other. */
+  staffEmails: (ids: string[]) => Promise<Map<string, string>>;
 };
 
 /**
@@ -184,7 +186,7 @@ export class Adjustments {
         target: { type: 'adjustment', id },
         outcome: 'denied',
         ip: call.ip,
-        details: { reason: 'second_approver_required' },
+        details: { reason: 'second_approver_required', tenantId: adjustment.tenant_id },
       });
       throw walletErrors.second_approver_required();
     }
@@ -245,7 +247,14 @@ export class Adjustments {
       target: { type: 'player', id: adjustment.player_id },
       outcome: 'success',
       ip: call.ip,
-      details: { adjustmentId: adjustment.id, direction: adjustment.direction, amount: adjustment.amount, ...details },
+      // the tenant named, so that its operators read every action on its money, a platform administrator's too
+      details: {
+        tenantId: adjustment.tenant_id,
+        adjustmentId: adjustment.id,
+        direction: adjustment.direction,
+        amount: adjustment.amount,
+        ...details,
+      },
     });
   }
 }

@@ -94,7 +94,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
             orders: true,
             cell: (row) => (
               <span>
-                {row.createdBy}
+                {row.createdByEmail ?? row.createdBy}
                 <br />
                 <span class="muted">{dateTime(row.createdAt)}</span>
               </span>
@@ -104,7 +104,16 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
             header: t.adjustments.status,
             cell: (row) =>
               row.status !== 'proposed' ? (
-                <Badge tone={row.status === 'approved' ? 'good' : 'bad'}>{t.adjustments.statuses[row.status]}</Badge>
+                <span>
+                  <Badge tone={row.status === 'approved' ? 'good' : 'bad'}>{t.adjustments.statuses[row.status]}</Badge>
+                  {/* who decided, by the e-mail people know them by; nobody within the threshold (approved at once) */}
+                  <br />
+                  <span class="muted small">
+                    {row.decision
+                      ? t.adjustments.decidedBy(row.decision.byEmail ?? row.decision.by)
+                      : t.adjustments.withinThreshold}
+                  </span>
+                </span>
               ) : row.createdBy === me ? (
                 <span class="muted">{t.adjustments.yours}</span>
               ) : (
