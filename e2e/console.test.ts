@@ -609,6 +609,21 @@ describe('the staff console', { skip }, () => {
     await page.close();
   });
 
+  it('a platform administrator keeps the tenant they opened from one screen to the next', async () => {
+    const page = await signedIn('platform_admin');
+    await page.getByRole('link', { name: 'Adjustments' }).click();
+    await page.getByText('Choose the tenant to work on.').waitFor();
+    await page.getByLabel('Tenant', { exact: true }).fill(stack.tenantId);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('button', { name: 'New adjustment' }).waitFor();
+    for (const screen of ['Financial delivery', 'Players and bets', 'Settings', 'Adjustments']) {
+      await page.getByRole('link', { name: screen }).click();
+      assert.equal(await page.getByLabel('Tenant', { exact: true }).inputValue(), stack.tenantId, screen);
+      assert.equal(await page.getByText('Choose the tenant to work on.').count(), 0, screen);
+    }
+    await page.close();
+  });
+
   it('the GGR report and the audit log show what happened, with CSV downloads', async () => {
     const event = await stack.newEvent('Report Rovers', 'Ledger Town');
     const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-report', 50_00);
