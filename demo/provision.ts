@@ -50,7 +50,8 @@ export async function createStaff(
   role: StaffRole,
   options: { tenantId?: string } = {},
 ): Promise<StaffLogin> {
-  const email = `${role.replace('_', '-')}.${randomBytes(3).toString('hex')}@demo.bookmaker.test`;
+  // the demo's own programs' accounts (its set-up, the casino's trader shortcut), named apart from the people's
+  const email = `demo-service.${role.replace('_', '-')}.${randomBytes(3).toString('hex')}@demo.bookmaker.test`;
   const password = randomBytes(18).toString('base64url');
   const created = await staff.create({ email, password, role, tenantId: options.tenantId });
   const { token } = await callJson<{ token: string }>(api, 'POST', '/api/v1/admin/auth/login', {
