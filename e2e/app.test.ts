@@ -548,9 +548,12 @@ describe('the bet slip and My Bets', { skip }, () => {
     // each selection a single with its own stake, and the accumulator of both with its own
     await slip.getByLabel('Stake for Vasco').fill('10');
     await slip.getByLabel('Stake', { exact: true }).fill('5');
+    // the accumulator comes first, its stake above the singles' (on a phone, not below every one of them)
+    const stakes = await slip.locator('.stake-label').allTextContents();
+    assert.equal(stakes[0], 'Stake', JSON.stringify(stakes));
     await slip
       .getByRole('button', { name: /^\+R\$10\.00$/ })
-      .last()
+      .first()
       .click();
     assert.equal(await slip.getByLabel('Stake', { exact: true }).inputValue(), '15');
     // 2.10 × 3.60 = 7.56, shown as the bookmaker rounds it

@@ -77,14 +77,15 @@ export function BetSlip({ onClose }: { onClose?: () => void }) {
         )}
         {items.length > 0 && (
           <>
+            {/* the multiple first: on a phone its stake would sit below every single's */}
+            {acca && <Accumulator bet={acca} stakeText={state.accaStakeText} failure={failed[ACCA]} />}
+            {sameEvent && <p class="hint">{t('accaSameEvent')}</p>}
             {items.length >= 2 && <h3 class="slip-section">{t('singles')}</h3>}
             <ul class="slip-items">
               {singles.map((bet) => (
                 <SlipRow key={bet.key} bet={bet} error={error} failure={failed[bet.key]} />
               ))}
             </ul>
-            {acca && <Accumulator bet={acca} stakeText={state.accaStakeText} failure={failed[ACCA]} />}
-            {sameEvent && <p class="hint">{t('accaSameEvent')}</p>}
             <OddsChoice acceptance={state.acceptance} />
             <OddsFormatChoice />
             <dl class="figures slip-totals">
