@@ -84,12 +84,19 @@ export class CasinoState {
     return id && visitor ? { id, visitor } : null;
   }
 
-  /** The visitor of this browser, created with a cookie when it has none. */
+  /**
+   * The visitor of this browser, created with a cookie when it has none, in the browser's language when the casino
+   * speaks it (Accept-Language), as a casino's own site would greet a new visitor.
+   */
   ensureVisitor(request: FastifyRequest, reply: FastifyReply): Visitor {
     const known = this.visitorOf(request);
     if (known) return known.visitor;
     const id = randomBytes(18).toString('base64url');
-    const visitor: Visitor = { externalId: null, locale: null, sessionToken: null };
+    const visitor: Visitor = {
+      externalId: null,
+      locale: browserLocale(request.headers['accept-language']),
+      sessionToken: null,
+    };
     this.#visitors.set(id, visitor);
     reply.header('set-cookie', `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`);
     return visitor;
@@ -140,4 +147,27 @@ function readCookie(header: string | undefined, name: string): string | undefine
     if (key === name) return value.join('=');
   }
   return undefined;
+}
+
+/**
+ * The first of the browser's languages (Accept-Language, by its order and weights) the casino speaks: exactly
+ * ("pt-BR") or by its language alone ("pt" and "pt-PT" are pt-BR, "es-AR" is es); null when none is.
+ */
+export function browserLocale(header: string | undefined): Locale | null {
+  const wanted = (header ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((param) => /^\s*q=([0-9.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q) };
+    })
+    .filter(({ tag, q }) => tag && tag !== '*' && q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of wanted) {
+    const exact = LOCALES.find((locale) => locale.toLowerCase() === tag);
+    if (exact) return exact;
+    const language = LOCALES.find((locale) => locale.split('-')[0]!.toLowerCase() === tag.split('-')[0]);
+    if (language) return language;
+  }
+  return null;
 }

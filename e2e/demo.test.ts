@@ -77,6 +77,16 @@ describe('the demo casino', { skip }, () => {
     await page.close();
   });
 
+  it("greets a new visitor in the browser's language, and keeps the language switch on a phone", async () => {
+    const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true, locale: 'es-AR' });
+    await page.goto(demo.casinoUrl);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'es');
+    const choice = page.locator('#locale');
+    assert.ok(await choice.isVisible(), 'the language switch is on the phone too');
+    assert.equal(await choice.inputValue(), 'es');
+    await page.close();
+  });
+
   it("the casino's dark theme reads on every page of the demo catalog (axe, 390 and 1280 px)", async () => {
     const casino = await browser.newPage();
     await casino.goto(demo.casinoUrl);

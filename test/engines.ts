@@ -32,6 +32,7 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/embed/compression.test.ts': 'serving built files compressed',
   'test/seed/match-play.test.ts': "each sport's rules of play",
   'test/seed/demo-catalog.test.ts': "the demo catalog's data",
+  'test/demo/casino-locale.test.ts': "pure rule: the demo casino's language from the browser's",
   'test/seed/live-simulator.test.ts': "the simulator's ticks, through the trading use cases",
   'test/wallet/client.test.ts': 'the signed wallet client against a wallet',
   'test/wallet/transport-refusals.test.ts': 'the transport refusing addresses',

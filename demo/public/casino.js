@@ -441,6 +441,18 @@
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) void loadTrader();
   });
+  // On a phone the language switch stays, as short codes (EN, PT, ES) that fit beside the balance; each option keeps
+  // its language's name for assistive technology.
+  const phone = window.matchMedia('(max-width: 599px)');
+  const fitLanguages = () => {
+    for (const option of byId('locale').options) {
+      option.dataset.name ??= option.textContent;
+      option.textContent = phone.matches ? option.value.split('-')[0].toUpperCase() : option.dataset.name;
+      option.setAttribute('aria-label', option.dataset.name);
+    }
+  };
+  phone.addEventListener('change', fitLanguages);
+  fitLanguages();
 
   renderAccount();
   mount();
