@@ -21,7 +21,18 @@ export interface MarketToJudge {
   /** thousandths (2.25 → 2250), null for none */
   lineMilli: number | null;
   selections: Array<{ id: string; outcome: string }>;
+  /**
+   * Its event is played in sets (it has a market on sets: set betting, first set winner): its totals and handicaps
+   * are then lines in games, which only each set's games can judge.
+   */
+  inSets?: boolean;
 }
+
+/** Markets on sets: an event that has one is played in sets. */
+const SET_MARKETS: readonly MarketType[] = ['set_betting', 'first_set_winner'];
+
+/** Whether an event with markets of these types is played in sets. */
+export const playedInSets = (types: readonly MarketType[]): boolean => types.some((type) => SET_MARKETS.includes(type));
 
 /** A market's derived results, or why they cannot be derived from this score (a part of the score it needs). */
 export type Derivation =
@@ -110,6 +121,9 @@ export function deriveResults(market: MarketToJudge, score: FinalScore): Derivat
   const rule = RESULT_RULES[market.type];
   if (rule.needs === 'halfTime' && !score.halfTime) return { missing: 'halfTime' };
   if (rule.needs === 'sets' && !score.sets?.length) return { missing: 'sets' };
+  // a line in games judged on sets won would settle it wrongly: without each set's games it waits for them
+  const inGames = market.inSets && (market.type === 'totals' || market.type === 'handicap');
+  if (inGames && !score.sets?.length) return { missing: 'sets' };
   const line = market.lineMilli ?? 0;
   const listed = market.selections.some(
     ({ outcome }) => outcome !== 'other' && rule.judge(outcome, score, line) === 'won',

@@ -6,7 +6,7 @@ import { CatalogBrowsing } from './browsing.ts';
 import { FeedControl } from './feed-control.ts';
 import { eventSummaries } from './records.ts';
 import { isQuarterLine, MarketResults, type RecordedResults } from './results.ts';
-import { deriveResults, type FinalScore } from './result-rules.ts';
+import { deriveResults, playedInSets, type FinalScore } from './result-rules.ts';
 import * as competitionStore from './store/competitions.ts';
 import * as eventStore from './store/events.ts';
 import * as marketStore from './store/markets.ts';
@@ -110,10 +110,11 @@ export class CatalogService {
    */
   async resultsByRule(eventId: string, score: FinalScore) {
     const { event, markets } = await this.eventMarkets(eventId);
+    const inSets = playedInSets(markets.map(({ market }) => market.type));
     return {
       event,
       markets: markets.map(({ market, selections }) => {
-        const derived = deriveResults({ type: market.type, lineMilli: market.line_milli, selections }, score);
+        const derived = deriveResults({ type: market.type, lineMilli: market.line_milli, selections, inSets }, score);
         return { market, selections, derived };
       }),
     };

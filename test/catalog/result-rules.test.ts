@@ -6,6 +6,7 @@ import {
   scoreProblem,
   type FinalScore,
   type MarketToJudge,
+  playedInSets,
 } from '../../src/catalog/result-rules.ts';
 import type { MarketType } from '../../src/catalog/tables.ts';
 
@@ -194,6 +195,26 @@ describe('results by rule, from the final score', () => {
     assert.deepEqual(deriveResults(market('first_half_moneyline', SIDES), ft(1, 0)), { missing: 'halfTime' });
     assert.deepEqual(deriveResults(market('first_set_winner', SIDES), ft(2, 0)), { missing: 'sets' });
     assert.deepEqual(deriveResults(market('first_set_winner', SIDES), ft(2, 0, { sets: [] })), { missing: 'sets' });
+  });
+
+  it("in an event played in sets, totals and handicaps are lines in games: they need each set's games", () => {
+    const inSets = (of: MarketToJudge) => ({ ...of, inSets: true });
+    assert.deepEqual(deriveResults(inSets(market('totals', ['over', 'under'], 20_500)), ft(2, 0)), { missing: 'sets' });
+    assert.deepEqual(deriveResults(inSets(market('handicap', SIDES, -3_500)), ft(2, 1)), { missing: 'sets' });
+    // with the sets' games they are judged on games; the match winner never needed them
+    const sets = ft(2, 0, {
+      sets: [
+        { home: 6, away: 4 },
+        { home: 6, away: 3 },
+      ],
+    });
+    assert.deepEqual(judged(inSets(market('totals', ['over', 'under'], 20_500)), sets), { over: 'lost', under: 'won' });
+    assert.deepEqual(judged(inSets(market('moneyline', SIDES)), ft(2, 1)), { home: 'won', away: 'lost' });
+    // which events are played in sets: those with a market on sets
+    assert.deepEqual(
+      [playedInSets(['moneyline', 'set_betting', 'totals']), playedInSets(['match_result', 'totals'])],
+      [true, false],
+    );
   });
 });
 
