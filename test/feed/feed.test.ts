@@ -142,6 +142,17 @@ describe('feed producers', () => {
     assert.equal(audit.length, 1);
     const none = await t.request('POST', '/api/v1/admin/feed/producers/nobody/key', { token: book.admin });
     assert.equal(none.status, 404);
+    // a producer id is 1 to 32 lower-case letters, digits and dashes
+    const tooLong = await t.request('POST', `/api/v1/admin/feed/producers/${'a'.repeat(33)}/key`, {
+      token: book.admin,
+    });
+    assert.deepEqual([tooLong.status, tooLong.body.error.code], [400, 'validation']);
+    const longest = await t.request('POST', `/api/v1/admin/feed/producers/${'a'.repeat(32)}/key`, {
+      token: book.admin,
+    });
+    assert.equal(longest.status, 404);
+    const upper = await t.request('POST', '/api/v1/admin/feed/producers/ACME/key', { token: book.admin });
+    assert.deepEqual([upper.status, upper.body.error.code], [400, 'validation']);
     const asTrader = await t.request('POST', '/api/v1/admin/feed/producers/acme/key', { token: book.trader });
     assert.equal(asTrader.status, 403);
   });

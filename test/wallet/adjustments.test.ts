@@ -182,6 +182,17 @@ describe('adjustments', () => {
     assert.deepEqual([both.status, both.body.error.details.field], [400, 'externalPlayerId']);
     const neither = await adjust(valid);
     assert.deepEqual([neither.status, neither.body.error.details.field], [400, 'playerId']);
+    // the bounds: a casino id of 1 to 128 characters, a tenant id of 1 to 64
+    for (const [body, field] of [
+      [{ ...valid, externalPlayerId: 'x'.repeat(129) }, 'externalPlayerId'],
+      [{ ...valid, externalPlayerId: '' }, 'externalPlayerId'],
+      [{ ...valid, externalPlayerId: externalId, tenantId: 't'.repeat(65) }, 'tenantId'],
+    ] as const) {
+      const refused = await adjust(body);
+      assert.deepEqual([refused.status, refused.body.error.details.field], [400, field], JSON.stringify(body));
+    }
+    const longest = await adjust({ ...valid, externalPlayerId: 'x'.repeat(128) });
+    assert.deepEqual([longest.status, longest.body.error.code], [404, 'not_found'], 'the longest id is looked up');
     // a platform administrator names the tenant; an operator naming another tenant finds no such player
     const adminWithout = await adjust({ ...valid, externalPlayerId: externalId }, { as: book.admin });
     assert.deepEqual([adminWithout.status, adminWithout.body.error.details.field], [400, 'tenantId']);
