@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { logDestination } from '../src/platform/http/logging.ts';
 import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
 import { openStream } from '../test/helpers/stream.ts';
-import { baselineUrl, cpuUsedByGroup, pgbench, processCpu } from './support.ts';
+import { baselineUrl, cpuUsedByGroup, inProcessService, pgbench, processCpu } from './support.ts';
 
 const PUSHERS = Number(process.env.BENCH_FEED_PRODUCERS ?? 2);
 const EVENTS_A_PUSHER = Number(process.env.BENCH_FEED_EVENTS ?? 5);
@@ -28,14 +28,7 @@ const t = await startTestApp(
   { LOG_LEVEL: 'info', METRICS_PORT: 'off', FEED_SILENCE_SECONDS: '3600' },
   { logStream: logDestination('/dev/null') },
 );
-t.clock.set(new Date());
-const ticking = setInterval(() => t.clock.set(new Date()), 50);
-const owners = {
-  apiPid: process.pid,
-  walletPid: -1,
-  serviceDatabaseUrl: t.database.databaseUrl,
-  walletDatabaseUrl: undefined,
-};
+const { ticking, owners } = inProcessService(t);
 
 const admin = await loginAsStaff(t, 'platform_admin');
 const events = (pusher: number) => Array.from({ length: EVENTS_A_PUSHER }, (_, i) => `bench:${pusher}:${i}`);

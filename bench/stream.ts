@@ -22,7 +22,7 @@ import { seedDemoCatalog } from '../src/seed/demo-catalog.ts';
 import { loginAsStaff, startTestApp } from '../test/helpers/app.ts';
 import type { ChangedMarket, ChangeReport, PollReport, StreamClientCommand, WatchReport } from './stream-clients.ts';
 import { SAMPLE_EVERY } from './stream-clients.ts';
-import { baselineUrl, cpuUsedByGroup, pgbench, processCpu } from './support.ts';
+import { baselineUrl, cpuUsedByGroup, inProcessService, pgbench, processCpu } from './support.ts';
 
 const list = (value: string | undefined, fallback: number[]) =>
   value ? value.split(',').map(Number).filter(Boolean) : fallback;
@@ -67,15 +67,7 @@ const t = await startTestApp(
   },
   { logStream: logDestination('/dev/null') },
 );
-// The service's clock follows real time (the live events are live now; sessions do not expire under the bench).
-t.clock.set(new Date());
-const ticking = setInterval(() => t.clock.set(new Date()), 50);
-const owners = {
-  apiPid: process.pid,
-  walletPid: -1,
-  serviceDatabaseUrl: t.database.databaseUrl,
-  walletDatabaseUrl: undefined,
-};
+const { ticking, owners } = inProcessService(t);
 
 /** One child process of bench/stream-clients.ts, answering each command once. */
 class Child {

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestApp } from '../test/helpers/app.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../test/helpers/database.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -289,3 +290,22 @@ export function cpuUsedByGroup(
 }
 
 export const databaseName = () => (process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite');
+
+/**
+ * A bench's service in this process, its clock following real time (its live events live now, its sessions never
+ * expiring under the bench): the interval to clear at the end, and the processes whose CPU is the service's.
+ */
+export function inProcessService(t: TestApp): {
+  ticking: NodeJS.Timeout;
+  owners: Parameters<typeof cpuUsedByGroup>[2];
+} {
+  t.clock.set(new Date());
+  const ticking = setInterval(() => t.clock.set(new Date()), 50);
+  const owners = {
+    apiPid: process.pid,
+    walletPid: -1,
+    serviceDatabaseUrl: t.database.databaseUrl,
+    walletDatabaseUrl: undefined,
+  };
+  return { ticking, owners };
+}
