@@ -2,17 +2,20 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from './api.ts';
 import { AREAS, NAV, areaOf, mayOpen, type AreaName } from './areas.ts';
 import { count } from './format.ts';
-import { t } from './messages.ts';
+import { language, t } from './messages.ts';
 import type { Screen } from './screen.ts';
 import { followLink, href, match, navigate, place } from './router.ts';
 import { noteActivity, session, signOut, type Staff } from './session.ts';
 import { SignIn } from './signin/SignIn.tsx';
 import { useValue } from './store.ts';
+import { LanguageSwitch } from './ui/LanguageSwitch.tsx';
 import { Empty, Failure, Loading, Page } from './ui/ui.tsx';
 
 /** The console: sign-in until a session exists, then the screens the staff member's role opens. */
 export function Console() {
   const current = useValue(session);
+  // a new language re-renders everything from here, reading `t` anew; state and the session stay as they are
+  useValue(language);
   useEffect(() => {
     const activity = () => noteActivity();
     document.addEventListener('click', followLink);
@@ -47,9 +50,12 @@ function Shell(props: { staff: Staff }) {
         <span class="who">
           <span class="who-email">{props.staff.email}</span> <span class="who-role">{t.roles[role]}</span>
         </span>
-        <button type="button" class="button button-quiet" onClick={() => void signOut()}>
-          {t.signOut}
-        </button>
+        <span class="topbar-actions">
+          <LanguageSwitch />
+          <button type="button" class="button button-quiet" onClick={() => void signOut()}>
+            {t.signOut}
+          </button>
+        </span>
       </header>
       <nav class="sidenav" aria-label={t.mainNavigation}>
         <ul>

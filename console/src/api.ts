@@ -1,4 +1,5 @@
 import type { ApiRequest, ApiResponse, Operation } from '../../ui-shared/api-shapes.ts';
+import { t } from './messages.ts';
 
 export type { ApiRequest, ApiResponse };
 
@@ -77,7 +78,7 @@ export async function callText(path: string, query: Record<string, QueryValue>):
 async function send(method: string, url: string, options: CallOptions): Promise<{ json: unknown; text: string }> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.anonymous ? null : (options.token ?? session.token());
-  if (!options.anonymous && !token) throw new ApiError(401, 'unauthorized', 'Not signed in.');
+  if (!options.anonymous && !token) throw new ApiError(401, 'unauthorized', t.notSignedIn);
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (options.body !== undefined) {
@@ -89,7 +90,7 @@ async function send(method: string, url: string, options: CallOptions): Promise<
     response = await fetch(url, { method, headers, body, cache: 'no-store', signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new ApiError(0, 'network', 'The service could not be reached. Check the connection and try again.');
+    throw new ApiError(0, 'network', t.unreachable);
   }
   if (!options.anonymous) session.used();
   const text = await response.text();

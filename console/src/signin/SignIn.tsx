@@ -3,6 +3,7 @@ import { ApiError } from '../api.ts';
 import { t } from '../messages.ts';
 import { ended, finishEnrolment, signIn, type Enrolment } from '../session.ts';
 import { useValue } from '../store.ts';
+import { LanguageSwitch } from '../ui/LanguageSwitch.tsx';
 import { Field, messageOf } from '../ui/ui.tsx';
 import { QrCode } from './QrCode.tsx';
 
@@ -13,15 +14,19 @@ import { QrCode } from './QrCode.tsx';
 export function SignIn() {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const reason = useValue(ended);
+  // after every render: the title follows a change of language too
   useEffect(() => {
     document.title = `${t.signIn} · ${t.product}`;
-  }, []);
+  });
   return (
     <main class="signin" id="main">
       <div class="signin-card">
-        <p class="brand" aria-hidden="true">
-          {t.product}
-        </p>
+        <div class="signin-top">
+          <p class="brand" aria-hidden="true">
+            {t.product}
+          </p>
+          <LanguageSwitch />
+        </div>
         {reason && reason !== 'signed_out' && (
           <p class="notice" role="status">
             {t.sessionEnded[reason]}

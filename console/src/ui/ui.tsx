@@ -3,11 +3,11 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
 import { t } from '../messages.ts';
 
-/** The heading of a screen, with its actions; the document title follows it. */
+/** The heading of a screen, with its actions; the document title follows it (and the language, after every render). */
 export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
   useEffect(() => {
     document.title = `${props.title} · ${t.product}`;
-  }, [props.title]);
+  });
   return (
     <section class="page" aria-labelledby="page-title">
       <header class="page-head">

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { call, type ApiResponse } from '../../api.ts';
-import { dateTime, minorUnits, money } from '../../format.ts';
+import { amountInput, dateTime, minorUnits, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { session } from '../../session.ts';
@@ -30,7 +30,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
   const status = query.get('status') ?? 'proposed';
   const [proposing, setProposing] = useState(false);
   // what the last proposal became: approved at once, or waiting for a second person (it may not be in this list)
-  const [made, setMade] = useState('');
+  const [made, setMade] = useState<Adjustment | null>(null);
   const [deciding, setDeciding] = useState<{ adjustment: Adjustment; action: 'approve' | 'reject' } | null>(null);
   const tenant = useLoad((signal) => loadTenant(props.tenantId, signal), props.tenantId ?? '');
   const loaded = useLoad(async (signal) => {
@@ -66,7 +66,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
       </div>
       {tenant.data && <p class="muted">{policyLine(tenant.data)}</p>}
       <p role="status" class={made ? 'notice' : 'visually-hidden'}>
-        {made}
+        {made && madeNote(made)}
       </p>
       <Table<Adjustment>
         caption={t.adjustments.caption}
@@ -144,7 +144,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
           onClose={(adjustment) => {
             setProposing(false);
             if (!adjustment) return;
-            setMade(madeNote(adjustment));
+            setMade(adjustment);
             loaded.reload();
           }}
         />
@@ -186,14 +186,16 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: Ad
     reason: '',
   });
   const [error, setError] = useState<Error | null>(null);
-  const [amountError, setAmountError] = useState<string | undefined>();
+  // an amount the console cannot read: said beside the field in the language shown then
+  const [amountUnreadable, setAmountUnreadable] = useState(false);
+  const example = amountInput(2500, props.currency);
   // One key per dialog: a double click or a retry after a lost answer is the same adjustment.
   const idempotencyKey = useMemo(() => `console-${crypto.randomUUID()}`, []);
   async function submit(event: Event) {
     event.preventDefault();
     setError(null);
     const amount = minorUnits(form.amount, props.currency);
-    setAmountError(amount === null || amount < 1 ? t.adjustments.amountInvalid : undefined);
+    setAmountUnreadable(amount === null || amount < 1);
     if (amount === null || amount < 1) return;
     try {
       const answer = await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
@@ -260,8 +262,8 @@ function Propose(props: { tenantId: string; currency: string; onClose: (made: Ad
         </fieldset>
         <Field
           label={t.adjustments.amount}
-          hint={t.adjustments.amountHint(props.currency)}
-          error={amountError ?? fieldError('amount')}
+          hint={t.adjustments.amountHint(props.currency, example)}
+          error={amountUnreadable ? t.adjustments.amountInvalid(example) : fieldError('amount')}
         >
           {({ id, describedBy, invalid }) => (
             <input

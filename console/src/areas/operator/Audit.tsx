@@ -97,7 +97,10 @@ export function Audit() {
         empty={t.audit.empty}
         columns={[
           { header: t.audit.when, cell: (entry) => dateTime(entry.occurredAt), orders: true },
-          { header: t.audit.who, cell: (entry) => `${entry.actor.type} ${entry.actor.id ?? ''}` },
+          {
+            header: t.audit.who,
+            cell: (entry) => `${t.audit.actors[entry.actor.type] ?? entry.actor.type} ${entry.actor.id ?? ''}`,
+          },
           { header: t.audit.what, cell: (entry) => <code>{entry.action}</code> },
           {
             header: t.audit.object,

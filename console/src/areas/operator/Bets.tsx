@@ -133,9 +133,9 @@ function BetDialog(props: { bet: Bet; onClose: () => void }) {
       <ol class="timeline">
         {bet.money.map((posting) => (
           <li key={posting.txId}>
-            <code>{posting.txId}</code> · {posting.endpoint} {money(posting.amount, bet.currency)} ·{' '}
-            {t.workspace.states[posting.status] ?? posting.status}
-            {posting.holdReason ? ` (${posting.holdReason.replaceAll('_', ' ')})` : ''} ·{' '}
+            <code>{posting.txId}</code> · {t.workspace.endpoints[posting.endpoint] ?? posting.endpoint}{' '}
+            {money(posting.amount, bet.currency)} · {t.workspace.states[posting.status] ?? posting.status}
+            {posting.holdReason ? ` (${t.workspace.holdReasons[posting.holdReason]})` : ''} ·{' '}
             {t.bets.attempts(posting.attempts)}
           </li>
         ))}

@@ -56,7 +56,7 @@ export function Report() {
     >
       <p class="muted">{t.report.intro}</p>
       <p class="muted small" id="csv-units">
-        {t.report.csvUnits}
+        {t.report.csvUnits(money(1234, 'BRL'))}
       </p>
       <form
         class="filters"

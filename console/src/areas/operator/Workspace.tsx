@@ -97,7 +97,7 @@ function StateBadge(props: { obligation: Obligation }) {
   const { status, holdReason } = props.obligation;
   const tone = status === 'applied' || status === 'resolved' ? 'good' : status === 'held' ? 'bad' : 'neutral';
   const label = t.workspace.states[status] ?? status;
-  return <Badge tone={tone}>{holdReason ? `${label}: ${holdReason.replaceAll('_', ' ')}` : label}</Badge>;
+  return <Badge tone={tone}>{holdReason ? `${label}: ${t.workspace.holdReasons[holdReason]}` : label}</Badge>;
 }
 
 function Filters(props: {
@@ -168,8 +168,8 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
   return (
     <Dialog title={obligation.txId} onClose={() => props.onClose(false)}>
       <p>
-        <StateBadge obligation={obligation} /> {money(obligation.amount, obligation.currency)} · {obligation.endpoint} ·{' '}
-        {obligation.externalPlayerId}
+        <StateBadge obligation={obligation} /> {money(obligation.amount, obligation.currency)} ·{' '}
+        {t.workspace.endpoints[obligation.endpoint] ?? obligation.endpoint} · {obligation.externalPlayerId}
       </p>
       {obligation.inFlight && <p class="notice">{t.workspace.inFlight}</p>}
       <h3>{t.workspace.request}</h3>
@@ -201,7 +201,8 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
         {obligation.history.map((change, index) => (
           <li key={index}>
             {dateTime(change.at)}: {change.from ? `${t.workspace.states[change.from]} → ` : ''}
-            {t.workspace.states[change.to]} · {change.by.type} {change.by.id} · {change.cause}
+            {t.workspace.states[change.to]} · {t.audit.actors[change.by.type] ?? change.by.type} {change.by.id} ·{' '}
+            {change.cause}
             {change.note ? ` · ${change.note}` : ''}
           </li>
         ))}

@@ -193,8 +193,8 @@ export function ClientScreen(props: { id: string }) {
           <ol class="timeline">
             {history.map((entry, index) => (
               <li key={index}>
-                {dateTime(entry.at)}: <code>{entry.action}</code> · {entry.outcome} · {entry.actor.type}{' '}
-                {entry.actor.id ?? ''}
+                {dateTime(entry.at)}: <code>{entry.action}</code> · {t.audit.outcomes[entry.outcome] ?? entry.outcome} ·{' '}
+                {t.audit.actors[entry.actor.type] ?? entry.actor.type} {entry.actor.id ?? ''}
                 {typeof entry.details.reason === 'string' ? ` · ${entry.details.reason}` : ''}
               </li>
             ))}

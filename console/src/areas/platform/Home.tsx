@@ -108,16 +108,20 @@ export function Home() {
 }
 
 type Figures = Period['currencies'][number];
-/** Every part of GGR, so that it adds up on screen: stakes less payouts, refunds, cash-outs and corrections. */
-const COLUMNS: Array<{ header: string; cell: (figures: Figures) => ComponentChild }> = [
-  { header: t.report.bets, cell: (figures) => count(figures.bets) },
-  { header: t.report.stakes, cell: (figures) => money(figures.stakes, figures.currency) },
-  { header: t.report.payouts, cell: (figures) => money(figures.payouts, figures.currency) },
-  { header: t.report.refunds, cell: (figures) => money(figures.refunds, figures.currency) },
-  { header: t.report.cashouts, cell: (figures) => money(figures.cashouts, figures.currency) },
-  { header: t.report.corrections, cell: (figures) => money(figures.corrections, figures.currency) },
-  { header: t.report.ggr, cell: (figures) => <strong>{money(figures.ggr, figures.currency)}</strong> },
-  { header: t.report.adjustments, cell: (figures) => money(figures.adjustments, figures.currency) },
+type Column = 'bets' | 'stakes' | 'payouts' | 'refunds' | 'cashouts' | 'corrections' | 'ggr' | 'adjustments';
+/**
+ * Every part of GGR, so that it adds up on screen: stakes less payouts, refunds, cash-outs and corrections. A column's
+ * header is the report's word for it (t.report), read when the table is drawn so that it follows the language.
+ */
+const COLUMNS: Array<{ name: Column; cell: (figures: Figures) => ComponentChild }> = [
+  { name: 'bets', cell: (figures) => count(figures.bets) },
+  { name: 'stakes', cell: (figures) => money(figures.stakes, figures.currency) },
+  { name: 'payouts', cell: (figures) => money(figures.payouts, figures.currency) },
+  { name: 'refunds', cell: (figures) => money(figures.refunds, figures.currency) },
+  { name: 'cashouts', cell: (figures) => money(figures.cashouts, figures.currency) },
+  { name: 'corrections', cell: (figures) => money(figures.corrections, figures.currency) },
+  { name: 'ggr', cell: (figures) => <strong>{money(figures.ggr, figures.currency)}</strong> },
+  { name: 'adjustments', cell: (figures) => money(figures.adjustments, figures.currency) },
 ];
 
 function Money(props: { title: string; period: Period }) {
@@ -134,9 +138,9 @@ function Money(props: { title: string; period: Period }) {
             <thead>
               <tr>
                 <th scope="col">{t.report.currency}</th>
-                {COLUMNS.map(({ header }) => (
-                  <th scope="col" class="numeric" key={header}>
-                    {header}
+                {COLUMNS.map(({ name }) => (
+                  <th scope="col" class="numeric" key={name}>
+                    {t.report[name]}
                   </th>
                 ))}
               </tr>
@@ -145,8 +149,8 @@ function Money(props: { title: string; period: Period }) {
               {props.period.currencies.map((figures) => (
                 <tr key={figures.currency}>
                   <td data-label={t.report.currency}>{figures.currency}</td>
-                  {COLUMNS.map(({ header, cell }) => (
-                    <td class="numeric" data-label={header} key={header}>
+                  {COLUMNS.map(({ name, cell }) => (
+                    <td class="numeric" data-label={t.report[name]} key={name}>
                       {cell(figures)}
                     </td>
                   ))}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { minorUnits } from '../../../format.ts';
+import { amountInput, minorUnits } from '../../../format.ts';
 import { t } from '../../../messages.ts';
 import { session } from '../../../session.ts';
 import { useValue } from '../../../store.ts';
@@ -13,12 +13,11 @@ const LIMITS = ['minStake', 'maxStake', 'maxPayout', 'maxSelectionLiability', 'm
 export function Limits(props: { tenant: Tenant; tenantId: string | undefined; saved: () => void }) {
   const { tenant } = props;
   const platform = useValue(session)!.staff.role === 'platform_admin';
-  const digits = (minor: number) =>
-    (minor / 10 ** fractionDigits(tenant.currency)).toFixed(fractionDigits(tenant.currency));
-  const [limits, setLimits] = useState(Object.fromEntries(LIMITS.map((name) => [name, digits(tenant.limits[name])])));
+  const shown = (minor: number) => amountInput(minor, tenant.currency);
+  const [limits, setLimits] = useState(Object.fromEntries(LIMITS.map((name) => [name, shown(tenant.limits[name])])));
   const [policy, setPolicy] = useState({
-    maxAmount: digits(tenant.adjustments.maxAmount),
-    approvalAbove: digits(tenant.adjustments.approvalAbove),
+    maxAmount: shown(tenant.adjustments.maxAmount),
+    approvalAbove: shown(tenant.adjustments.approvalAbove),
   });
   const [typo, setTypo] = useState<string | undefined>();
   const state = useSave(props.tenantId, props.saved);
@@ -45,7 +44,7 @@ export function Limits(props: { tenant: Tenant; tenantId: string | undefined; sa
   ]);
   const error = (name: string) =>
     typo === name
-      ? t.adjustments.amountInvalid
+      ? t.adjustments.amountInvalid(shown(2500))
       : (refused.field(`limits.${name}`) ?? refused.field(`adjustments.${name}`));
   return (
     <Section id="limits-title" title={t.settings.limits}>
@@ -101,8 +100,4 @@ export function Limits(props: { tenant: Tenant; tenantId: string | undefined; sa
       </form>
     </Section>
   );
-}
-
-function fractionDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }

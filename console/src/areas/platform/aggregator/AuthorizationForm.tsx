@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiResponse } from '../../../api.ts';
+import { count } from '../../../format.ts';
 import { t } from '../../../messages.ts';
 import { Confirm } from '../../../ui/Confirm.tsx';
 import { Field, FormError, refusal } from '../../../ui/ui.tsx';
@@ -112,7 +113,7 @@ export function AuthorizationForm(props: { aggregator: Aggregator; saved: () => 
           <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
           {t.aggregator.enabled}
         </label>
-        {text('clientQuota', t.aggregator.clientQuota, t.aggregator.clientQuotaHint)}
+        {text('clientQuota', t.aggregator.clientQuota, t.aggregator.clientQuotaHint(count(10_000)))}
         {text('currencies', t.aggregator.currencies, t.aggregator.currenciesHint)}
         {text('jurisdictions', t.aggregator.jurisdictions, t.aggregator.jurisdictionsHint)}
         {text('territories', t.aggregator.territories, t.aggregator.territoriesHint)}

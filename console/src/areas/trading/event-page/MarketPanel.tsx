@@ -34,10 +34,10 @@ export function MarketPanel(props: {
   const [settling, setSettling] = useState<Settling | null>(null);
   const [error, setError] = useState<Error | null>(null);
   // what the last settlement or resettlement did, until another action on the market
-  const [done, setDone] = useState('');
+  const [done, setDone] = useState<{ action: Settling['action']; report: ApiResponse<'settleMarket'> } | null>(null);
   async function change(request: () => Promise<unknown>) {
     setError(null);
-    setDone('');
+    setDone(null);
     try {
       await request();
       props.changed();
@@ -75,7 +75,7 @@ export function MarketPanel(props: {
       )}
       <FormError error={error} />
       <p role="status" class={done ? 'notice' : 'visually-hidden'}>
-        {done}
+        {done && settledNote(done.action, done.report)}
       </p>
       <ul class="selections">
         {market.selections.map((selection) => (
@@ -133,7 +133,7 @@ export function MarketPanel(props: {
             const action = settling.action;
             setSettling(null);
             if (!report) return;
-            setDone(settledNote(action, report));
+            setDone({ action, report });
             props.changed();
           }}
         />

@@ -36,7 +36,8 @@ export function NewMarket(props: { eventId: string; event: TradingEvent; created
   const [type, setType] = useState<(typeof MARKET_TYPES)[number]>('match_result');
   const [line, setLine] = useState('');
   const [selections, setSelections] = useState(
-    `${props.event.home}, home, 2.10\nDraw, draw, 3.30\n${props.event.away}, away, 3.40`,
+    // the names are people's words, the outcomes the API's codes
+    `${props.event.home}, home, 2.10\n${t.trading.drawSelection}, draw, 3.30\n${props.event.away}, away, 3.40`,
   );
   const [error, setError] = useState<Error | null>(null);
   async function submit(submitted: Event) {
@@ -68,7 +69,7 @@ export function NewMarket(props: { eventId: string; event: TradingEvent; created
                 <select id={id} value={type} onChange={(e) => setType(e.currentTarget.value as typeof type)}>
                   {MARKET_TYPES.map((value) => (
                     <option value={value} key={value}>
-                      {value.replaceAll('_', ' ')}
+                      {t.trading.marketTypes[value]}
                     </option>
                   ))}
                 </select>

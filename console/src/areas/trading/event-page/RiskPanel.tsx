@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { call, type ApiResponse } from '../../../api.ts';
-import { count, dateTime, money } from '../../../format.ts';
+import { count, dateTime, money, odds } from '../../../format.ts';
 import { t } from '../../../messages.ts';
 import { useLoad } from '../../../ui/load.ts';
 import { Failure } from '../../../ui/ui.tsx';
@@ -62,7 +62,7 @@ export function RiskPanel(props: { eventId: string }) {
                   {market.selections.map((selection) => (
                     <tr key={selection.selectionId}>
                       <th scope="row">
-                        {selection.name} <span class="muted">{selection.odds}</span>
+                        {selection.name} <span class="muted">{odds(selection.odds)}</span>
                       </th>
                       <td class="numeric">{count(selection.bets)}</td>
                       <td class="numeric">{money(selection.stakes, book.currency)}</td>
