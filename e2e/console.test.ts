@@ -1,6 +1,7 @@
 // The staff console (console/, served at /admin) in headless Chromium against the real service: sign-in, the
-// platform administrator's aggregators and keys, the operator's workspace, what each role may open, accessibility
-// (axe-core) and screenshots of each screen at 390 px and 1280 px (e2e/screenshots/console-*.png).
+// platform administrator's aggregators and keys, the operator's workspace, what each role may open, the console in
+// Portuguese and Spanish, accessibility (axe-core) and screenshots of each screen at 390 px and 1280 px
+// (e2e/screenshots/console-*.png).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -662,5 +663,78 @@ describe('the staff console', { skip }, () => {
     await noSeriousViolations(page, 'audit');
     await shoot(page, 'audit');
     await page.close();
+  });
+
+  it('speaks Portuguese when a staff member chooses it, in the same session, and remembers it for the next visit', async () => {
+    // an open bet of R$ 1.234,56 on an event of this test's own: its risk panel shows exactly that
+    const event = await stack.newEvent('Recife Rovers', 'Lisboa City');
+    const token = await playerWithBalance(stack.t, stack.book, stack.wallet, 'console-idioma', 2_000_00);
+    const placed = await stack.t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 1_234_56, legs: [{ selectionId: event.home, odds: '2.10' }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
+    const page = await signedIn('platform_admin');
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    // the switch is the browser's own select: the keyboard moves it to the next language, Português (Brasil)
+    await page.getByLabel('Language').press('ArrowDown');
+    await page.getByRole('heading', { level: 1, name: 'Início' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'pt-BR');
+    assert.equal(await page.title(), 'Início · Console Bookmaker');
+    assert.equal(await page.getByLabel('Idioma').inputValue(), 'pt-BR');
+    await page
+      .getByRole('navigation', { name: 'Menu do console' })
+      .getByRole('link', { name: 'Mesa de trading' })
+      .waitFor();
+    // today's stakes as Brazil writes money: R$, a dot between thousands, a comma before the cents
+    const today = page.getByRole('region', { name: 'Hoje (UTC)' });
+    await today.getByRole('columnheader', { name: 'Valores apostados', exact: true }).waitFor();
+    assert.match(
+      await today.locator('td[data-label="Valores apostados"]').first().innerText(),
+      /^R\$\s\d{1,3}(\.\d{3})+,\d{2}$/,
+    );
+    await noSeriousViolations(page, 'home in Portuguese');
+    await shoot(page, 'pt-BR-home');
+
+    // the session is the same one (the token lives in memory only): the console goes on without a sign-in
+    await page.getByRole('link', { name: 'Mesa de trading' }).click();
+    await page.getByLabel('Buscar eventos').fill('Recife Rovers');
+    await page.getByLabel('Buscar eventos').press('Enter');
+    await page.getByRole('link', { name: /^Recife Rovers/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Recife Rovers – Lisboa City' }).waitFor();
+    const risk = page.getByRole('region', { name: 'Risco' });
+    await risk.getByText(/^Valores em aberto: R\$\s1\.234,56$/).waitFor();
+    // when it starts, as Brazil writes a date: "30 de nov. de 2026, 18:00"
+    await page.getByText(/· \d{1,2} de [a-zç]{3,4}\.? de \d{4}, \d{2}:\d{2}$/).waitFor();
+    await page.getByRole('button', { name: 'Liquidar', exact: true }).waitFor();
+    await noSeriousViolations(page, 'trading event in Portuguese');
+    await shoot(page, 'pt-BR-trading-event');
+
+    // a platform administrator's tenant bounds, in the tenant's money as Brazil writes it
+    await page.getByRole('link', { name: 'Ajustes' }).click();
+    await page.getByLabel('Tenant', { exact: true }).fill(stack.tenantId);
+    await page.getByRole('button', { name: 'Abrir', exact: true }).click();
+    await page.getByText(/um ajuste acima de R\$\s1\.000,00 espera por um segundo membro da equipe/).waitFor();
+    await noSeriousViolations(page, 'adjustments in Portuguese');
+    await shoot(page, 'pt-BR-adjustments');
+
+    // signed out and back another day: the sign-in page speaks the language chosen (kept in localStorage)
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.getByText('Você saiu.').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Entrar no console' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'pt-BR');
+    await noSeriousViolations(page, 'sign-in in Portuguese');
+    await shoot(page, 'pt-BR-sign-in');
+    await page.close();
+
+    // a browser in Spanish (Mexico) starts in Spanish, until its staff member chooses another language
+    const spanish = await browser.newPage({ viewport: MOBILE, locale: 'es-MX' });
+    await spanish.goto(`${stack.url}/admin`);
+    await spanish.getByRole('heading', { name: 'Inicia sesión en la consola' }).waitFor();
+    assert.equal(await spanish.evaluate(() => document.documentElement.lang), 'es');
+    await spanish.getByLabel('Idioma').selectOption('en');
+    await spanish.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await spanish.close();
   });
 });
