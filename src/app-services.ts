@@ -212,7 +212,18 @@ export function buildServices(
     staffEmails: (ids) => staffAccounts.emailsOf(ids),
   });
   const reports = new Reports({ clock, review, tenants });
-  const sandbox = new SandboxControls({ db, clock, audit, idempotency, catalog, ledger, delivery, views: betViews });
+  const sandbox = new SandboxControls({
+    db,
+    clock,
+    audit,
+    idempotency,
+    catalog,
+    ledger,
+    delivery,
+    views: betViews,
+    adjustments,
+    integration,
+  });
   const partner = new PartnerObligations({ db, clock, ledger, delivery, tenants, audit });
   const statements = new Statements({ db, clock, signer: new StatementSigner(config.secretsKeys) });
   const preferences = new PlayerPreferences({ db, clock, catalog });

@@ -1,4 +1,4 @@
-import type { AuditLog } from '../platform/audit/log.ts';
+import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
@@ -26,18 +26,59 @@ export class Players {
   async setStatus(call: StaffCall, playerId: string, status: PlayerStatus, reason: string | undefined) {
     return inTransaction(this.#deps.db, async (tx) => {
       const player = await this.#visiblePlayer(call, playerId, tx);
-      const updated = await playerStore.setPlayerStatus(tx, playerId, status, this.#deps.clock.now());
-      await this.#deps.sessions.playerStatusChanged(tx, playerId, status);
-      await this.#deps.audit.record(tx, {
+      const changed = await this.#changeStatus(tx, player, status, {
         actor: { type: 'staff', id: call.staff.id },
         action: 'player.status.set',
-        target: { type: 'player', id: playerId },
-        outcome: 'success',
         ip: call.ip,
         details: { from: player.status, to: status, reason },
       });
-      return playerRecord(updated, await namedTenant(this.#deps.tenants, player.tenant_id, tx));
+      return changed.player;
     });
+  }
+
+  /**
+   * The same change asked by a sandbox tenant's server for one of its own players, by the casino's id (the sandbox
+   * controls, docs/sandbox-outcomes.md), so that its server sees the refusals of a blocked, paused or closed player;
+   * another tenant's player is unknown. The caller has checked that the tenant is a sandbox. Audited with the tenant
+   * as actor.
+   */
+  async setStatusOfTenant(
+    tenantId: string,
+    externalId: string,
+    change: { status: PlayerStatus; reason: string | undefined; ip: string },
+  ) {
+    return inTransaction(this.#deps.db, async (tx) => {
+      const player = await playerStore.findPlayerOfTenant(tx, tenantId, externalId);
+      if (!player) throw notFound('Player');
+      return this.#changeStatus(tx, player, change.status, {
+        actor: { type: 'tenant', id: tenantId },
+        action: 'sandbox.player.status.set',
+        ip: change.ip,
+        details: {
+          tenantId,
+          externalPlayerId: externalId,
+          from: player.status,
+          to: change.status,
+          reason: change.reason,
+        },
+      });
+    });
+  }
+
+  /** The player's status changed in the caller's transaction, its sessions told, the change audited. */
+  async #changeStatus(
+    tx: Tx,
+    player: Player,
+    status: PlayerStatus,
+    audit: Pick<AuditRecord, 'actor' | 'action' | 'ip' | 'details'>,
+  ) {
+    const updated = await playerStore.setPlayerStatus(tx, player.id, status, this.#deps.clock.now());
+    await this.#deps.sessions.playerStatusChanged(tx, player.id, status);
+    await this.#deps.audit.record(tx, { ...audit, target: { type: 'player', id: player.id }, outcome: 'success' });
+    return {
+      player: playerRecord(updated, await namedTenant(this.#deps.tenants, player.tenant_id, tx)),
+      previousStatus: player.status,
+    };
   }
 
   /**
@@ -86,6 +127,13 @@ export class Players {
       scope === null || scope === tenantId
         ? await playerStore.findPlayerOfTenant(this.#deps.db, tenantId, externalId)
         : undefined;
+    if (!player) throw notFound('Player');
+    return player;
+  }
+
+  /** The player the casino knows by `externalId` in the tenant (its own server asking): unknown otherwise. */
+  async ofTenant(tenantId: string, externalId: string): Promise<Player> {
+    const player = await playerStore.findPlayerOfTenant(this.#deps.db, tenantId, externalId);
     if (!player) throw notFound('Player');
     return player;
   }

@@ -67,6 +67,11 @@ export class IntegrationService {
     return this.players.visiblePlayerByExternalId(call, tenantId, externalId);
   }
 
+  /** A player by the casino's own id, for its own server (the sandbox's adjustments): another tenant's is unknown. */
+  playerOfTenant(tenantId: string, externalId: string): Promise<Player> {
+    return this.players.ofTenant(tenantId, externalId);
+  }
+
   /** The casino's own ids of these players (what staff know them by), for other domains' views. */
   externalIdsOf(playerIds: string[]): Promise<Map<string, string>> {
     return this.players.externalIdsOf(playerIds);

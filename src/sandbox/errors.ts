@@ -4,6 +4,6 @@ export const sandboxErrors = defineErrors({
   sandbox_only: {
     status: 403,
     message:
-      "Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results.",
+      "The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff.",
   },
 });

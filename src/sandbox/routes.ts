@@ -5,10 +5,14 @@ import type { TypedApp } from '../platform/http/types.ts';
 import type { SandboxControls } from './controls.ts';
 import {
   cancelSandboxBetSchema,
+  createSandboxAdjustmentSchema,
   getSandboxBetSchema,
   reopenSandboxBetSchema,
   resettleSandboxBetSchema,
+  SANDBOX_ADJUSTMENTS,
   SANDBOX_BETS,
+  SANDBOX_PLAYERS,
+  setSandboxPlayerStatusSchema,
   settleSandboxBetSchema,
 } from './schemas.ts';
 
@@ -17,7 +21,10 @@ function sendStored(reply: FastifyReply, result: { status: number; body: unknown
   return reply.code(result.status).send(result.body);
 }
 
-/** The sandbox outcome controls: a sandbox tenant's server (X-Tenant-ID + X-API-Key) decides its own bets' outcomes. */
+/**
+ * The sandbox controls: a sandbox tenant's server (X-Tenant-ID + X-API-Key) decides its own bets' outcomes, makes
+ * adjustments on its players and sets their status.
+ */
 export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Auth): void {
   const server = auth.tenantKey();
   const call = (request: FastifyRequest) => ({
@@ -66,4 +73,13 @@ export function sandboxRoutes(app: TypedApp, outcomes: SandboxControls, auth: Au
   app.get(`${SANDBOX_BETS}/:id`, { schema: getSandboxBetSchema, onRequest: server }, async (request) => ({
     bet: await outcomes.view(guarded.tenant(request), request.params.id),
   }));
+  app.post(SANDBOX_ADJUSTMENTS, { schema: createSandboxAdjustmentSchema, onRequest: server }, async (request, reply) =>
+    sendStored(reply, await outcomes.adjust(guarded.tenant(request), call(request), request.body)),
+  );
+  app.put(
+    `${SANDBOX_PLAYERS}/:externalPlayerId/status`,
+    { schema: setSandboxPlayerStatusSchema, onRequest: server },
+    async (request) =>
+      outcomes.setPlayerStatus(guarded.tenant(request), request.ip, request.params.externalPlayerId, request.body),
+  );
 }

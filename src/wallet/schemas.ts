@@ -6,7 +6,14 @@ import { IdempotencyHeaders } from '../platform/idempotency/schemas.ts';
 import { walletErrors } from './errors.ts';
 import { OBLIGATION_ENDPOINTS } from './states.ts';
 import { OBLIGATION_KINDS } from './states.ts';
-import { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES, PARTNER_STATES } from './states.ts';
+import {
+  ADJUSTMENT_MAKERS,
+  ADJUSTMENT_STATES,
+  HISTORY_ACTORS,
+  HOLD_REASONS,
+  OBLIGATION_STATES,
+  PARTNER_STATES,
+} from './states.ts';
 import { ListOrderQuery } from '../platform/http/cursor.ts';
 
 export const balanceSchema = {
@@ -248,8 +255,17 @@ export const AdjustmentView = Type.Object({
   amount: Type.Integer(),
   currency: Type.String(),
   reason: Type.String(),
-  createdBy: Type.String({ description: 'the staff member who made (proposed) it' }),
-  createdByEmail: Nullable(Type.String({ description: 'their e-mail address (null once the account is gone)' })),
+  madeBy: Type.Enum(ADJUSTMENT_MAKERS, {
+    description:
+      "staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls " +
+      '(approved at once, no staff member)',
+  }),
+  createdBy: Nullable(
+    Type.String({ description: "the staff member who made (proposed) it; null when the casino's sandbox server did" }),
+  ),
+  createdByEmail: Nullable(
+    Type.String({ description: 'their e-mail address (null once the account is gone, or without a staff member)' }),
+  ),
   createdAt: Timestamp,
   status: Type.Enum(ADJUSTMENT_STATES, {
     description: "proposed: above the tenant's approval threshold, nothing owed until another staff member approves it",

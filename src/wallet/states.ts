@@ -116,6 +116,15 @@ export const OBLIGATION_KINDS = ['bet', 'payout', 'refund', 'cashout', 'resettle
 
 /** Which way an operator's adjustment moves money: to the player (credit) or from the player (debit). */
 export const ADJUSTMENT_DIRECTIONS = ['credit', 'debit'] as const;
+export type AdjustmentDirection = (typeof ADJUSTMENT_DIRECTIONS)[number];
+
+/** Who made an adjustment (adjustments.made_by). */
+export const ADJUSTMENT_MAKERS = [
+  /** A staff member (adjustments.staff_id), within the tenant's threshold or approved by a second one. */
+  'staff',
+  /** A sandbox tenant's server, through the sandbox controls: approved at once, no staff member (staff_id null). */
+  'sandbox_server',
+] as const;
 
 /**
  * Money owed as the casino sees it through the integration API (partner-obligations.ts): the ledger's states grouped

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { OneOf } from '../platform/db/schema.ts';
 import type { OBLIGATION_ENDPOINTS } from './states.ts';
 import type { OBLIGATION_KINDS } from './states.ts';
-import type { ADJUSTMENT_DIRECTIONS } from './states.ts';
+import type { ADJUSTMENT_DIRECTIONS, ADJUSTMENT_MAKERS } from './states.ts';
 import type { ADJUSTMENT_STATES, HISTORY_ACTORS, HOLD_REASONS, OBLIGATION_STATES } from './states.ts';
 
 /**
@@ -83,7 +83,10 @@ export interface AdjustmentsTable {
   direction: OneOf<typeof ADJUSTMENT_DIRECTIONS>;
   amount: number;
   reason: string;
-  staff_id: string;
+  /** Who made it; a staff member's id when made_by is staff, null when the casino's sandbox server made it. */
+  made_by: OneOf<typeof ADJUSTMENT_MAKERS>;
+  staff_id: string | null;
+  /** The maker's key: unique per staff member in the tenant, or in the tenant for its sandbox server. */
   idempotency_key: string;
   request_hash: string;
   /** Its movement, owed once it is approved (at once when within the tenant's approval threshold). */

@@ -219,6 +219,8 @@ describe('OpenAPI completeness', () => {
     'POST /api/v1/integration/sandbox/bets/{id}/reopen',
     'POST /api/v1/integration/sandbox/bets/{id}/cancel',
     'GET /api/v1/integration/sandbox/bets/{id}',
+    'POST /api/v1/integration/sandbox/adjustments',
+    'PUT /api/v1/integration/sandbox/players/{externalPlayerId}/status',
     'GET /api/v1/integration/obligations',
     'POST /api/v1/integration/obligations/{id}/redeliver',
     'GET /api/v1/integration/transactions/{txId}',

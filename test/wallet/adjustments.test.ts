@@ -51,6 +51,7 @@ describe('adjustments', () => {
         amount: 7_50,
         currency: 'BRL',
         reason: 'goodwill for a delayed payout',
+        madeBy: 'staff',
         createdBy: undefined,
         createdByEmail: operatorEmail,
         createdAt: undefined,

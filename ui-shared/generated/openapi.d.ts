@@ -740,6 +740,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/integration/sandbox/adjustments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sandbox: a manual credit or debit on one of your players, approved at once and owed to your wallet */
+    post: operations['createSandboxAdjustment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/integration/sandbox/players/{externalPlayerId}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Sandbox: block, pause, close or reactivate one of your players, as the platform would */
+    put: operations['setSandboxPlayerStatus'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/catalog/sports': {
     parameters: {
       query?: never;
@@ -11879,7 +11913,7 @@ export interface operations {
           };
         };
       };
-      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12243,7 +12277,7 @@ export interface operations {
           };
         };
       };
-      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12597,7 +12631,7 @@ export interface operations {
           };
         };
       };
-      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12950,7 +12984,7 @@ export interface operations {
           };
         };
       };
-      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13302,7 +13336,7 @@ export interface operations {
           };
         };
       };
-      /** @description sandbox_only: Sandbox outcome controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results. */
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13365,6 +13399,617 @@ export interface operations {
                * @enum {unknown}
                */
               code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  createSandboxAdjustment: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+        /** @description one key per operation; reuse it, with the same body and credential, on every retry */
+        'idempotency-key': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description your id of the player: the externalPlayerId your server opens the player's sessions with */
+          externalPlayerId: string;
+          /**
+           * @description credit: to the player (your wallet gets a /credit); debit: from the player (a /debit)
+           * @enum {unknown}
+           */
+          direction: 'credit' | 'debit';
+          /** @description minor units; at most the tenant's largest single adjustment (its maxAmount) */
+          amount: number;
+          /** @description why, kept with the adjustment and in the audit trail */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the adjustment made; a repeat of the same Idempotency-Key gets the same answer with Idempotency-Replayed: true */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adjustment: {
+              /** @description adj_… */
+              id: string;
+              externalPlayerId: string;
+              /** @enum {unknown} */
+              direction: 'credit' | 'debit';
+              /** @description minor units */
+              amount: number;
+              currency: string;
+              reason: string;
+              /**
+               * @description approved at once: a sandbox has no second person to approve
+               * @enum {string}
+               */
+              status: 'approved';
+              /**
+               * @description your sandbox server, as the operator's console shows it
+               * @enum {string}
+               */
+              madeBy: 'sandbox_server';
+              /** Format: date-time */
+              createdAt: string;
+            };
+            /** @description the movement this call owes your wallet: recorded now, delivered right after the answer */
+            owed: {
+              /** @description adjustment:<id> */
+              txId: string;
+              /** @enum {string} */
+              kind: 'adjustment';
+              /**
+               * @description the wallet endpoint it is delivered to
+               * @enum {unknown}
+               */
+              endpoint: 'credit' | 'debit';
+              /** @description minor units */
+              amount: number;
+            }[];
+          };
+        };
+      };
+      /** @description adjustment_above_maximum: The amount is above the tenant's largest single adjustment (details.maxAmount); split it, or ask the platform. | bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'adjustment_above_maximum' | 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description idempotency_expired: The replay window of this Idempotency-Key has passed; read the current state instead of retrying. | idempotency_in_progress: A request with this Idempotency-Key is still being processed; retry later with the same key. | idempotency_mismatch: This Idempotency-Key was used with another request body, operation or API credential (details.reason). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'idempotency_expired' | 'idempotency_in_progress' | 'idempotency_mismatch';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description rate_limited: Too many requests; wait for Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'rate_limited';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description shutting_down: The service is shutting down; send the request again. | unavailable: The sportsbook is temporarily unavailable for this casino. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'shutting_down' | 'unavailable';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  setSandboxPlayerStatus: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description tenant id of the sandbox environment */
+        'x-tenant-id': string;
+      };
+      path: {
+        /** @description your id of the player: the externalPlayerId your server opens the player's sessions with */
+        externalPlayerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description blocked: sessions refused with account_blocked; paused: account_paused; closed: account_closed; active: allowed again. The player's open sessions end when it is not active
+           * @enum {unknown}
+           */
+          status: 'active' | 'blocked' | 'paused' | 'closed';
+          /** @description why, for the audit trail */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            player: {
+              id: string;
+              tenantId: string;
+              externalId: string;
+              /** @enum {unknown} */
+              status: 'active' | 'blocked' | 'paused' | 'closed';
+              displayName: string;
+              currency: string;
+              /** @description 'verified' for players created through the integration: KYC is delegated to the operator */
+              kycStatus: string;
+              /** Format: date-time */
+              createdAt: string;
+            };
+            /**
+             * @description before the call
+             * @enum {unknown}
+             */
+            previousStatus: 'active' | 'blocked' | 'paused' | 'closed';
+          };
+        };
+      };
+      /** @description bad_request: The body is not valid JSON. | malformed_url: The URL has a malformed percent-encoding (details.in: path or querystring). | validation: A field breaks its rule; details.field names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'bad_request' | 'malformed_url' | 'validation';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unauthorized: Missing or invalid credentials. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unauthorized';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description sandbox_only: The sandbox controls work only in a sandbox environment (its tenant id and integration key); a production bet's outcome comes from its markets' results, and production players and money are managed by the casino and its staff. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'sandbox_only';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description not_found: Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'not_found';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description payload_too_large: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'payload_too_large';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description url_too_long: The URL is longer than the service reads (details.maxLength). */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'url_too_long';
+              /** @description for people; may change */
+              message: string;
+              /** @description structured context */
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description the answer's X-Request-Id, which the service's log lines of this request carry as reqId */
+              requestId: string;
+            };
+          };
+        };
+      };
+      /** @description unsupported_media_type: Send the body as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description stable machine-readable code
+               * @enum {unknown}
+               */
+              code: 'unsupported_media_type';
               /** @description for people; may change */
               message: string;
               /** @description structured context */
@@ -19617,8 +20262,12 @@ export interface operations {
               amount: number;
               currency: string;
               reason: string;
-              /** @description the staff member who made (proposed) it */
-              createdBy: string;
+              /**
+               * @description staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls (approved at once, no staff member)
+               * @enum {unknown}
+               */
+              madeBy: 'staff' | 'sandbox_server';
+              createdBy: string | null;
               createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
@@ -19843,8 +20492,12 @@ export interface operations {
               amount: number;
               currency: string;
               reason: string;
-              /** @description the staff member who made (proposed) it */
-              createdBy: string;
+              /**
+               * @description staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls (approved at once, no staff member)
+               * @enum {unknown}
+               */
+              madeBy: 'staff' | 'sandbox_server';
+              createdBy: string | null;
               createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
@@ -19888,8 +20541,12 @@ export interface operations {
               amount: number;
               currency: string;
               reason: string;
-              /** @description the staff member who made (proposed) it */
-              createdBy: string;
+              /**
+               * @description staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls (approved at once, no staff member)
+               * @enum {unknown}
+               */
+              madeBy: 'staff' | 'sandbox_server';
+              createdBy: string | null;
               createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
@@ -20177,8 +20834,12 @@ export interface operations {
               amount: number;
               currency: string;
               reason: string;
-              /** @description the staff member who made (proposed) it */
-              createdBy: string;
+              /**
+               * @description staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls (approved at once, no staff member)
+               * @enum {unknown}
+               */
+              madeBy: 'staff' | 'sandbox_server';
+              createdBy: string | null;
               createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;
@@ -20466,8 +21127,12 @@ export interface operations {
               amount: number;
               currency: string;
               reason: string;
-              /** @description the staff member who made (proposed) it */
-              createdBy: string;
+              /**
+               * @description staff: a staff member (createdBy); sandbox_server: the casino's sandbox server, through the sandbox controls (approved at once, no staff member)
+               * @enum {unknown}
+               */
+              madeBy: 'staff' | 'sandbox_server';
+              createdBy: string | null;
               createdByEmail: string | null;
               /** Format: date-time */
               createdAt: string;

@@ -51,7 +51,10 @@ export class AdjustmentViews {
     const tenantIds = [...new Set(adjustments.map((adjustment) => adjustment.tenant_id))];
     const externalIds = await this.#deps.integration.externalIdsOf(adjustments.map((one) => one.player_id));
     const emails = await this.#deps.staffEmails(
-      adjustments.flatMap((one) => [one.staff_id, ...(one.decided_by ? [one.decided_by] : [])]),
+      adjustments.flatMap((one) => [
+        ...(one.staff_id ? [one.staff_id] : []),
+        ...(one.decided_by ? [one.decided_by] : []),
+      ]),
     );
     const currencies = new Map(
       await Promise.all(tenantIds.map(async (id) => [id, (await this.#deps.tenants.get(id)).currency] as const)),
@@ -67,8 +70,9 @@ export class AdjustmentViews {
         amount: adjustment.amount,
         currency: currencies.get(adjustment.tenant_id)!,
         reason: adjustment.reason,
+        madeBy: adjustment.made_by,
         createdBy: adjustment.staff_id,
-        createdByEmail: emails.get(adjustment.staff_id) ?? null,
+        createdByEmail: adjustment.staff_id ? (emails.get(adjustment.staff_id) ?? null) : null,
         createdAt: adjustment.created_at.toISOString(),
         status: adjustment.status,
         decision:

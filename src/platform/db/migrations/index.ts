@@ -24,6 +24,7 @@ import * as changeNotifications from './0022_change_notifications.ts';
 import * as feed from './0023_feed.ts';
 import * as liveBetDelay from './0024_live_bet_delay.ts';
 import * as stakeFactors from './0025_stake_factors.ts';
+import * as sandboxAdjustments from './0026_sandbox_adjustments.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023_feed': feed,
   '0024_live_bet_delay': liveBetDelay,
   '0025_stake_factors': stakeFactors,
+  '0026_sandbox_adjustments': sandboxAdjustments,
 };
 
 export const migrationProvider: MigrationProvider = {
