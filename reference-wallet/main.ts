@@ -2,8 +2,9 @@
 //   WALLET_PORT (4000), WALLET_HOST (127.0.0.1), WALLET_SECRET (the wallet secret Bookmaker gave you; can be
 //   set later through PUT /_control/secret), WALLET_CONTROL_TOKEN (generated and printed when unset),
 //   WALLET_DATA_DIR (in-memory when unset), WALLET_DATABASE_URL (a PostgreSQL database for the ledger instead of
-//   PGlite; the wallet creates its tables there), WALLET_PLAYERS ("id:balance:currency,..." created at start),
-//   WALLET_LATENCY_MS (every movement call waits this long first; 0 when unset).
+//   PGlite; the wallet creates its tables there), WALLET_PLAYERS ("id:balance:currency,..." created at start; a
+//   fourth part "blocked", "id:balance:currency:blocked", makes a blocked player), WALLET_LATENCY_MS (every movement
+//   call waits this long first; 0 when unset).
 import { randomBytes } from 'node:crypto';
 import { DataDirError } from '../src/platform/data-dir.ts';
 import { createReferenceWallet } from './server.ts';
@@ -24,12 +25,16 @@ const wallet = await createReferenceWallet({
   process.exit(1);
 });
 for (const entry of (env.WALLET_PLAYERS ?? '').split(',').filter(Boolean)) {
-  const [id, balance, currency] = entry.split(':');
+  const [id, balance, currency, state] = entry.split(':');
+  if (state !== undefined && state !== 'blocked') {
+    process.stderr.write(`wallet: WALLET_PLAYERS "${entry}": the fourth part can only be "blocked"\n`);
+    process.exit(1);
+  }
   await wallet.store.upsertPlayer({
     id: id!,
     balance: Number(balance ?? 0),
     currency: currency ?? 'BRL',
-    blocked: false,
+    blocked: state === 'blocked',
   });
 }
 const url = await wallet.app.listen({ port: Number(env.WALLET_PORT ?? 4000), host: env.WALLET_HOST ?? '127.0.0.1' });

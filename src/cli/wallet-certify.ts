@@ -35,6 +35,7 @@ export const WALLET_CERTIFY: StandaloneCommandSpec = {
     `  --currency C          the environment's currency: ${Currency.enum.join(', ')}`,
     '  --player P            a funded test player (at least 200 minor units); its balance is left as found',
     '  --player-empty E      a test player with a zero balance, for the insufficient-funds rules (skipped without it)',
+    '  --player-blocked B    a test player blocked in the wallet, for the player_blocked rule (skipped without it)',
     '  --client ID --bookmaker URL',
     '                        confirm with Bookmaker that U is the sandbox wallet of client ID (needs',
     '                        BOOKMAKER_AGGREGATOR_KEY, an aggregator key with clients:read)',
@@ -48,7 +49,8 @@ export const WALLET_CERTIFY: StandaloneCommandSpec = {
     '',
     'Example:',
     '  BOOKMAKER_WALLET_SECRET=bm_whsec_… npx bookmaker wallet certify --url https://sandbox-wallet.casino.example \\',
-    '    --currency BRL --player cert-funded --player-empty cert-empty --sandbox-wallet --junit wallet.xml',
+    '    --currency BRL --player cert-funded --player-empty cert-empty --player-blocked cert-blocked \\',
+    '    --sandbox-wallet --junit wallet.xml',
   ].join('\n'),
   options: {
     url: { type: 'string' },
@@ -56,6 +58,7 @@ export const WALLET_CERTIFY: StandaloneCommandSpec = {
     currency: { type: 'string' },
     player: { type: 'string' },
     'player-empty': { type: 'string' },
+    'player-blocked': { type: 'string' },
     client: { type: 'string' },
     bookmaker: { type: 'string' },
     'sandbox-wallet': { type: 'boolean' },
@@ -75,6 +78,7 @@ interface Settings {
   currency: string;
   player: string;
   emptyPlayer: string | undefined;
+  blockedPlayer: string | undefined;
   timeoutMs: number;
   json: boolean;
   junit: string | undefined;
@@ -109,6 +113,7 @@ export async function runWalletCertify(values: Values, out: Output, env: NodeJS.
       currency: settings.currency,
       player: settings.player,
       emptyPlayer: settings.emptyPlayer,
+      blockedPlayer: settings.blockedPlayer,
       timeoutMs: settings.timeoutMs,
       target,
       clock: systemClock,
@@ -159,6 +164,11 @@ function settingsOf(values: Values, env: NodeJS.ProcessEnv): Settings {
   const emptyPlayer =
     text('player-empty') === undefined ? undefined : playerId('--player-empty', text('player-empty')!);
   if (emptyPlayer === player) throw new UsageError('--player-empty must be another player than --player');
+  const blockedPlayer =
+    text('player-blocked') === undefined ? undefined : playerId('--player-blocked', text('player-blocked')!);
+  if (blockedPlayer !== undefined && (blockedPlayer === player || blockedPlayer === emptyPlayer)) {
+    throw new UsageError('--player-blocked must be another player than --player and --player-empty');
+  }
   const secret = text('secret') ?? env.BOOKMAKER_WALLET_SECRET;
   if (!secret) throw new UsageError('missing --secret (or set BOOKMAKER_WALLET_SECRET)');
   const timeout = text('timeout-ms');
@@ -173,6 +183,7 @@ function settingsOf(values: Values, env: NodeJS.ProcessEnv): Settings {
     currency,
     player,
     emptyPlayer,
+    blockedPlayer,
     timeoutMs: timeout === undefined ? CONTRACT_TIMEOUT_MS : Number(timeout),
     json: values.json === true,
     junit,

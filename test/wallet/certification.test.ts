@@ -29,12 +29,14 @@ beforeEach(() => {
 });
 
 const FUNDED = 50_000;
+const BLOCKED = 3_000;
 let n = 0;
 
 interface Run {
   report: CertificationReport;
   funded: string;
   empty: string;
+  blocked: string;
 }
 
 /** One certification run with players of its own, so runs never see each other's money. */
@@ -42,20 +44,23 @@ async function certify(options: Partial<CertificationOptions> = {}): Promise<Run
   n += 1;
   const funded = `funded-${n}`;
   const empty = `empty-${n}`;
+  const blocked = `blocked-${n}`;
   await w.addPlayer(funded, FUNDED);
   await w.addPlayer(empty, 0);
+  await w.addPlayer(blocked, BLOCKED, 'BRL', true);
   const report = await certifyWallet({
     walletUrl: w.url,
     secret: w.secret,
     currency: 'BRL',
     player: funded,
     emptyPlayer: empty,
+    blockedPlayer: blocked,
     timeoutMs: 2_000,
     target: { environment: 'sandbox', verifiedBy: 'operator_assertion' },
     clock: systemClock,
     ...options,
   });
-  return { report, funded, empty };
+  return { report, funded, empty, blocked };
 }
 
 const failed = (report: CertificationReport) =>
@@ -67,6 +72,7 @@ const failed = (report: CertificationReport) =>
 async function assertLeftAsFound(run: Run) {
   assert.equal(await w.balanceOf(run.funded), FUNDED, 'the funded player ends where it started');
   assert.equal(await w.balanceOf(run.empty), 0, 'the empty player ends where it started');
+  assert.equal(await w.balanceOf(run.blocked), BLOCKED, 'the blocked player ends where it started');
   const restored = run.report.rules.find((rule) => rule.id === 'balance.restored')!;
   assert.equal(restored.status, 'pass', restored.detail);
 }
@@ -82,7 +88,7 @@ describe('wallet certification against the reference wallet', () => {
       [],
     );
     assert.equal(report.summary.passed, report.rules.length);
-    assert.ok(report.rules.length >= 26);
+    assert.ok(report.rules.length >= 27);
     for (const id of [
       'signature.required',
       'signature.wrong',
@@ -103,6 +109,8 @@ describe('wallet certification against the reference wallet', () => {
       'rollback.applied-debit',
       'rollback.twice',
       'rollback.before-debit',
+      'errors.unknown-player',
+      'errors.blocked-player',
       'answers.within-timeout',
       'balance.restored',
     ]) {
@@ -141,6 +149,62 @@ describe('wallet certification against the reference wallet', () => {
     assert.deepEqual(failed(report), []);
     assert.equal(report.result, 'incomplete');
     assert.equal(report.summary.skipped, 3);
+  });
+
+  it('without a blocked player, skips the blocked-player rule: reported as skipped, the result incomplete', async () => {
+    const { report } = await certify({ blockedPlayer: undefined });
+    const skipped = report.rules.filter((rule) => rule.status === 'skip');
+    assert.deepEqual(
+      skipped.map((rule) => rule.id),
+      ['errors.blocked-player'],
+    );
+    assert.match(skipped[0]!.detail, /--player-blocked/);
+    assert.equal(skipped[0]!.calls.length, 0, 'nothing is sent for a skipped rule');
+    assert.deepEqual(failed(report), []);
+    assert.equal(report.result, 'incomplete');
+    assert.equal(report.wallet.blockedPlayer, null);
+  });
+
+  it('the blocked player: its stake refused with 403 player_blocked, its balance read before and after, unchanged', async () => {
+    const run = await certify();
+    const rule = run.report.rules.find((candidate) => candidate.id === 'errors.blocked-player')!;
+    assert.equal(rule.status, 'pass', rule.detail);
+    assert.equal(rule.detail, `refused with 403 player_blocked; the balance stayed at ${BLOCKED}`);
+    assert.deepEqual(
+      rule.calls.map((call) => [call.step, call.endpoint, call.outcome.outcome, call.outcome.status]),
+      [
+        ['balance before the rule', 'balance', 'applied', 200],
+        ['stake of the blocked player', 'debit', 'refused', 403],
+        ['balance after the refusal', 'balance', 'applied', 200],
+        ['balance after the rule', 'balance', 'applied', 200],
+      ],
+    );
+    assert.match(rule.calls[1]!.request.body, new RegExp(`"playerId":"${run.blocked}","amount":100,`));
+    assert.equal(run.report.wallet.blockedPlayer, run.blocked);
+    assert.match(run.report.rules.find((one) => one.id === 'balance.restored')!.detail, new RegExp(`${run.blocked}: `));
+    await assertLeftAsFound(run);
+  });
+
+  it('a player the wallet does not block fails the rule; the stake it took is rolled back, the balance left as found', async () => {
+    n += 1;
+    const notBlocked = `not-blocked-${n}`;
+    await w.addPlayer(notBlocked, BLOCKED);
+    const run = await certify({ blockedPlayer: notBlocked });
+    assert.deepEqual(failed(run.report), ['errors.blocked-player']);
+    const rule = run.report.rules.find((candidate) => candidate.id === 'errors.blocked-player')!;
+    assert.match(rule.detail, /^stake of the blocked player: expected it refused with 403 player_blocked, got applied/);
+    assert.equal(rule.decidedBy, 'stake of the blocked player');
+    assert.ok(rule.calls.some((call) => call.step === 'rollback of the stake the wallet took'));
+    assert.deepEqual(rule.notes, [], 'the rollback put the balance back: no compensation needed');
+    assert.equal(await w.balanceOf(notBlocked), BLOCKED);
+  });
+
+  it('a blocked player the wallet does not know fails the rule at its balance read, and nothing is sent after', async () => {
+    const run = await certify({ blockedPlayer: 'nobody-at-all' });
+    assert.deepEqual(failed(run.report), ['errors.blocked-player']);
+    const rule = run.report.rules.find((candidate) => candidate.id === 'errors.blocked-player')!;
+    assert.match(rule.detail, /^the balance before the rule could not be read: refused \(404 player_not_found\)/);
+    assert.equal(rule.calls.length, 1);
   });
 
   it('an under-funded player fails its precondition and the rules needing it are skipped', async () => {
@@ -306,7 +370,7 @@ type Bend = (request: {
   body: string;
 }) =>
   | { forward: { headers: Record<string, string>; body: string }; answerMap?: (text: string) => string }
-  | { answer: string };
+  | { answer: string; status?: number };
 
 const header = (headers: IncomingHttpHeaders, name: string) => {
   const value = headers[name];
@@ -328,6 +392,10 @@ function hmacMatches(headers: IncomingHttpHeaders, body: string): boolean {
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 const INVALID_SIGNATURE = JSON.stringify({ error: { code: 'invalid_signature', message: 'Bad signature.' } });
+const PLAYER_BLOCKED = JSON.stringify({ error: { code: 'player_blocked', message: 'The player is blocked.' } });
+/** A call for one of the runs' blocked players. */
+const forBlocked = (path: string, body: string, endpoint: string) =>
+  path === `/${endpoint}` && /"playerId":"blocked-\d+"/.test(body);
 /** A refusal whose code and message carry control characters and markup: for the report's escaping. */
 const MARKUP_ANSWER = '{"error":{"code":"bad\\u0007<sig>&\'","message":"<b>refused</b> ]]> \\u001b[31m"}}';
 
@@ -342,7 +410,7 @@ async function startBentWallet(bend: Bend): Promise<{ url: string; close(): Prom
         body: Buffer.concat(chunks).toString('utf8'),
       });
       if ('answer' in decision) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(decision.answer);
+        res.writeHead(decision.status ?? 401, { 'content-type': 'application/json' }).end(decision.answer);
         return;
       }
       fetch(`${w.url}${req.url}`, { method: 'POST', headers: decision.forward.headers, body: decision.forward.body })
@@ -400,6 +468,22 @@ describe('wallets that bend the contract fail exactly the rules they bend', () =
       ['signature.raw-body'],
     ],
     [
+      'a wallet that refuses a blocked player with 400, not 403',
+      ({ path, headers, body }) =>
+        forBlocked(path, body, 'debit')
+          ? { answer: PLAYER_BLOCKED, status: 400 }
+          : { forward: { headers: unchanged(headers), body } },
+      ['errors.blocked-player'],
+    ],
+    [
+      'a wallet that refuses a blocked player with another code',
+      ({ path, headers, body }) =>
+        forBlocked(path, body, 'debit')
+          ? { answer: JSON.stringify({ error: { code: 'forbidden', message: 'No.' } }), status: 403 }
+          : { forward: { headers: unchanged(headers), body } },
+      ['errors.blocked-player'],
+    ],
+    [
       'a wallet that applies a repeated txId again',
       ({ path, headers, body }) => {
         if (path === '/balance') return { forward: { headers: unchanged(headers), body } };
@@ -437,6 +521,33 @@ describe('wallets that bend the contract fail exactly the rules they bend', () =
       }
     });
   }
+});
+
+describe('a wallet that refuses a blocked player its balance reads too', () => {
+  it('passes the blocked-player rule on the answers alone, and says so', async () => {
+    const bent = await startBentWallet(({ path, headers, body }) =>
+      forBlocked(path, body, 'balance')
+        ? { answer: PLAYER_BLOCKED, status: 403 }
+        : { forward: { headers: unchanged(headers), body } },
+    );
+    try {
+      const run = await certify({ walletUrl: bent.url });
+      assert.deepEqual(failed(run.report), []);
+      assert.equal(run.report.result, 'certified');
+      const rule = run.report.rules.find((candidate) => candidate.id === 'errors.blocked-player')!;
+      assert.match(rule.detail, /^refused with 403 player_blocked \(the wallet refuses the blocked player's balance/);
+      assert.deepEqual(rule.notes, [
+        'the wallet refuses balance reads of the blocked player (player_blocked): only the answers show that no money moved',
+      ]);
+      assert.deepEqual(
+        rule.calls.map((call) => call.step),
+        ['balance before the rule', 'stake of the blocked player'],
+      );
+      await assertLeftAsFound(run);
+    } finally {
+      await bent.close();
+    }
+  });
 });
 
 /** A small XML 1.0 well-formedness check: one root, nested tags, quoted attributes, only the five entities. */

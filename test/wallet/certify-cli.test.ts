@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { runWalletCertify, WALLET_CERTIFY } from '../../src/cli/wallet-certify.t
 import { systemClock } from '../../src/platform/clock.ts';
 import { createClientBody, setUpAggregator, type AggregatorFixture } from '../helpers/aggregator.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { runCli } from '../helpers/process.ts';
+import { runCli, until } from '../helpers/process.ts';
 import { startTestWallet, startWalletPair, type TestWallet, type WalletPair } from '../helpers/wallet.ts';
 
 /**
@@ -17,6 +18,8 @@ import { startTestWallet, startWalletPair, type TestWallet, type WalletPair } fr
  * proves that certification reads neither configuration nor database.
  */
 const NO_SERVER_CONFIGURATION = { APP_ENV: 'production', SECRETS_KEY: '', DATA_DIR: '/nonexistent/bookmaker' };
+/** The reference wallet's launcher, as `npm run wallet` starts it. */
+const WALLET = join(import.meta.dirname, '..', '..', 'reference-wallet', 'main.js');
 
 let w: TestWallet;
 let n = 0;
@@ -29,17 +32,21 @@ async function players() {
   n += 1;
   await w.addPlayer(`funded-${n}`, 20_000);
   await w.addPlayer(`empty-${n}`, 0);
-  return { funded: `funded-${n}`, empty: `empty-${n}` };
+  await w.addPlayer(`blocked-${n}`, 1_000, 'BRL', true);
+  return { funded: `funded-${n}`, empty: `empty-${n}`, blocked: `blocked-${n}` };
 }
 
 const certify = (args: string[], env: Record<string, string> = {}) =>
   runCli({ ...NO_SERVER_CONFIGURATION, ...env }, ['wallet', 'certify', ...args]);
 
 async function walletArgs(extra: string[] = []) {
-  const { funded, empty } = await players();
+  const { funded, empty, blocked } = await players();
   return {
     funded,
-    args: ['--url', w.url, '--currency', 'BRL', '--player', funded, '--player-empty', empty, ...extra],
+    args: [
+      ...['--url', w.url, '--currency', 'BRL', '--player', funded, '--player-empty', empty],
+      ...['--player-blocked', blocked, ...extra],
+    ],
   };
 }
 
@@ -64,16 +71,17 @@ describe('bookmaker wallet certify', () => {
     const run = await certify(args, { BOOKMAKER_WALLET_SECRET: w.secret });
     assert.equal(run.code, 0, run.stderr);
     const progress = progressLines(run.stderr);
-    assert.equal(progress.length, 26);
-    assert.match(progress[0]!, /^bookmaker wallet certify: \[ 1\/26\] PASS balance\.shape \(1 call, \d+ ms\)$/);
+    assert.equal(progress.length, 27);
+    assert.match(progress[0]!, /^bookmaker wallet certify: \[ 1\/27\] PASS balance\.shape \(1 call, \d+ ms\)$/);
+    assert.match(run.stderr, /\] PASS errors\.blocked-player \(4 calls, \d+ ms\)\n/);
     assert.match(
       run.stderr,
       /certifying http:\/\/127\.0\.0\.1:\d+: sandbox wallet by the word of the person who ran it/,
     );
-    assert.match(run.stderr, /bookmaker wallet certify: certified: 26 of 26 rules passed, 0 failed, 0 skipped\n$/);
+    assert.match(run.stderr, /bookmaker wallet certify: certified: 27 of 27 rules passed, 0 failed, 0 skipped\n$/);
     assert.match(run.stdout, /^Wallet certification \S+ \(bookmaker \d+\.\d+\.\d+\)\n/);
     assert.match(run.stdout, /^PASS {2}idempotency\.concurrent: /m);
-    assert.match(run.stdout, /^Result: {2}CERTIFIED: 26 of 26 rules passed, 0 failed, 0 skipped\n$/m);
+    assert.match(run.stdout, /^Result: {2}CERTIFIED: 27 of 27 rules passed, 0 failed, 0 skipped\n$/m);
     assert.ok(!(run.stdout + run.stderr).includes(w.secret), 'the secret is never printed');
     assert.equal(await w.balanceOf(funded), 20_000);
   });
@@ -96,13 +104,14 @@ describe('bookmaker wallet certify', () => {
       /\] FAIL movement\.debit-then-credit \(\d+ calls, \d+ ms\): payout: expected it applied, got refused \(400 refused_by_test\)/,
     );
     assert.match(run.stderr, /JUnit report written to /);
-    assert.match(run.stderr, /failed: 25 of 26 rules passed, 1 failed, 0 skipped\n$/);
+    assert.match(run.stderr, /failed: 26 of 27 rules passed, 1 failed, 0 skipped\n$/);
     const xml = readFileSync(junit, 'utf8');
     assert.match(
       xml,
-      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="bookmaker wallet certify" tests="26" failures="1"/,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="bookmaker wallet certify" tests="27" failures="1"/,
     );
-    assert.equal(xml.match(/<testcase /g)?.length, 26);
+    assert.equal(xml.match(/<testcase /g)?.length, 27);
+    assert.match(xml, /<property name="blockedPlayer" value="blocked-\d+"\/>/);
     assert.match(
       xml,
       /<failure message="payout: expected it applied, got refused \(400 refused_by_test\)" type="rule_failed">/,
@@ -112,7 +121,7 @@ describe('bookmaker wallet certify', () => {
     assert.equal(await w.balanceOf(funded), 20_000, 'the refused payout was compensated');
   });
 
-  it('without --player-empty the insufficient-funds rules are skipped, exit 0, the result incomplete', async () => {
+  it('without --player-empty and --player-blocked their rules are skipped, exit 0, the result incomplete', async () => {
     const { funded } = await players();
     const run = await certify(['--url', w.url, '--currency', 'BRL', '--player', funded, '--sandbox-wallet', '--json'], {
       BOOKMAKER_WALLET_SECRET: w.secret,
@@ -120,8 +129,45 @@ describe('bookmaker wallet certify', () => {
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     assert.equal(report.result, 'incomplete');
-    assert.equal(report.summary.skipped, 3);
+    assert.equal(report.summary.skipped, 4);
     assert.match(run.stderr, /\] SKIP debit\.insufficient-stake \(0 calls, \d+ ms\): no --player-empty given/);
+    assert.match(run.stderr, /\] SKIP errors\.blocked-player \(0 calls, \d+ ms\): no --player-blocked given/);
+  });
+
+  it('as docs/certification.md runs it: the reference wallet with WALLET_PLAYERS, a blocked player among them', async () => {
+    const wallet = spawn(process.execPath, [WALLET], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        WALLET_PORT: '0',
+        WALLET_SECRET: 'bm_whsec_test',
+        WALLET_PLAYERS: 'cert-funded:100000:BRL,cert-empty:0:BRL,cert-blocked:0:BRL:blocked',
+      },
+    });
+    let stdout = '';
+    wallet.stdout.on('data', (chunk) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => wallet.on('close', resolve));
+    try {
+      const started = await until('the wallet to listen', async () => (stdout.includes('\n') ? stdout : undefined));
+      const url = (JSON.parse(started) as { wallet: string }).wallet;
+      const run = await certify(
+        [
+          ...['--url', url, '--currency', 'BRL', '--player', 'cert-funded', '--player-empty', 'cert-empty'],
+          ...['--player-blocked', 'cert-blocked', '--sandbox-wallet', '--json'],
+        ],
+        { BOOKMAKER_WALLET_SECRET: 'bm_whsec_test' },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const report = JSON.parse(run.stdout);
+      assert.equal(report.result, 'certified');
+      const blocked = report.rules.find((rule: any) => rule.id === 'errors.blocked-player');
+      assert.deepEqual(
+        [blocked.status, blocked.detail],
+        ['pass', 'refused with 403 player_blocked; the balance stayed at 0'],
+      );
+    } finally {
+      wallet.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
   });
 
   it('a wallet URL the transport refuses is not called: exit 1, one line', async () => {
@@ -180,6 +226,16 @@ describe('bookmaker wallet certify', () => {
       ],
       ['a timeout that is not a number', () => [...base(), '--timeout-ms', '1s'], /--timeout-ms must be an integer/],
       ['the same player twice', () => [...base(), '--player-empty', 'p1'], /--player-empty must be another player/],
+      [
+        'the funded player as the blocked one',
+        () => [...base(), '--player-blocked', 'p1'],
+        /--player-blocked must be another player than --player and --player-empty/,
+      ],
+      [
+        'the empty player as the blocked one',
+        () => [...base(), '--player-empty', 'p2', '--player-blocked', 'p2'],
+        /--player-blocked must be another player/,
+      ],
       [
         'no word on the environment',
         () => without('--sandbox-wallet', false),

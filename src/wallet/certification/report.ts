@@ -33,7 +33,14 @@ export interface CertificationReport {
   runId: string;
   startedAt: string;
   finishedAt: string;
-  wallet: { url: string; currency: string; player: string; emptyPlayer: string | null; timeoutMs: number };
+  wallet: {
+    url: string;
+    currency: string;
+    player: string;
+    emptyPlayer: string | null;
+    blockedPlayer: string | null;
+    timeoutMs: number;
+  };
   target: SandboxTarget;
   /** certified: every rule passed; incomplete: none failed, some were skipped; failed: at least one failed. */
   result: 'certified' | 'incomplete' | 'failed';
@@ -84,7 +91,7 @@ export function renderText(report: CertificationReport): string {
   const lines = [
     `Wallet certification ${report.runId} (bookmaker ${report.version})`,
     `Wallet:  ${report.wallet.url}  currency ${report.wallet.currency}  player ${report.wallet.player}` +
-      `  empty player ${report.wallet.emptyPlayer ?? '(none)'}`,
+      `  empty player ${report.wallet.emptyPlayer ?? '(none)'}  blocked player ${report.wallet.blockedPlayer ?? '(none)'}`,
     `Target:  ${describeTarget(report.target)}`,
     `Started: ${report.startedAt}  finished: ${report.finishedAt}`,
     '',
@@ -145,6 +152,7 @@ export function renderJunit(report: CertificationReport): string {
     ['currency', report.wallet.currency],
     ['player', report.wallet.player],
     ['emptyPlayer', report.wallet.emptyPlayer ?? ''],
+    ['blockedPlayer', report.wallet.blockedPlayer ?? ''],
     ['target', describeTarget(report.target)],
     ['result', report.result],
   ];

@@ -24,7 +24,11 @@ export interface Pending {
 }
 
 /** A rule's context as the runner holds it: its player's balance before the rule, and the recording of a call. */
-export type RunContext = RuleContext & { before: number; record: (call: WireCall, movement?: Movement) => WireCall };
+export type RunContext = RuleContext & {
+  before: number;
+  balanceReadable: boolean;
+  record: (call: WireCall, movement?: Movement) => WireCall;
+};
 
 /** The calls of one rule, with the helpers its context offers. */
 export function ruleContext(
@@ -54,6 +58,7 @@ export function ruleContext(
   const ctx: RunContext = {
     player: playerId,
     before: 0,
+    balanceReadable: true,
     currency,
     tx,
     record,

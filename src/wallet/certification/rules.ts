@@ -13,14 +13,22 @@ const STAKE = 100;
 /** What the funded player needs: the rules have at most one stake out at a time; the rest is a margin. */
 const MINIMUM_FUNDS = 2 * STAKE;
 
-/** Whose balance a rule moves: the runner reads it before and after, and puts back whatever the rule left moved. */
-type PlayerRole = 'funded' | 'empty';
+/**
+ * Whose balance a rule moves: the runner reads it before and after, and puts back whatever the rule left moved. A
+ * blocked player's wallet may refuse its balance reads too (player_blocked): the rule then runs without them.
+ */
+type PlayerRole = 'funded' | 'empty' | 'blocked';
 
 export interface RuleContext {
   /** The id of the rule's player (the funded player for rules without one). */
   readonly player: string;
   /** The rule's player's balance before it ran. */
   readonly before: number;
+  /**
+   * Whether the player's balance could be read before the rule: false only for a blocked player whose wallet
+   * refuses its reads with player_blocked (before is then 0, and no balance is checked after the rule).
+   */
+  readonly balanceReadable: boolean;
   /** A txId of this run and rule: `cert:<runId>:<rule>:<name>`. */
   tx(name: string): string;
   /** A /balance call for the rule's player (or `playerId`), with a fresh txId. */
@@ -536,6 +544,38 @@ export const RULES: Rule[] = [
       });
       refused(call, 'player_not_found');
       return `refused with ${call.outcome.status} player_not_found`;
+    },
+  },
+  {
+    id: 'errors.blocked-player',
+    title: 'A stake for a player blocked in the wallet is refused with 403 player_blocked and moves nothing',
+    contract: 'Wallet errors (player blocked on partner side: 403 player_blocked)',
+    player: 'blocked',
+    run: async (ctx) => {
+      const betId = ctx.tx('bet');
+      const stake = ctx.tx('stake');
+      const call = await ctx.move('stake of the blocked player', 'debit', {
+        txId: stake,
+        amount: STAKE,
+        kind: 'bet',
+        betId,
+      });
+      if (call.outcome.outcome === 'applied') {
+        // The wallet took the stake: given back at once, as the service would give back a stake it refused.
+        await ctx.move('rollback of the stake the wallet took', 'rollback', {
+          txId: ctx.tx('rollback'),
+          amount: STAKE,
+          kind: 'rollback',
+          betId,
+          ref: stake,
+        });
+      }
+      refused(call, 'player_blocked', 403);
+      if (!ctx.balanceReadable) {
+        return "refused with 403 player_blocked (the wallet refuses the blocked player's balance reads too, with player_blocked)";
+      }
+      applied(await ctx.balance('balance after the refusal'), ctx.before);
+      return `refused with 403 player_blocked; the balance stayed at ${ctx.before}`;
     },
   },
 ];

@@ -24,6 +24,8 @@ export interface CertificationOptions {
   player: string;
   /** A test player with no money, for the insufficient-funds rules (skipped without it). */
   emptyPlayer?: string | undefined;
+  /** A test player blocked in the wallet, for the blocked-player rule (skipped without it). */
+  blockedPlayer?: string | undefined;
   /** Per call; at most the contract's 5 s. */
   timeoutMs: number;
   target: SandboxTarget;
@@ -87,15 +89,30 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
         'no --player-empty given: the insufficient-funds rules need a test player with a zero balance',
       );
     }
+    if (rule.player === 'blocked' && !options.blockedPlayer) {
+      return result('skip', 'no --player-blocked given: this rule needs a test player blocked in the sandbox wallet');
+    }
     if (rule.player === 'funded' && fundedProblem !== null && rule.id !== 'setup.funded-player') {
       return result('skip', `the funded player cannot be used: ${fundedProblem}`);
     }
-    const playerId = rule.player === 'empty' ? options.emptyPlayer! : options.player;
+    const playerId =
+      rule.player === 'empty'
+        ? options.emptyPlayer!
+        : rule.player === 'blocked'
+          ? options.blockedPlayer!
+          : options.player;
     const pending = new Map<string, Pending>();
     const ctx = ruleContext(run, rule.id, playerId, calls, pending);
     if (rule.player) {
       const read = await ctx.balance('balance before the rule');
-      if (read.outcome.outcome !== 'applied') {
+      if (rule.player === 'blocked' && read.outcome.outcome === 'refused' && read.outcome.code === 'player_blocked') {
+        // The contract does not say whether a blocked player's balance may be read: the rule runs without it.
+        ctx.balanceReadable = false;
+        notes.push(
+          'the wallet refuses balance reads of the blocked player (player_blocked): only the answers show that no ' +
+            'money moved',
+        );
+      } else if (read.outcome.outcome !== 'applied') {
         const failure = new RuleFailure(
           `the balance before the rule could not be read: ${describeOutcome(read)}`,
           read,
@@ -103,8 +120,9 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
         if (rule.id === 'setup.funded-player')
           fundedProblem = 'its balance could not be read (see setup.funded-player)';
         return result('fail', failure.message, failure);
+      } else {
+        ctx.before = read.outcome.balance;
       }
-      ctx.before = read.outcome.balance;
     }
     let outcome: RuleResult;
     try {
@@ -116,7 +134,7 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
       outcome = result('fail', failure.message, failure);
     }
     await resolveUnknownOutcomes(run, ctx, pending, notes);
-    if (rule.player) {
+    if (rule.player && ctx.balanceReadable) {
       const moved = await restoreBalance(run, ctx, ctx.before, notes);
       if (moved && outcome.status === 'pass') outcome = { ...outcome, status: 'fail', detail: moved };
     }
@@ -127,8 +145,8 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
     const started = performance.now();
     const calls: WireCall[] = [];
     const ctx = ruleContext(run, 'balance.restored', options.player, calls, new Map());
-    const players = [options.player, ...(options.emptyPlayer ? [options.emptyPlayer] : [])].filter((player) =>
-      baseline.has(player),
+    const players = [options.player, options.emptyPlayer, options.blockedPlayer].filter(
+      (player): player is string => player !== undefined && baseline.has(player),
     );
     const problems: string[] = [];
     const seen: string[] = [];
@@ -181,6 +199,7 @@ export async function certifyWallet(options: CertificationOptions): Promise<Cert
       currency,
       player: options.player,
       emptyPlayer: options.emptyPlayer ?? null,
+      blockedPlayer: options.blockedPlayer ?? null,
       timeoutMs: options.timeoutMs,
     },
     target: options.target,
