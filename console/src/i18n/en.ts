@@ -443,6 +443,8 @@ export const en = {
     yours: 'Yours: another staff member must decide it.',
     decidedBy: (who: string) => `by ${who}`,
     withinThreshold: 'within the threshold: no second person needed',
+    sandboxServer: 'the casino’s sandbox server',
+    sandboxApproved: 'sandbox: approved at once, no second person',
     policy: (above: string, max: string) =>
       `In this tenant an adjustment above ${above} waits for a second staff member; none may be above ${max}.`,
     policyEveryone: (max: string) =>

@@ -436,6 +436,8 @@ export const es: Messages = {
     yours: 'Tuyo: otro miembro del equipo debe decidirlo.',
     decidedBy: (who: string) => `por ${who}`,
     withinThreshold: 'dentro del umbral: no hizo falta una segunda persona',
+    sandboxServer: 'el servidor de sandbox del casino',
+    sandboxApproved: 'sandbox: aprobado al instante, sin segunda persona',
     policy: (above: string, max: string) =>
       `En este tenant, un ajuste de más de ${above} espera a un segundo miembro del equipo; ninguno puede superar ${max}.`,
     policyEveryone: (max: string) =>

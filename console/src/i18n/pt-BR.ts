@@ -433,6 +433,8 @@ export const ptBR: Messages = {
     yours: 'Seu: outro membro da equipe precisa decidir.',
     decidedBy: (who: string) => `por ${who}`,
     withinThreshold: 'dentro do limite: sem segunda pessoa',
+    sandboxServer: 'o servidor de sandbox do cassino',
+    sandboxApproved: 'sandbox: aprovado na hora, sem segunda pessoa',
     policy: (above: string, max: string) =>
       `Neste tenant, um ajuste acima de ${above} espera por um segundo membro da equipe; nenhum pode passar de ${max}.`,
     policyEveryone: (max: string) =>

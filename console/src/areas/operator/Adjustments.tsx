@@ -94,7 +94,8 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
             orders: true,
             cell: (row) => (
               <span>
-                {row.createdByEmail ?? row.createdBy}
+                {/* the casino's sandbox server is no staff member: it makes adjustments through the sandbox controls */}
+                {row.madeBy === 'sandbox_server' ? t.adjustments.sandboxServer : (row.createdByEmail ?? row.createdBy)}
                 <br />
                 <span class="muted">{dateTime(row.createdAt)}</span>
               </span>
@@ -111,7 +112,9 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
                   <span class="muted small">
                     {row.decision
                       ? t.adjustments.decidedBy(row.decision.byEmail ?? row.decision.by)
-                      : t.adjustments.withinThreshold}
+                      : row.madeBy === 'sandbox_server'
+                        ? t.adjustments.sandboxApproved
+                        : t.adjustments.withinThreshold}
                   </span>
                 </span>
               ) : row.createdBy === me ? (
