@@ -408,7 +408,7 @@ describe('the staff console', { skip }, () => {
     await dialog.waitFor({ state: 'detached' });
   }
 
-  it('an operator resolves a movement held for review, with a reason, and it leaves the queue', async () => {
+  it('an operator resolves a debit held for review in part, told why retry is not offered, and it leaves the queue', async () => {
     const playerId = await fundedPlayer('console-held', 5_00);
     const page = await signedIn('operator', { tenantId: stack.tenantId });
     // a debit the wallet refuses (insufficient funds) is held for review
@@ -434,24 +434,39 @@ describe('the staff console', { skip }, () => {
     await dialog.getByText('insufficient_funds').first().waitFor();
     await dialog.getByText(/^POST http:\/\/127\.0\.0\.1:\d+\/debit$/).waitFor();
     await dialog.locator('pre', { hasText: 'adjustment:adj_' }).waitFor();
+    // why each decision is offered, and why retry is not
+    await dialog.getByText(/^Retry is not offered: the wallet keeps its refusal under this txId/).waitFor();
+    await dialog.getByText(/^Resolve records that it was done outside the service/).waitFor();
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     // a refusal is said beside its field in the operator's words, with the bound the hint gives
     await dialog.getByLabel('Reason').fill('ok');
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     await dialog.locator('.field-error', { hasText: /^Needs at least 3 characters\.$/ }).waitFor();
     await dialog.getByText('Required, 3 to 500 characters; it is kept in the audit log.').waitFor();
-    await dialog.getByLabel('Reason').fill('The casino collected it by hand (ticket 4711).');
+    await dialog.getByLabel('Reason').fill('The casino collected 5.00 by hand (ticket 4711).');
+    // the casino collected 5.00 of the 20.00: more than the debit is refused beside the field
+    await dialog.getByLabel('Collected').fill('25.00');
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog
+      .locator('.field-error', { hasText: /^Write an amount such as 12\.50, at most R\$\s?20\.00\.$/ })
+      .waitFor();
+    await dialog.getByLabel('Collected').fill('5.00');
     await noSeriousViolations(page, 'workspace decision');
+    await shoot(page, 'workspace-resolve-in-part');
     await dialog.getByRole('button', { name: 'Resolve' }).click();
     await page.getByText('No movement in this state.').waitFor();
     await page.getByRole('option', { name: 'Held for review (0)' }).waitFor({ state: 'attached' });
     const resolved = await stack.t.db
       .selectFrom('wallet_obligations')
-      .select(['status', 'review_reason'])
+      .select(['status', 'review_reason', 'written_off'])
       .where('tx_id', 'like', 'adjustment:%')
       .where('player_id', '=', playerId)
       .executeTakeFirstOrThrow();
-    assert.deepEqual(resolved, { status: 'resolved', review_reason: 'The casino collected it by hand (ticket 4711).' });
+    assert.deepEqual(resolved, {
+      status: 'resolved',
+      review_reason: 'The casino collected 5.00 by hand (ticket 4711).',
+      written_off: 15_00,
+    });
     await page.close();
   });
 

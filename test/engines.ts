@@ -14,6 +14,7 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/catalog/result-rules.test.ts': "pure rules: each market type's results from a final score",
   'test/betting/settlement-rules.test.ts': "pure rules: what a bet's results make of it, and the money owed",
   'test/wallet/delivery-rules.test.ts': 'pure rules: the delivery table and the retry rule',
+  'test/wallet/review-rules.test.ts': "pure rules: an operator's actions on a held movement, a write-off's worth",
   'test/wallet/statement-format.test.ts': "pure functions: the statement's JSON and CSV forms and its totals",
   'test/platform/config.test.ts': 'configuration parsing',
   'test/platform/crypto.test.ts': 'tokens, hashes, HMAC and encryption',

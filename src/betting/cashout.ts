@@ -83,7 +83,8 @@ export class CashOut {
         if (!same) throw bettingErrors.request_id_reused();
         return false;
       }
-      const offer = priceOf(bet, legs, prices, locked.settled, body.stake);
+      // what was paid, as the bet's next settlement would count it (the offer's read, settledSums, counts the same)
+      const offer = priceOf(bet, legs, prices, locked.settledFor(bet.settled_version + 1), body.stake);
       if (offer.amount !== body.amount) throw bettingErrors.cashout_offer_changed({ offer });
       await this.#record(locked, bet, legs, offer, body.requestId);
       return true;

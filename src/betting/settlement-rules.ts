@@ -73,12 +73,12 @@ export function changeOf(
 /**
  * The money a change owes. The first settlement: exactly one initial credit, `payout:<betId>:1`, the return
  * (0 for a lost bet) as a payout, or the stake back as a refund when void. Any later one: the difference between
- * the new return and what the bet's settlement postings that count add up to (`account.settled`, after any
- * superseded ones stopped counting), as `resettle:<betId>:<version>:<n>`, a credit or a debit; nothing if none.
+ * the new return and what the bet's settlement postings that count add up to at the new version
+ * (`account.settledFor`, after any superseded ones stopped counting), as `resettle:<betId>:<version>:<n>`, a credit or a debit; nothing if none.
  */
 export function movementFor(
   change: BetChange,
-  account: Pick<BetAccount, 'betId' | 'settled' | 'corrections'>,
+  account: Pick<BetAccount, 'betId' | 'settledFor' | 'corrections'>,
   ref: string,
 ): BetMovement | null {
   const returned = change.move?.settledReturn ?? null;
@@ -87,7 +87,7 @@ export function movementFor(
     const kind = change.move!.to === 'void' ? 'refund' : 'payout';
     return { kind, endpoint: 'credit', txId: `payout:${account.betId}:1`, amount: returned, ref };
   }
-  const difference = returned - account.settled;
+  const difference = returned - account.settledFor(change.move!.settledVersion);
   if (difference === 0) return null;
   return {
     kind: 'resettle',

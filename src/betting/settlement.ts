@@ -135,7 +135,7 @@ export class Settlement {
     if (!(SETTLEMENT_KINDS as readonly string[]).includes(obligation.kind)) return;
     const bet = await betStore.findBet(locked.tx, locked.betId);
     if (!bet || !isSettled(bet.status)) return;
-    if (locked.settled === bet.settled_return) return;
+    if (locked.settledFor(bet.settled_version) === bet.settled_return) return;
     const ref = `reconcile:${obligation.tx_id}`;
     await this.#deps.ledger.cancelUnsent(locked, `replaced by the exact correction once ${obligation.tx_id} counted`);
     const change: BetChange = {

@@ -11,6 +11,7 @@ const FIGURES: Array<keyof GgrFigures> = [
   'corrections',
   'ggr',
   'adjustments',
+  'writtenOff',
 ];
 const HEADER = ['tenantId', 'currency', 'date', ...FIGURES];
 

@@ -5,12 +5,29 @@ import type { GgrFigures } from './schemas.ts';
  * movement adds to, and what GGR is. Rollbacks belong to stakes that never counted, and count nowhere.
  */
 export function zero(): GgrFigures {
-  return { bets: 0, stakes: 0, payouts: 0, refunds: 0, cashouts: 0, corrections: 0, ggr: 0, adjustments: 0 };
+  return {
+    bets: 0,
+    stakes: 0,
+    payouts: 0,
+    refunds: 0,
+    cashouts: 0,
+    corrections: 0,
+    ggr: 0,
+    adjustments: 0,
+    writtenOff: 0,
+  };
 }
 
-/** Adds confirmed movements of one kind and direction (a row of the ledger's totals) to the figures. */
-export function add(figures: GgrFigures, row: { kind: string; endpoint: string; movements: number; amount: number }) {
+/**
+ * Adds confirmed movements of one kind and direction (a row of the ledger's totals) to the figures: `amount` is what
+ * moved, `written_off` what debits resolved in part left uncollected.
+ */
+export function add(
+  figures: GgrFigures,
+  row: { kind: string; endpoint: string; movements: number; amount: number; written_off: number },
+) {
   const signed = row.endpoint === 'debit' ? -row.amount : row.amount;
+  figures.writtenOff += row.written_off;
   switch (row.kind) {
     case 'bet':
       figures.bets += row.movements;

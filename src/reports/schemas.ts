@@ -44,6 +44,10 @@ const figures = {
   corrections: Money('resettlement credits minus resettlement debits confirmed that day'),
   ggr: Money('stakes - payouts - refunds - cashouts - corrections'),
   adjustments: Money("operators' manual credits minus debits confirmed that day; not part of GGR"),
+  writtenOff: Money(
+    'debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not ' +
+      'collected. Corrections and adjustments already count only what was collected',
+  ),
 };
 export const GgrDay = Type.Object({ date: Day(), ...figures });
 export type GgrDay = Static<typeof GgrDay>;

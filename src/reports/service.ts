@@ -64,7 +64,7 @@ function tenantReport(
   tenant: { id: string; name: string; currency: string },
   from: Date,
   count: number,
-  rows: Array<{ day: string; kind: string; endpoint: string; movements: number; amount: number }>,
+  rows: Array<{ day: string; kind: string; endpoint: string; movements: number; amount: number; written_off: number }>,
 ): GgrReport {
   const days: GgrDay[] = Array.from({ length: count }, (_, index) => ({
     date: new Date(from.getTime() + index * DAY_MS).toISOString().slice(0, 10),

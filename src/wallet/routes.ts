@@ -53,7 +53,7 @@ export function walletRoutes(app: TypedApp, use: WalletUseCases, auth: Auth): vo
     use.review.retry(guarded.staffCall(request), request.params.id, request.body.reason),
   );
   app.post(`${base}/:id/resolve`, { schema: resolveSchema, onRequest: operator }, async (request) =>
-    use.review.resolve(guarded.staffCall(request), request.params.id, request.body.reason),
+    use.review.resolve(guarded.staffCall(request), request.params.id, request.body.reason, request.body.collected),
   );
   app.post(`${base}/:id/cancel`, { schema: cancelSchema, onRequest: operator }, async (request) =>
     use.review.cancel(guarded.staffCall(request), request.params.id, request.body.reason),

@@ -102,7 +102,22 @@ export const ObligationRecord = Type.Object({
     ),
   ),
   history: Type.Array(ObligationChange, { description: 'every change of its state or hold reason, oldest first' }),
+  writtenOff: Nullable(
+    Type.Integer({
+      description:
+        'a debit resolved in part: what was not collected and is written off (minor units); it counted for ' +
+        'amount - writtenOff in the money reports',
+    }),
+  ),
   actions: Type.Array(Type.Enum(REVIEW_ACTIONS), { description: 'what an operator may do with it now' }),
+  withheld: Type.Array(
+    Type.Object({
+      action: Type.Enum(REVIEW_ACTIONS),
+      reason: Type.String({ description: 'why, as a code: in_flight, or the retry rule’s (details.reason)' }),
+      message: Type.String({ description: 'why, in words' }),
+    }),
+    { description: 'each decision on a held movement that is not offered now, and why' },
+  ),
   calls: Type.Array(WalletCallView, { description: `its newest attempts (at most ${CALLS_SHOWN}), newest first` }),
 });
 export type ObligationRecord = Static<typeof ObligationRecord>;
@@ -154,6 +169,21 @@ export type ObligationCounts = Static<typeof ObligationCounts>;
 
 const RetryBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
 const ReviewBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+const ResolveBody = Type.Object(
+  {
+    reason: Reason,
+    collected: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'a debit collected in part outside the service: how much was collected (minor units, at most its amount); ' +
+          'the rest is written off. Left out: all of it was done',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const CancelBody = Type.Object(
   {
     reason: Type.Optional({
@@ -203,9 +233,11 @@ export const retrySchema = {
 export const resolveSchema = {
   tags: workspaceTags,
   operationId: 'resolveObligation',
-  summary: 'Record that a held movement was done outside the service (the casino confirms it)',
+  summary:
+    'Record that a held movement was done outside the service (the casino confirms it), or a debit collected in part ' +
+    'with the rest written off',
   params: ObligationParams,
-  body: ReviewBody,
+  body: ResolveBody,
   response: { 200: Type.Object({ obligation: ObligationRecord }) },
   errors: reviewErrors,
 };

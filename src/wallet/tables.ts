@@ -56,6 +56,8 @@ export interface WalletObligationsTable {
   confirmed_balance: ColumnType<number | null, number | null | undefined, number | null>;
   /** The settlement that superseded it (`result:<marketId>:<version>`), when one did. */
   superseded_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A debit resolved in part: what was not collected and is written off (minor units); null otherwise. */
+  written_off: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One change of an obligation's state or hold reason: when, from what to what, who or what made it, and why. */

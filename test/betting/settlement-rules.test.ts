@@ -101,7 +101,7 @@ describe("a bet's change, from its legs' results", () => {
 });
 
 describe('the money a change owes', () => {
-  const account = (settled: number, corrections = 0) => ({ betId: 'bt_rules', settled, corrections });
+  const account = (settled: number, corrections = 0) => ({ betId: 'bt_rules', settledFor: () => settled, corrections });
 
   it('the first settlement: payout:<betId>:1 of the return, 0 included; a refund when void', () => {
     const won = changeOf(bet({ status: 'accepted' }), legs('won'), NOW);

@@ -77,7 +77,17 @@ after(async () => {
 });
 
 const ggr = (query: string, as = operator) => t.request('GET', `/api/v1/admin/reports/ggr${query}`, { token: as });
-const zero = { bets: 0, stakes: 0, payouts: 0, refunds: 0, cashouts: 0, corrections: 0, ggr: 0, adjustments: 0 };
+const zero = {
+  bets: 0,
+  stakes: 0,
+  payouts: 0,
+  refunds: 0,
+  cashouts: 0,
+  corrections: 0,
+  ggr: 0,
+  adjustments: 0,
+  writtenOff: 0,
+};
 
 describe('the GGR report', () => {
   it('counts confirmed movements by the UTC day the wallet confirmed them, every day listed', async () => {
@@ -92,6 +102,7 @@ describe('the GGR report', () => {
       corrections: 0,
       ggr: 35_00 - 21_00 - 4_75,
       adjustments: 1_00,
+      writtenOff: 0,
     };
     const march2 = {
       bets: 1,
@@ -102,6 +113,7 @@ describe('the GGR report', () => {
       corrections: 65_00 - 21_00,
       ggr: 10_00 - 10_00 - 44_00,
       adjustments: 0,
+      writtenOff: 0,
     };
     assert.deepEqual(response.body, {
       tenantId: book.tenant.tenantId,
@@ -122,6 +134,7 @@ describe('the GGR report', () => {
         corrections: 44_00,
         ggr: 45_00 - 21_00 - 10_00 - 4_75 - 44_00,
         adjustments: 1_00,
+        writtenOff: 0,
       },
     });
   });

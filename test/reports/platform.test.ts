@@ -85,7 +85,17 @@ after(async () => {
   for (const { wallet } of Object.values(tenants)) await wallet.close();
 });
 
-const zero = { bets: 0, stakes: 0, payouts: 0, refunds: 0, cashouts: 0, corrections: 0, ggr: 0, adjustments: 0 };
+const zero = {
+  bets: 0,
+  stakes: 0,
+  payouts: 0,
+  refunds: 0,
+  cashouts: 0,
+  corrections: 0,
+  ggr: 0,
+  adjustments: 0,
+  writtenOff: 0,
+};
 const ggr = (query: string, as = book.admin, headers: Record<string, string> = {}) =>
   t.request('GET', `/api/v1/admin/reports/ggr${query}`, { token: as, headers });
 
@@ -172,9 +182,10 @@ describe('the GGR report across tenants', () => {
   });
 });
 
-const csvHeader = 'tenantId,currency,date,bets,stakes,payouts,refunds,cashouts,corrections,ggr,adjustments\r\n';
+const csvHeader =
+  'tenantId,currency,date,bets,stakes,payouts,refunds,cashouts,corrections,ggr,adjustments,writtenOff\r\n';
 const csvLine = (tenantId: string, currency: string, date: string, f: typeof zero) =>
-  `${[tenantId, currency, date, f.bets, f.stakes, f.payouts, f.refunds, f.cashouts, f.corrections, f.ggr, f.adjustments].join(',')}\r\n`;
+  `${[tenantId, currency, date, f.bets, f.stakes, f.payouts, f.refunds, f.cashouts, f.corrections, f.ggr, f.adjustments, f.writtenOff].join(',')}\r\n`;
 
 describe('the GGR report as CSV', () => {
   it('is the same report, one line per tenant and day, with totals per tenant and per currency', async () => {
@@ -204,9 +215,9 @@ describe('the GGR report as CSV', () => {
     assert.equal(
       response.text,
       csvHeader +
-        `${a},BRL,2026-03-01,1,1000,2100,0,0,0,-1100,0\r\n` +
-        `${a},BRL,2026-03-02,0,0,0,0,0,0,0,0\r\n` +
-        `${a},BRL,total,1,1000,2100,0,0,0,-1100,0\r\n`,
+        `${a},BRL,2026-03-01,1,1000,2100,0,0,0,-1100,0,0\r\n` +
+        `${a},BRL,2026-03-02,0,0,0,0,0,0,0,0,0\r\n` +
+        `${a},BRL,total,1,1000,2100,0,0,0,-1100,0,0\r\n`,
     );
   });
 

@@ -142,6 +142,85 @@ describe('a decision on a held movement racing a resettlement', ON_POSTGRES, () 
   });
 });
 
+describe('a debit resolved in part racing a resettlement', ON_POSTGRES, () => {
+  const fresh = freshSportsbookPerTest('write-off-player', 100_00, { interleaving });
+  beforeEach(async () => {
+    ({ t, wallet, book, token, player } = fresh);
+    operator = (await loginAsStaff(t, 'operator', { tenantId: book.tenant.tenantId })).token;
+  });
+
+  /** Won and paid 21.00, then resettled lost with 5.00 left in the wallet: the 21.00 correction debit held. */
+  async function heldCorrection(): Promise<{ betId: string; id: string }> {
+    const { betId } = await wonAndPaid();
+    await wallet.addPlayer(player, 5_00);
+    assert.equal((await resettle('away')()).status, 200);
+    await drainDeliveries(t);
+    const correction = await obligation(`resettle:${betId}:2:1`);
+    assert.deepEqual([correction.status, correction.hold_reason], ['held', 'correction_insufficient_funds']);
+    return { betId, id: correction.id };
+  }
+
+  /** A won single whose payout was delivered. */
+  async function wonAndPaid(): Promise<{ betId: string }> {
+    const placed = await t.request('POST', '/api/v1/bets', {
+      token,
+      body: { requestId: newRequestId(), stake: 10_00, legs: [{ selectionId: book.events[0]!.home, odds: '2.10' }] },
+    });
+    assert.equal(placed.status, 201, placed.text);
+    await settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'home'));
+    await drainDeliveries(t);
+    return { betId: placed.body.bet.id };
+  }
+
+  const writeOff = (id: string) => () =>
+    t.request('POST', `/api/v1/admin/obligations/${id}/resolve`, {
+      token: operator,
+      body: { reason: 'the casino collected 5.00', collected: 5_00 },
+    });
+  const resettleWon = () =>
+    settleMarket(t, book, book.events[0]!.marketId, resultsOf(book.events[0]!, 'home'), 'resettle');
+
+  it('written off first, then won again: the bet is owed only the 5.00 collected', async () => {
+    const { betId, id } = await heldCorrection();
+    const race = await interleaving.race(
+      t.db,
+      { name: 'the resolve has read the held correction and is about to move it', before: MOVES_AN_OBLIGATION },
+      writeOff(id),
+      resettleWon,
+    );
+    assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
+    assert.equal(answered(race.meanwhile).status, 200, answered(race.meanwhile).text);
+    assert.equal(race.waited, true, 'the resettlement waited for the bet the resolve had locked');
+    assert.deepEqual(answered(race.meanwhile).body.owed, [{ currency: 'BRL', credits: 5_00, debits: 0, movements: 1 }]);
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 10_00, 'the 5.00 left, and the 5.00 collected given back');
+    const correction = await obligation(`resettle:${betId}:2:1`);
+    assert.deepEqual([correction.status, correction.written_off], ['resolved', 16_00]);
+  });
+
+  it('won again first: the held correction is cancelled by rule, and the late write-off is refused', async () => {
+    const { betId, id } = await heldCorrection();
+    const race = await interleaving.race(
+      t.db,
+      { name: "the resettlement has read the bet's account and is about to supersede", before: LOCKS_OBLIGATIONS },
+      resettleWon,
+      writeOff(id),
+    );
+    assert.equal(answered(race.paused).status, 200, answered(race.paused).text);
+    assert.deepEqual(answered(race.paused).body.owed, []);
+    const late = answered(race.meanwhile);
+    assert.deepEqual(
+      [late.status, late.body.error.code, late.body.error.details],
+      [409, 'obligation_not_held', { status: 'cancelled' }],
+    );
+    assert.equal(race.waited, true, 'the resolve waited for the bet the resettlement had locked');
+    await drainDeliveries(t);
+    assert.equal(await wallet.balanceOf(player), 5_00, 'nothing collected, nothing owed: the payout stands');
+    const correction = await obligation(`resettle:${betId}:2:1`);
+    assert.deepEqual([correction.status, correction.written_off], ['cancelled', null]);
+  });
+});
+
 describe('a decision on a held movement racing a rollback of the result', ON_POSTGRES, () => {
   const fresh = freshSportsbookPerTest('rollback-race-player', 100_00, { interleaving });
   beforeEach(async () => {

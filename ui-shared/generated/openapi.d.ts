@@ -1113,7 +1113,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Record that a held movement was done outside the service (the casino confirms it) */
+    /** Record that a held movement was done outside the service (the casino confirms it), or a debit collected in part with the rest written off */
     post: operations['resolveObligation'];
     delete?: never;
     options?: never;
@@ -18790,8 +18790,18 @@ export interface operations {
                 cause: string;
                 note: string | null;
               }[];
+              writtenOff: number | null;
               /** @description what an operator may do with it now */
               actions: ('retry' | 'resolve' | 'cancel')[];
+              /** @description each decision on a held movement that is not offered now, and why */
+              withheld: {
+                /** @enum {unknown} */
+                action: 'retry' | 'resolve' | 'cancel';
+                /** @description why, as a code: in_flight, or the retry rule’s (details.reason) */
+                reason: string;
+                /** @description why, in words */
+                message: string;
+              }[];
               /** @description its newest attempts (at most 20), newest first */
               calls: {
                 /** Format: date-time */
@@ -19259,8 +19269,18 @@ export interface operations {
                 cause: string;
                 note: string | null;
               }[];
+              writtenOff: number | null;
               /** @description what an operator may do with it now */
               actions: ('retry' | 'resolve' | 'cancel')[];
+              /** @description each decision on a held movement that is not offered now, and why */
+              withheld: {
+                /** @enum {unknown} */
+                action: 'retry' | 'resolve' | 'cancel';
+                /** @description why, as a code: in_flight, or the retry rule’s (details.reason) */
+                reason: string;
+                /** @description why, in words */
+                message: string;
+              }[];
               /** @description its newest attempts (at most 20), newest first */
               calls: {
                 /** Format: date-time */
@@ -19541,6 +19561,8 @@ export interface operations {
       content: {
         'application/json': {
           reason: string;
+          /** @description a debit collected in part outside the service: how much was collected (minor units, at most its amount); the rest is written off. Left out: all of it was done */
+          collected?: number;
         };
       };
     };
@@ -19632,8 +19654,18 @@ export interface operations {
                 cause: string;
                 note: string | null;
               }[];
+              writtenOff: number | null;
               /** @description what an operator may do with it now */
               actions: ('retry' | 'resolve' | 'cancel')[];
+              /** @description each decision on a held movement that is not offered now, and why */
+              withheld: {
+                /** @enum {unknown} */
+                action: 'retry' | 'resolve' | 'cancel';
+                /** @description why, as a code: in_flight, or the retry rule’s (details.reason) */
+                reason: string;
+                /** @description why, in words */
+                message: string;
+              }[];
               /** @description its newest attempts (at most 20), newest first */
               calls: {
                 /** Format: date-time */
@@ -19981,8 +20013,18 @@ export interface operations {
                 cause: string;
                 note: string | null;
               }[];
+              writtenOff: number | null;
               /** @description what an operator may do with it now */
               actions: ('retry' | 'resolve' | 'cancel')[];
+              /** @description each decision on a held movement that is not offered now, and why */
+              withheld: {
+                /** @enum {unknown} */
+                action: 'retry' | 'resolve' | 'cancel';
+                /** @description why, as a code: in_flight, or the retry rule’s (details.reason) */
+                reason: string;
+                /** @description why, in words */
+                message: string;
+              }[];
               /** @description its newest attempts (at most 20), newest first */
               calls: {
                 /** Format: date-time */
@@ -30481,6 +30523,8 @@ export interface operations {
                   ggr: number;
                   /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                   adjustments: number;
+                  /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                  writtenOff: number;
                 }[];
                 totals: {
                   /** @description stake debits the wallet confirmed that day (accepted bets) */
@@ -30499,6 +30543,8 @@ export interface operations {
                   ggr: number;
                   /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                   adjustments: number;
+                  /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                  writtenOff: number;
                 };
               }
             | {
@@ -30532,6 +30578,8 @@ export interface operations {
                     ggr: number;
                     /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                     adjustments: number;
+                    /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                    writtenOff: number;
                   }[];
                   totals: {
                     /** @description stake debits the wallet confirmed that day (accepted bets) */
@@ -30550,6 +30598,8 @@ export interface operations {
                     ggr: number;
                     /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                     adjustments: number;
+                    /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                    writtenOff: number;
                   };
                 }[];
                 /** @description the tenants added up per currency, by currency; never across currencies */
@@ -30571,6 +30621,8 @@ export interface operations {
                   ggr: number;
                   /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                   adjustments: number;
+                  /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                  writtenOff: number;
                 }[];
               };
           'text/csv': string;
@@ -30777,6 +30829,8 @@ export interface operations {
                 ggr: number;
                 /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                 adjustments: number;
+                /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                writtenOff: number;
               }[];
             };
             /** @description the ISO week so far (from Monday 00:00 UTC): money confirmed this week */
@@ -30810,6 +30864,8 @@ export interface operations {
                 ggr: number;
                 /** @description operators' manual credits minus debits confirmed that day; not part of GGR */
                 adjustments: number;
+                /** @description debits owed by players (corrections, adjustments) an operator resolved in part that day: the part not collected. Corrections and adjustments already count only what was collected */
+                writtenOff: number;
               }[];
             };
             /** @description tenants with movements held for review now, by tenant id */

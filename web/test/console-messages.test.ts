@@ -75,6 +75,10 @@ const CALLS: Record<string, unknown[][]> = {
   'aggregator.clientQuotaHint': [['MAX']],
   'aggregator.revokeText': [['KEY']],
   'workspace.call': [['STATUS', 'OUTCOME']],
+  'workspace.collectedHint': [['AMOUNT']],
+  'workspace.collectedInvalid': [['AMOUNT']],
+  'workspace.writtenOff': [['AMOUNT']],
+  'workspace.notOffered': [['ACTION', 'WHY']],
   'trading.marketCounts': [
     [1, 1, 1],
     [2, 3, 4],

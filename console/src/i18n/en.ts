@@ -174,7 +174,7 @@ export const en = {
       destination_changed: 'the wallet URL changed since',
       obsolete_credit_requires_review: 'a credit a resettlement replaced',
       obsolete_debit_requires_review: 'a debit a resettlement replaced',
-      correction_insufficient_funds: 'a correction refused for insufficient funds',
+      correction_insufficient_funds: 'a debit (correction or adjustment) refused for insufficient funds',
     } satisfies Record<HoldReason, string>,
     endpoints: { debit: 'debit', credit: 'credit', rollback: 'rollback' } as Record<string, string | undefined>,
     movement: 'Movement',
@@ -200,6 +200,26 @@ export const en = {
     } as Record<string, string>,
     filterPlayer: 'Player id',
     filterBet: 'Bet id',
+    collected: 'Collected',
+    collectedHint: (amount: string) =>
+      `Only if the casino collected part of this debit: how much. Leave it empty when all ${amount} was collected; what was not is written off and reported apart in GGR.`,
+    collectedInvalid: (amount: string) => `Write an amount such as 12.50, at most ${amount}.`,
+    writtenOff: (amount: string) => `Written off: ${amount}, not collected.`,
+    offered: {
+      retry: 'Retry sends the same txId and body to the same wallet again.',
+      resolve: 'Resolve records that it was done outside the service; a debit may have been collected in part.',
+      cancel: 'Cancel records that it is not owed and never happened.',
+    } as Record<string, string>,
+    notOffered: (action: string, why: string) => `${action} is not offered: ${why}`,
+    withheldReasons: {
+      in_flight: 'an attempt is on its way to the wallet, and its answer decides.',
+      correction_insufficient_funds:
+        'the wallet keeps its refusal under this txId and answers every repeat with it. Collect what you can with the casino, then resolve it (in part if need be), or cancel it.',
+      obsolete_credit_requires_review: 'a resettlement replaced it, and it must never be sent.',
+      obsolete_debit_requires_review: 'a resettlement replaced it, and it must never be sent.',
+      destination_changed:
+        'the tenant’s wallet URL is not the one it was recorded for, and it is never sent anywhere else.',
+    } as Record<string, string | undefined>,
   },
   trading: {
     title: 'Trading',
@@ -517,6 +537,7 @@ export const en = {
     corrections: 'Corrections',
     ggr: 'GGR',
     adjustments: 'Adjustments',
+    writtenOff: 'Written off',
     total: 'Total',
     totals: 'Totals per currency',
     totalsCaption: 'All tenants added up per currency',

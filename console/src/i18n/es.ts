@@ -171,7 +171,7 @@ export const es: Messages = {
       destination_changed: 'la URL de la billetera cambió desde entonces',
       obsolete_credit_requires_review: 'un crédito que una reliquidación reemplazó',
       obsolete_debit_requires_review: 'un débito que una reliquidación reemplazó',
-      correction_insufficient_funds: 'una corrección rechazada por saldo insuficiente',
+      correction_insufficient_funds: 'un débito (corrección o ajuste) rechazado por saldo insuficiente',
     },
     endpoints: { debit: 'débito', credit: 'crédito', rollback: 'reversión' },
     movement: 'Movimiento',
@@ -197,6 +197,26 @@ export const es: Messages = {
     },
     filterPlayer: 'Id del jugador',
     filterBet: 'Id de la apuesta',
+    collected: 'Monto cobrado',
+    collectedHint: (amount: string) =>
+      `Solo si el casino cobró parte de este débito: cuánto. Déjalo vacío si cobró los ${amount} completos; lo no cobrado se da por perdido y se muestra aparte en el GGR.`,
+    collectedInvalid: (amount: string) => `Escribe un monto como 12.50, como máximo ${amount}.`,
+    writtenOff: (amount: string) => `Dado por perdido: ${amount}, no cobrado.`,
+    offered: {
+      retry: 'Reintentar envía el mismo txId y el mismo cuerpo a la misma billetera.',
+      resolve: 'Resolver registra que se hizo fuera del servicio; un débito puede haberse cobrado en parte.',
+      cancel: 'Cancelar registra que no se debe y nunca ocurrió.',
+    },
+    notOffered: (action: string, why: string) => `${action} no está disponible: ${why}`,
+    withheldReasons: {
+      in_flight: 'hay un intento en camino a la billetera, y su respuesta decide.',
+      correction_insufficient_funds:
+        'la billetera guarda su rechazo bajo este txId y responde igual a cada repetición. Cobra lo que puedas con el casino y luego resuélvelo (en parte si hace falta), o cancélalo.',
+      obsolete_credit_requires_review: 'una reliquidación lo reemplazó, y nunca debe enviarse.',
+      obsolete_debit_requires_review: 'una reliquidación lo reemplazó, y nunca debe enviarse.',
+      destination_changed:
+        'la URL de la billetera del tenant no es la registrada para él, y nunca se envía a otro lugar.',
+    },
   },
   trading: {
     title: 'Mesa de trading',
@@ -511,6 +531,7 @@ export const es: Messages = {
     corrections: 'Correcciones',
     ggr: 'GGR',
     adjustments: 'Ajustes',
+    writtenOff: 'Dado por perdido',
     total: 'Total',
     totals: 'Totales por moneda',
     totalsCaption: 'Todos los tenants sumados por moneda',

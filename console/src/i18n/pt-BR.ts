@@ -171,7 +171,7 @@ export const ptBR: Messages = {
       destination_changed: 'a URL da carteira mudou desde então',
       obsolete_credit_requires_review: 'um crédito que uma reliquidação substituiu',
       obsolete_debit_requires_review: 'um débito que uma reliquidação substituiu',
-      correction_insufficient_funds: 'uma correção recusada por saldo insuficiente',
+      correction_insufficient_funds: 'um débito (correção ou ajuste) recusado por saldo insuficiente',
     },
     endpoints: { debit: 'débito', credit: 'crédito', rollback: 'estorno' },
     movement: 'Movimentação',
@@ -197,6 +197,26 @@ export const ptBR: Messages = {
     },
     filterPlayer: 'Id do jogador',
     filterBet: 'Id da aposta',
+    collected: 'Valor cobrado',
+    collectedHint: (amount: string) =>
+      `Só se o cassino cobrou parte deste débito: quanto. Deixe vazio se cobrou os ${amount} inteiros; o que não foi cobrado é baixado como perda e aparece à parte no GGR.`,
+    collectedInvalid: (amount: string) => `Escreva um valor como 12,50, no máximo ${amount}.`,
+    writtenOff: (amount: string) => `Baixado como perda: ${amount}, não cobrado.`,
+    offered: {
+      retry: 'Tentar de novo envia o mesmo txId e o mesmo corpo à mesma carteira.',
+      resolve: 'Resolver registra que foi feita fora do serviço; um débito pode ter sido cobrado em parte.',
+      cancel: 'Cancelar registra que não é devida e nunca aconteceu.',
+    },
+    notOffered: (action: string, why: string) => `${action} não está disponível: ${why}`,
+    withheldReasons: {
+      in_flight: 'uma tentativa está a caminho da carteira, e a resposta dela decide.',
+      correction_insufficient_funds:
+        'a carteira guarda a recusa sob este txId e responde a cada repetição com ela. Cobre o que puder com o cassino e depois resolva (em parte, se preciso), ou cancele.',
+      obsolete_credit_requires_review: 'uma reliquidação a substituiu, e ela nunca deve ser enviada.',
+      obsolete_debit_requires_review: 'uma reliquidação a substituiu, e ela nunca deve ser enviada.',
+      destination_changed:
+        'a URL da carteira do tenant não é a registrada para ela, e ela nunca é enviada para outro lugar.',
+    },
   },
   trading: {
     title: 'Mesa de trading',
@@ -508,6 +528,7 @@ export const ptBR: Messages = {
     corrections: 'Correções',
     ggr: 'GGR',
     adjustments: 'Ajustes',
+    writtenOff: 'Baixado como perda',
     total: 'Total',
     totals: 'Totais por moeda',
     totalsCaption: 'Todos os tenants somados por moeda',

@@ -73,7 +73,7 @@ select
 
 -- bet(*): insert into bets (id, tenant_id, player_id, request_id, request_hash, status, refusal, stake, currency, odds_milli, potential_payout, placed_at, decided_at, cashed_out_stake, settled_version, settled_return, settled_at, outcome_override_at), a repeated request id writing nothing
 -- legs(*): insert into bet_legs (bet_id, position, selection_id, market_id, event_id, odds_milli, odds_version, result) after bet returning bet_id
--- stake(*): insert into wallet_obligations (id, tenant_id, bet_id, player_id, sequence, tx_id, endpoint, wallet_url, kind, amount, body, status, hold_reason, attempts, last_outcome, operator_code, next_attempt_at, created_at, resolved_at, claimed_until, reviewed_by, review_reason, claims, confirmed_tx_id, confirmed_balance, superseded_by) after bet returning id
+-- stake(*): insert into wallet_obligations (id, tenant_id, bet_id, player_id, sequence, tx_id, endpoint, wallet_url, kind, amount, body, status, hold_reason, attempts, last_outcome, operator_code, next_attempt_at, created_at, resolved_at, claimed_until, reviewed_by, review_reason, claims, confirmed_tx_id, confirmed_balance, superseded_by, written_off) after bet returning id
 -- reserved(*): exposure reserved within its limits, after bet
 -- reserved_recorded(*): bet_exposure of what reserved reserved
 -- parameters: $1 bet.id, $2 bet.tenant_id, $3 bet.player_id, $4 bet.request_id, $5 bet.request_hash, $6 bet.status,
@@ -104,7 +104,7 @@ with
     returning "bet_id"
   ),
   "stake" as (
-    insert into "wallet_obligations" ("id", "tenant_id", "bet_id", "player_id", "sequence", "tx_id", "endpoint", "wallet_url", "kind", "amount", "body", "status", "hold_reason", "attempts", "last_outcome", "operator_code", "next_attempt_at", "created_at", "resolved_at", "claimed_until", "reviewed_by", "review_reason", "claims", "confirmed_tx_id", "confirmed_balance", "superseded_by")
+    insert into "wallet_obligations" ("id", "tenant_id", "bet_id", "player_id", "sequence", "tx_id", "endpoint", "wallet_url", "kind", "amount", "body", "status", "hold_reason", "attempts", "last_outcome", "operator_code", "next_attempt_at", "created_at", "resolved_at", "claimed_until", "reviewed_by", "review_reason", "claims", "confirmed_tx_id", "confirmed_balance", "superseded_by", "written_off")
     select
       "r"."id",
       "r"."tenant_id",
@@ -131,7 +131,8 @@ with
       "r"."claims",
       "r"."confirmed_tx_id",
       "r"."confirmed_balance",
-      "r"."superseded_by"
+      "r"."superseded_by",
+      "r"."written_off"
     from json_populate_recordset(null::"wallet_obligations", $20::json) as "r"
     where exists (select from "bet")
     returning "id"

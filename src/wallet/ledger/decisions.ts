@@ -36,10 +36,11 @@ export class LedgerDecisions {
 
   /**
    * The movement was done outside the service (the casino confirms it): it counts as applied, and its bet owes what
-   * is due now (CountedLate).
+   * is due now (CountedLate). A debit may have been collected in part (`writtenOff`, the rest): the bet's account
+   * still counts all of it, since writing the rest off ends the debt; the money reports count what was collected.
    */
-  async resolve(locked: LockedObligation, review: Review): Promise<void> {
-    const changes = { resolved_at: this.#deps.clock.now(), ...reviewed(review) };
+  async resolve(locked: LockedObligation, review: Review, writtenOff: number | null = null): Promise<void> {
+    const changes = { resolved_at: this.#deps.clock.now(), written_off: writtenOff, ...reviewed(review) };
     const resolved = await this.#move(locked, 'resolved', changes, byStaff('resolve', review));
     if (locked.bet) await this.#deps.countedLate()(locked.bet, resolved);
   }

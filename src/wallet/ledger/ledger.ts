@@ -11,7 +11,7 @@ import {
   obligationRow,
   postingRow,
   SETTLEMENT_KINDS,
-  signed,
+  worthAt,
   type Stake,
 } from './rows.ts';
 import {
@@ -273,13 +273,14 @@ export class Ledger {
   }
 
   /**
-   * What each bet's settlement postings that count add up to (a locked bet's `settled`), read without a lock: for
-   * offers and views, never for a decision.
+   * What each bet's settlement postings that count add up to as its next settlement would count them (a locked bet's
+   * `settledFor` a later version), read without a lock: for offers and views, never for a decision.
    */
   async settledSums(q: Queryable, betIds: string[]): Promise<Map<string, number>> {
     const sums = new Map<string, number>();
     for (const posting of await store.obligationsOfBets(q, betIds)) {
-      const sum = (sums.get(posting.bet_id!) ?? 0) + (countsAsSettled(posting) ? signed(posting) : 0);
+      const worth = countsAsSettled(posting) ? worthAt(posting, Number.POSITIVE_INFINITY) : 0;
+      const sum = (sums.get(posting.bet_id!) ?? 0) + worth;
       sums.set(posting.bet_id!, sum);
     }
     return sums;

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db/database.ts';
 import type { Updateable } from 'kysely';
-import { countsAsSettled, moveGuarded, signed, type BetAccount } from './rows.ts';
+import { countsAsSettled, moveGuarded, worthAt, type BetAccount } from './rows.ts';
 import type { ObligationState } from '../states.ts';
 import type { WalletObligation, WalletObligationsTable } from '../tables.ts';
 import type { Change } from './store.ts';
@@ -55,8 +55,8 @@ class LockedBet implements BetAccount {
     return this.#postings.filter((posting) => posting.kind === 'resettle').length;
   }
 
-  get settled(): number {
-    return this.#postings.reduce((sum, posting) => sum + (countsAsSettled(posting) ? signed(posting) : 0), 0);
+  settledFor(version: number): number {
+    return this.#postings.reduce((sum, posting) => sum + (countsAsSettled(posting) ? worthAt(posting, version) : 0), 0);
   }
 
   /** The ledger wrote this posting (owed it, or moved it) in the deciding transaction. */

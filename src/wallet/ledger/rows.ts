@@ -48,10 +48,11 @@ export interface BetAccount {
   /** Corrections (resettle postings) so far: the next one is number corrections + 1. */
   readonly corrections: number;
   /**
-   * What the settlement postings that count add up to (credits plus, debits minus): delivered, owed, done by an
-   * operator, or held for any reason but obsolescence. A resettlement owes the difference to this.
+   * What the settlement postings that count add up to (credits plus, debits minus) for a settlement at `version`:
+   * delivered, owed, done by an operator, or held for any reason but obsolescence, each for its worth at that
+   * version (worthAt). A settlement owes the difference to this.
    */
-  readonly settled: number;
+  settledFor(version: number): number;
 }
 
 /** A movement owed on a bet; player, currency and wallet come from the bet's stake. */
@@ -105,6 +106,7 @@ export function obligationRow(now: Date, spec: RowSpec): WalletObligation {
     confirmed_tx_id: null,
     confirmed_balance: null,
     superseded_by: null,
+    written_off: null,
   };
 }
 
@@ -144,8 +146,27 @@ export function countsAsSettled(posting: Pick<WalletObligation, 'kind' | 'status
 }
 
 /** A settlement posting's worth to the player: credits plus, debits minus. */
-export function signed(posting: Pick<WalletObligation, 'endpoint' | 'amount'>): number {
+function signed(posting: Pick<WalletObligation, 'endpoint' | 'amount'>): number {
   return posting.endpoint === 'credit' ? posting.amount : -posting.amount;
+}
+
+type Posting = Pick<WalletObligation, 'kind' | 'tx_id' | 'endpoint' | 'amount' | 'written_off'>;
+
+/** The settlement version a posting was owed under: a correction's is in its txId (`resettle:<betId>:<version>:<n>`). */
+function owedUnderVersion(posting: Pick<WalletObligation, 'kind' | 'tx_id'>): number {
+  return posting.kind === 'resettle' ? Number(posting.tx_id.split(':')[2]) : 1;
+}
+
+/**
+ * A settlement posting's worth to the player in a settlement at `version`. A debit an operator resolved in part
+ * (the rest written off) counts whole under the version it was owed for: writing off ended that debt, so nothing
+ * more is owed for it. Under a later version it counts only for what was collected: the result it was owed for no
+ * longer stands, and the new one is owed against the money that really moved.
+ */
+export function worthAt(posting: Posting, version: number): number {
+  const writtenOff = posting.written_off ?? 0;
+  if (writtenOff > 0 && owedUnderVersion(posting) < version) return signed(posting) + writtenOff;
+  return signed(posting);
 }
 
 /**

@@ -44,17 +44,34 @@ export async function countObligations(q: Queryable, tenantId: string | null) {
 
 /**
  * Money the wallet confirmed (or an operator declared done), per UTC day of confirmation, kind and direction,
- * for one tenant. `to` is exclusive.
+ * for one tenant: `amount` what moved (a debit resolved in part counts for what was collected), `written_off` the
+ * rest of such debits. `to` is exclusive.
  */
 export async function confirmedTotals(q: Queryable, tenantId: string, from: Date, to: Date) {
-  const { rows } = await sql<{ day: string; kind: string; endpoint: string; movements: number; amount: string }>`
+  const { rows } = await sql<ConfirmedRow>`
     select to_char(resolved_at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, endpoint,
-      count(*)::int as movements, sum(amount) as amount
+      count(*)::int as movements, ${CONFIRMED_SUMS}
     from wallet_obligations
     where tenant_id = ${tenantId} and status in ('applied', 'resolved')
       and resolved_at >= ${from} and resolved_at < ${to}
     group by 1, 2, 3`.execute(q);
-  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+  return rows.map(confirmedFigures);
+}
+
+/** What moved and what was written off: a debit resolved in part moved only what was collected. */
+const CONFIRMED_SUMS = sql`sum(amount - coalesce(written_off, 0)) as amount, sum(coalesce(written_off, 0)) as written_off`;
+
+interface ConfirmedRow {
+  day: string;
+  kind: string;
+  endpoint: string;
+  movements: number;
+  amount: string;
+  written_off: string;
+}
+
+function confirmedFigures<T extends ConfirmedRow>(row: T) {
+  return { ...row, amount: Number(row.amount), written_off: Number(row.written_off) };
 }
 
 /**
@@ -62,25 +79,18 @@ export async function confirmedTotals(q: Queryable, tenantId: string, from: Date
  * (tenant_id, …) indexes (a loose index scan), and each is read through its (tenant_id, resolved_at) index.
  */
 export async function confirmedTotalsOfTenants(q: Queryable, from: Date, to: Date) {
-  const { rows } = await sql<{
-    tenant_id: string;
-    day: string;
-    kind: string;
-    endpoint: string;
-    movements: number;
-    amount: string;
-  }>`
+  const { rows } = await sql<ConfirmedRow & { tenant_id: string }>`
     with recursive ledger_tenants as (
       (select tenant_id from wallet_obligations order by tenant_id limit 1)
       union all
       select (select o.tenant_id from wallet_obligations o where o.tenant_id > t.tenant_id order by o.tenant_id limit 1)
       from ledger_tenants t where t.tenant_id is not null
     )
-    select t.tenant_id, c.day, c.kind, c.endpoint, c.movements, c.amount
+    select t.tenant_id, c.day, c.kind, c.endpoint, c.movements, c.amount, c.written_off
     from ledger_tenants t
     cross join lateral (
       select to_char(resolved_at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, endpoint,
-        count(*)::int as movements, sum(amount) as amount
+        count(*)::int as movements, ${CONFIRMED_SUMS}
       from wallet_obligations
       where tenant_id = t.tenant_id and status in ('applied', 'resolved')
         and resolved_at >= ${from} and resolved_at < ${to}
@@ -88,7 +98,7 @@ export async function confirmedTotalsOfTenants(q: Queryable, from: Date, to: Dat
     ) c
     where t.tenant_id is not null
     order by t.tenant_id, c.day`.execute(q);
-  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+  return rows.map(confirmedFigures);
 }
 
 /** Movements held for review, per tenant: how many, and the creation time of the oldest. */

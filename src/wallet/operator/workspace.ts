@@ -17,6 +17,7 @@ import type { Ledger } from '../ledger/ledger.ts';
 import type { LockedObligation } from '../ledger/locks.ts';
 import { HOLD_REASONS, OBLIGATION_STATES } from '../states.ts';
 import { retryRefusal, sendAgainWait } from '../ledger/retry-rule.ts';
+import { partialResolveRefusal, reviewActions } from '../ledger/review-rules.ts';
 import type { Movement } from '../ledger/movement.ts';
 import {
   CALLS_SHOWN,
@@ -122,10 +123,26 @@ export class ObligationReview {
     });
   }
 
-  resolve(call: StaffCall, id: string, reason: string) {
-    return this.#decide(call, id, 'resolve', reason, (locked, review) =>
-      this.#deps.ledger.decisions.resolve(locked, review),
-    );
+  /**
+   * Done outside the service. A held debit may have been collected in part (`collected`, minor units): the rest is
+   * written off, reported apart from what was collected (partialResolveRefusal says when that is allowed).
+   */
+  resolve(call: StaffCall, id: string, reason: string, collected?: number) {
+    return this.#decide(call, id, 'resolve', reason, async (locked, review) => {
+      const { obligation } = locked;
+      if (collected === undefined || collected === obligation.amount) {
+        return this.#deps.ledger.decisions.resolve(locked, review);
+      }
+      const refusal = partialResolveRefusal(obligation);
+      if (refusal) throw validationError('collected', refusal);
+      if (collected > obligation.amount) {
+        throw validationError(
+          'collected',
+          `Field "collected" may be at most the movement's amount, ${obligation.amount}.`,
+        );
+      }
+      await this.#deps.ledger.decisions.resolve(locked, review, obligation.amount - collected);
+    });
   }
 
   /**
@@ -174,6 +191,7 @@ export class ObligationReview {
           reason: decided.review_reason,
           supersededBy: obligation.superseded_by,
           requestSent: requestMayHaveLeft(obligation),
+          ...(decided.written_off !== null ? { writtenOff: decided.written_off } : {}),
         },
       });
     });
@@ -266,7 +284,8 @@ export class ObligationReview {
             cause: entry.cause,
             note: entry.note,
           })),
-        actions: this.#inFlight(row) ? [] : actionsFor(row, walletUrls.get(row.tenant_id)),
+        writtenOff: row.written_off,
+        ...reviewActions(row, walletUrls.get(row.tenant_id), this.#inFlight(row)),
         calls: calls
           .filter((call) => call.obligation_id === row.id)
           .map((call) => ({
@@ -280,11 +299,6 @@ export class ObligationReview {
       };
     });
   }
-}
-
-function actionsFor(row: WalletObligation, tenantWalletUrl: string | undefined): ReviewAction[] {
-  if (row.status !== 'held') return [];
-  return retryRefusal(row, tenantWalletUrl) === null ? ['retry', 'resolve', 'cancel'] : ['resolve', 'cancel'];
 }
 
 function zeros<K extends string>(keys: readonly K[]): Record<K, number> {

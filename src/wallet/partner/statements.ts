@@ -70,7 +70,8 @@ export class Statements {
         kind: row.kind,
         endpoint: row.endpoint,
         direction: directionOf(row.endpoint),
-        amount: row.amount,
+        // a debit resolved in part counts for what was collected, as in the GGR report
+        amount: row.amount - (row.written_off ?? 0),
         currency: sent.currency,
         ref: sent.ref ?? null,
         appliedAt: row.resolved_at!.toISOString(),

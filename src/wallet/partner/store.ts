@@ -70,7 +70,7 @@ export async function waitingFor(q: Queryable, obligationIds: string[]): Promise
 export function appliedBetween(q: Queryable, tenantId: string, from: Date, to: Date) {
   return q
     .selectFrom('wallet_obligations')
-    .select(['tx_id', 'bet_id', 'kind', 'endpoint', 'amount', 'body', 'status', 'resolved_at'])
+    .select(['tx_id', 'bet_id', 'kind', 'endpoint', 'amount', 'written_off', 'body', 'status', 'resolved_at'])
     .where('tenant_id', '=', tenantId)
     .where('status', 'in', ['applied', 'resolved'])
     .where('resolved_at', '>=', from)

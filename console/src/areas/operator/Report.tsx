@@ -123,7 +123,16 @@ export function Report() {
   );
 }
 
-const COLUMNS = ['stakes', 'payouts', 'refunds', 'cashouts', 'corrections', 'ggr', 'adjustments'] as const;
+const COLUMNS = [
+  'stakes',
+  'payouts',
+  'refunds',
+  'cashouts',
+  'corrections',
+  'ggr',
+  'adjustments',
+  'writtenOff',
+] as const;
 
 function TenantSection(props: { report: TenantReport }) {
   const { report } = props;

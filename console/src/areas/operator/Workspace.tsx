@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiResponse } from '../../api.ts';
-import { count, dateTime, milliseconds, money } from '../../format.ts';
+import { count, dateTime, milliseconds, minorUnits, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { useValue } from '../../store.ts';
@@ -147,30 +147,42 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
   const { obligation } = props;
   const [action, setAction] = useState<Action | null>(null);
   const [reason, setReason] = useState('');
+  const [collected, setCollected] = useState('');
   const [error, setError] = useState<Error | null>(null);
+  const [collectedInvalid, setCollectedInvalid] = useState(false);
+  const amount = money(obligation.amount, obligation.currency);
   async function decide(event: Event) {
     event.preventDefault();
     if (!action) return;
     setError(null);
+    const part = action === 'resolve' && collected.trim() ? minorUnits(collected, obligation.currency) : undefined;
+    setCollectedInvalid(part === null || (part !== undefined && part > obligation.amount));
+    if (part === null || (part !== undefined && part > obligation.amount)) return;
     const operation = ({ retry: 'retryObligation', resolve: 'resolveObligation', cancel: 'cancelObligation' } as const)[
       action
     ];
     try {
       await call(operation, 'POST', `/api/v1/admin/obligations/${obligation.id}/${action}`, {
-        body: reason.trim() ? { reason: reason.trim() } : {},
+        body: {
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+          ...(part === undefined ? {} : { collected: part }),
+        },
       });
       props.onClose(true);
     } catch (failure) {
       setError(failure as Error);
     }
   }
-  const refused = refusal(error, ['reason']);
+  const refused = refusal(error, ['reason', 'collected']);
   return (
     <Dialog title={obligation.txId} onClose={() => props.onClose(false)}>
       <p>
         <StateBadge obligation={obligation} /> {money(obligation.amount, obligation.currency)} ·{' '}
         {t.workspace.endpoints[obligation.endpoint] ?? obligation.endpoint} · {obligation.externalPlayerId}
       </p>
+      {obligation.writtenOff !== null && (
+        <p class="notice">{t.workspace.writtenOff(money(obligation.writtenOff, obligation.currency))}</p>
+      )}
       {obligation.inFlight && <p class="notice">{t.workspace.inFlight}</p>}
       <h3>{t.workspace.request}</h3>
       <p>
@@ -225,6 +237,24 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
               />
             )}
           </Field>
+          {action === 'resolve' && partInPossible(obligation) && (
+            <Field
+              label={t.workspace.collected}
+              hint={t.workspace.collectedHint(amount)}
+              error={collectedInvalid ? t.workspace.collectedInvalid(amount) : refused.field('collected')}
+            >
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  inputMode="decimal"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  value={collected}
+                  onInput={(e) => setCollected(e.currentTarget.value)}
+                />
+              )}
+            </Field>
+          )}
           <div class="form-actions">
             <button type="button" class="button" onClick={() => setAction(null)}>
               {t.cancel}
@@ -246,6 +276,33 @@ function ObligationDialog(props: { obligation: Obligation; onClose: (changed: bo
           ))}
         </div>
       )}
+      {!action && <WhyActions obligation={obligation} />}
     </Dialog>
   );
+}
+
+/** What each decision offered does, and why each other is not offered (the API's reason, in the staff's words). */
+function WhyActions(props: { obligation: Obligation }) {
+  const { actions, withheld } = props.obligation;
+  if (actions.length === 0 && withheld.length === 0) return null;
+  return (
+    <ul class="muted small">
+      {actions.map((name) => (
+        <li key={name}>{t.workspace.offered[name]}</li>
+      ))}
+      {withheld.map((entry) => (
+        <li key={entry.action}>
+          {t.workspace.notOffered(
+            t.workspace[entry.action],
+            t.workspace.withheldReasons[entry.reason] ?? entry.message,
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A debit not superseded may be resolved in part (the API's rule, review-rules.ts): the rest is written off. */
+function partInPossible(obligation: Obligation): boolean {
+  return obligation.endpoint === 'debit' && !obligation.holdReason?.startsWith('obsolete_');
 }

@@ -108,7 +108,7 @@ export function Home() {
 }
 
 type Figures = Period['currencies'][number];
-type Column = 'bets' | 'stakes' | 'payouts' | 'refunds' | 'cashouts' | 'corrections' | 'ggr' | 'adjustments';
+type Column = Exclude<keyof Figures, 'currency'>;
 /**
  * Every part of GGR, so that it adds up on screen: stakes less payouts, refunds, cash-outs and corrections. A column's
  * header is the report's word for it (t.report), read when the table is drawn so that it follows the language.
@@ -122,6 +122,7 @@ const COLUMNS: Array<{ name: Column; cell: (figures: Figures) => ComponentChild 
   { name: 'corrections', cell: (figures) => money(figures.corrections, figures.currency) },
   { name: 'ggr', cell: (figures) => <strong>{money(figures.ggr, figures.currency)}</strong> },
   { name: 'adjustments', cell: (figures) => money(figures.adjustments, figures.currency) },
+  { name: 'writtenOff', cell: (figures) => money(figures.writtenOff, figures.currency) },
 ];
 
 function Money(props: { title: string; period: Period }) {

@@ -25,6 +25,7 @@ import * as feed from './0023_feed.ts';
 import * as liveBetDelay from './0024_live_bet_delay.ts';
 import * as stakeFactors from './0025_stake_factors.ts';
 import * as sandboxAdjustments from './0026_sandbox_adjustments.ts';
+import * as writtenOff from './0027_written_off.ts';
 
 /** Every migration, in order. Both PGlite and PostgreSQL run exactly this list. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0024_live_bet_delay': liveBetDelay,
   '0025_stake_factors': stakeFactors,
   '0026_sandbox_adjustments': sandboxAdjustments,
+  '0027_written_off': writtenOff,
 };
 
 export const migrationProvider: MigrationProvider = {
