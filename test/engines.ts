@@ -35,6 +35,8 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/seed/demo-catalog.test.ts': "the demo catalog's data",
   'test/demo/casino-locale.test.ts': "pure rule: the demo casino's language from the browser's",
   'test/seed/live-simulator.test.ts': "the simulator's ticks, through the trading use cases",
+  'test/sandbox/tour-cli.test.ts':
+    "a client of the public API: the movements it drives are test/sandbox/movements.test.ts's, on both engines",
   'test/wallet/client.test.ts': 'the signed wallet client against a wallet',
   'test/wallet/transport-refusals.test.ts': 'the transport refusing addresses',
 };

@@ -2,10 +2,18 @@
 import { ADMIN_COMMANDS, commandHelp, findCommand, type CommandSpec } from '../commands/definitions.ts';
 import { DEMO_LIVE } from './demo-live.ts';
 import { RECONCILE_COMMAND } from './reconcile.ts';
+import { SANDBOX_TOUR } from './sandbox-tour.ts';
 import { SERVE } from './serve.ts';
 import { WALLET_CERTIFY } from './wallet-certify.ts';
 
-export const COMMANDS: CommandSpec[] = [SERVE, ...ADMIN_COMMANDS, DEMO_LIVE, WALLET_CERTIFY, RECONCILE_COMMAND];
+export const COMMANDS: CommandSpec[] = [
+  SERVE,
+  ...ADMIN_COMMANDS,
+  DEMO_LIVE,
+  WALLET_CERTIFY,
+  RECONCILE_COMMAND,
+  SANDBOX_TOUR,
+];
 
 const synopsis = (spec: CommandSpec) => `${spec.words.join(' ')} ${spec.synopsis}`.trim();
 
