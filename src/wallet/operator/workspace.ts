@@ -130,9 +130,7 @@ export class ObligationReview {
   resolve(call: StaffCall, id: string, reason: string, collected?: number) {
     return this.#decide(call, id, 'resolve', reason, async (locked, review) => {
       const { obligation } = locked;
-      if (collected === undefined || collected === obligation.amount) {
-        return this.#deps.ledger.decisions.resolve(locked, review);
-      }
+      if (collected === undefined) return this.#deps.ledger.decisions.resolve(locked, review);
       const refusal = partialResolveRefusal(obligation);
       if (refusal) throw validationError('collected', refusal);
       if (collected > obligation.amount) {
@@ -141,7 +139,8 @@ export class ObligationReview {
           `Field "collected" may be at most the movement's amount, ${obligation.amount}.`,
         );
       }
-      await this.#deps.ledger.decisions.resolve(locked, review, obligation.amount - collected);
+      const writtenOff = obligation.amount - collected;
+      await this.#deps.ledger.decisions.resolve(locked, review, writtenOff === 0 ? null : writtenOff);
     });
   }
 
