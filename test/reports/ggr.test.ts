@@ -13,6 +13,7 @@ import {
 } from '../helpers/sportsbook.ts';
 import { createTenant, exchange, openSession } from '../helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { NO_MONEY } from '../helpers/ggr.ts';
 
 let t: TestApp;
 let wallet: TestWallet;
@@ -77,17 +78,7 @@ after(async () => {
 });
 
 const ggr = (query: string, as = operator) => t.request('GET', `/api/v1/admin/reports/ggr${query}`, { token: as });
-const zero = {
-  bets: 0,
-  stakes: 0,
-  payouts: 0,
-  refunds: 0,
-  cashouts: 0,
-  corrections: 0,
-  ggr: 0,
-  adjustments: 0,
-  writtenOff: 0,
-};
+const zero = NO_MONEY;
 
 describe('the GGR report', () => {
   it('counts confirmed movements by the UTC day the wallet confirmed them, every day listed', async () => {

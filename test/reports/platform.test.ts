@@ -5,6 +5,7 @@ import { drainDeliveries } from '../helpers/delivery.ts';
 import { newRequestId, resultsOf, settleMarket, setUpSportsbook, type Sportsbook } from '../helpers/sportsbook.ts';
 import { createTenant, exchange, openSession, type TestTenant } from '../helpers/tenant.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
+import { NO_MONEY } from '../helpers/ggr.ts';
 
 let t: TestApp;
 let book: Sportsbook;
@@ -85,17 +86,7 @@ after(async () => {
   for (const { wallet } of Object.values(tenants)) await wallet.close();
 });
 
-const zero = {
-  bets: 0,
-  stakes: 0,
-  payouts: 0,
-  refunds: 0,
-  cashouts: 0,
-  corrections: 0,
-  ggr: 0,
-  adjustments: 0,
-  writtenOff: 0,
-};
+const zero = NO_MONEY;
 const ggr = (query: string, as = book.admin, headers: Record<string, string> = {}) =>
   t.request('GET', `/api/v1/admin/reports/ggr${query}`, { token: as, headers });
 
