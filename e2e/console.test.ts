@@ -733,6 +733,17 @@ describe('the staff console', { skip }, () => {
     await noSeriousViolations(page, 'adjustments in Portuguese');
     await shoot(page, 'pt-BR-adjustments');
 
+    // the GGR report, what the wallet collected and what was written off apart, and the workspace's queue
+    await page.getByRole('link', { name: 'Relatório de GGR' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Relatório de GGR' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Baixado como perda', exact: true }).first().waitFor();
+    await noSeriousViolations(page, 'GGR report in Portuguese');
+    await shoot(page, 'pt-BR-ggr');
+    await page.getByRole('link', { name: 'Entrega financeira' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Entrega financeira e exceções' }).waitFor();
+    await noSeriousViolations(page, 'workspace in Portuguese');
+    await shoot(page, 'pt-BR-workspace');
+
     // signed out and back another day: the sign-in page speaks the language chosen (kept in localStorage)
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.getByText('Você saiu.').waitFor();

@@ -515,7 +515,7 @@ export const en = {
   report: {
     title: 'GGR report',
     intro:
-      'Gross gaming revenue by UTC day, from the money the wallet confirmed: stakes less payouts, refunds, cash-outs and corrections. Adjustments are shown apart.',
+      'Gross gaming revenue by UTC day, from the money the wallet confirmed: stakes less payouts, refunds, cash-outs and corrections. Adjustments, and what debits resolved in part left uncollected (written off), are shown apart.',
     from: 'From (UTC day)',
     to: 'To (UTC day, included)',
     tenantHint: 'Leave empty for every tenant, with totals per currency.',

@@ -509,7 +509,7 @@ export const es: Messages = {
   report: {
     title: 'Reporte de GGR',
     intro:
-      'Ingresos brutos de juego (GGR) por día UTC, según el dinero que confirmó la billetera: montos apostados menos pagos, reembolsos, cobros anticipados y correcciones. Los ajustes se muestran aparte.',
+      'Ingresos brutos de juego (GGR) por día UTC, según el dinero que confirmó la billetera: montos apostados menos pagos, reembolsos, cobros anticipados y correcciones. Los ajustes, y lo que los débitos resueltos en parte dejaron sin cobrar (dado por perdido), se muestran aparte.',
     from: 'Desde (día UTC)',
     to: 'Hasta (día UTC, incluido)',
     tenantHint: 'Déjalo vacío para todos los tenants, con totales por moneda.',

@@ -506,7 +506,7 @@ export const ptBR: Messages = {
   report: {
     title: 'Relatório de GGR',
     intro:
-      'Receita bruta de jogo (GGR) por dia UTC, a partir do dinheiro que a carteira confirmou: valores apostados menos pagamentos, reembolsos, encerramentos e correções. Os ajustes aparecem à parte.',
+      'Receita bruta de jogo (GGR) por dia UTC, a partir do dinheiro que a carteira confirmou: valores apostados menos pagamentos, reembolsos, encerramentos e correções. Os ajustes, e o que os débitos resolvidos em parte deixaram de cobrar (baixado como perda), aparecem à parte.',
     from: 'De (dia UTC)',
     to: 'Até (dia UTC, incluído)',
     tenantHint: 'Deixe em branco para todos os tenants, com totais por moeda.',

@@ -203,3 +203,15 @@ export function OnceSecret(props: { label: string; value: string }) {
 export function Badge(props: { tone?: 'good' | 'bad' | 'warn' | 'neutral'; children: ComponentChildren }) {
   return <span class={`badge badge-${props.tone ?? 'neutral'}`}>{props.children}</span>;
 }
+
+/**
+ * A table in a box that scrolls sideways when it is wider than the screen (many columns, longer words in Portuguese):
+ * focusable and named, so that a keyboard can scroll it as well as a finger.
+ */
+export function ScrollingTable(props: { label: string; class?: string; children: ComponentChildren }) {
+  return (
+    <div class={props.class ?? 'table-wrap'} tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}

@@ -7,7 +7,7 @@ import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { download } from '../../ui/download.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Empty, Failure, Field, FormError, Loading, Page } from '../../ui/ui.tsx';
+import { Empty, Failure, Field, FormError, Loading, Page, ScrollingTable } from '../../ui/ui.tsx';
 
 type Answer = ApiResponse<'ggrReport'>;
 type TenantReport = Extract<Answer, { days: unknown }>;
@@ -143,7 +143,7 @@ function TenantSection(props: { report: TenantReport }) {
         {report.name} · {report.currency} <span class="muted small">{report.tenantId}</span>
       </h2>
       <Chart report={report} />
-      <div class="table-wrap">
+      <ScrollingTable label={t.report.caption(report.name)}>
         <table class="table">
           <caption class="visually-hidden">{t.report.caption(report.name)}</caption>
           <FiguresHead first={t.report.day} />
@@ -154,7 +154,7 @@ function TenantSection(props: { report: TenantReport }) {
             <Row label={t.report.total} figures={report.totals} currency={report.currency} strong />
           </tbody>
         </table>
-      </div>
+      </ScrollingTable>
     </section>
   );
 }
@@ -227,7 +227,7 @@ function Totals(props: { totals: Array<Figures & { currency: string }> }) {
   return (
     <section class="panel" aria-labelledby="report-totals">
       <h2 id="report-totals">{t.report.totals}</h2>
-      <div class="table-wrap">
+      <ScrollingTable label={t.report.totalsCaption}>
         <table class="table">
           <caption class="visually-hidden">{t.report.totalsCaption}</caption>
           <FiguresHead first={t.report.currency} />
@@ -237,7 +237,7 @@ function Totals(props: { totals: Array<Figures & { currency: string }> }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollingTable>
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { count, dateTime, milliseconds, money, percent } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { href } from '../../router.ts';
 import { useLoad } from '../../ui/load.ts';
-import { Empty, Failure, Loading, Page } from '../../ui/ui.tsx';
+import { Empty, Failure, Loading, Page, ScrollingTable } from '../../ui/ui.tsx';
 
 type Dashboard = ApiResponse<'platformDashboard'>;
 type Period = Dashboard['today'];
@@ -133,7 +133,7 @@ function Money(props: { title: string; period: Period }) {
       {props.period.currencies.length === 0 ? (
         <p class="muted">{t.home.noMoney}</p>
       ) : (
-        <div class="table-overflow">
+        <ScrollingTable class="table-overflow" label={t.home.figuresCaption(props.title)}>
           <table class="table">
             <caption class="visually-hidden">{t.home.figuresCaption(props.title)}</caption>
             <thead>
@@ -159,7 +159,7 @@ function Money(props: { title: string; period: Period }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       )}
     </section>
   );
