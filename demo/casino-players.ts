@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { callJson } from './http.ts';
-import { CasinoError, COOKIE, LOCALES, type CasinoState, type Locale } from './casino-state.ts';
+import { browserLocale, CasinoError, COOKIE, LOCALES, type CasinoState, type Locale } from './casino-state.ts';
+import { fill, MESSAGES } from './messages.ts';
 import { casinoPage, startingPage, type PageConfig } from './page.ts';
 
 /**
@@ -11,7 +12,10 @@ export function playerRoutes(app: FastifyInstance, state: CasinoState): void {
   app.get('/', async (request, reply) => {
     reply.header('content-type', 'text/html; charset=utf-8');
     const casino = state.setup;
-    if (!casino) return reply.code(503).header('retry-after', '2').send(startingPage());
+    if (!casino) {
+      const locale = browserLocale(request.headers['accept-language']) ?? 'en';
+      return reply.code(503).header('retry-after', '2').send(startingPage(locale));
+    }
     const visitor = state.ensureVisitor(request, reply);
     const account = state.accountOf(visitor);
     const locale = state.localeOf(visitor);
@@ -21,7 +25,7 @@ export function playerRoutes(app: FastifyInstance, state: CasinoState): void {
       try {
         launchToken = await state.openSession(account, visitor);
       } catch (error) {
-        notice = `The casino could not open a sportsbook session: ${(error as Error).message}`;
+        notice = fill(MESSAGES[locale].sessionFailed, { error: (error as Error).message });
       }
     }
     const config: PageConfig = {
@@ -32,6 +36,7 @@ export function playerRoutes(app: FastifyInstance, state: CasinoState): void {
       currency: casino.currency,
       locale,
       locales: [...LOCALES],
+      messages: MESSAGES,
       launchToken,
       player: account ? { name: account.name } : null,
       balance: account ? await state.balanceOf(account).catch(() => null) : null,

@@ -7,6 +7,7 @@
  * - Its page loads `{sportsbook}/embed/v1.js` and mounts the sportsbook (public/casino.js).
  * - Its cashier credits the player in the casino's wallet (the reference wallet's control API).
  * - A development-only "trader shortcut" settles markets with a trader staff token the demo created.
+ * - A development-only "wallet fault switch" makes its wallet refuse the next credit or debit, once.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { cashierRoutes } from './casino-cashier.ts';
 import { playerRoutes } from './casino-players.ts';
 import { CasinoError, CasinoState, type CasinoSetup } from './casino-state.ts';
 import { traderShortcutRoutes } from './casino-trader-shortcut.ts';
+import { walletFaultRoutes } from './casino-wallet-fault.ts';
 import { HttpError } from './http.ts';
 
 export interface Casino {
@@ -60,6 +62,7 @@ export async function startCasino(port: number, host: string): Promise<Casino> {
   playerRoutes(app, state);
   cashierRoutes(app, state);
   traderShortcutRoutes(app, state);
+  walletFaultRoutes(app, state);
 
   const url = await app.listen({ port, host });
   return {

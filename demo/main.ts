@@ -67,9 +67,13 @@ async function main(): Promise<number> {
   say('  2. Add odds to the bet slip and place a single or an accumulator: watch bet_placed and balance_changed.');
   say('  3. Press Deposit in the sportsbook: the casino cashier credits its wallet, then refreshes the balance.');
   say('  4. In "Trader shortcut", settle the market of your bet: bet_settled arrives, the payout reaches the wallet.');
-  say('  5. Open My Bets and cash out an open bet; switch the language in the casino header; log out.');
+  say('  5. Open My Bets and cash out an open bet; switch the language in the casino header (EN, PT, ES); log out.');
   say('  6. Sign in to the staff console as the trader and settle a market from its dry run; as the operator, find');
   say('     the bet by the casino player id (casino-ana, ...) and see its payout under Financial delivery.');
+  say('  7. In "Wallet fault switch", press "Refuse the next one" (one shot), then settle a winning bet: the wallet');
+  say(
+    '     refuses its payout (403 player_blocked), and the operator finds it held under Financial delivery to retry.',
+  );
   say('');
   say('  Ctrl-C stops everything (the next start begins from scratch).');
 

@@ -1,4 +1,6 @@
 /** The demo casino's HTML, rendered on its server. The behaviour is in public/casino.js, the look in casino.css. */
+import type { Locale } from './casino-state.ts';
+import { fill, MESSAGES, type MessageKey, type Messages } from './messages.ts';
 
 export interface PageConfig {
   brand: string;
@@ -6,8 +8,10 @@ export interface PageConfig {
   apiReferenceUrl: string;
   tenant: string;
   currency: string;
-  locale: string;
-  locales: string[];
+  locale: Locale;
+  locales: Locale[];
+  /** The casino's words in each of its languages: the page switches language without a reload. */
+  messages: Readonly<Record<Locale, Messages>>;
   /** A single-use launch token for the logged-in player, or null for an anonymous visitor. */
   launchToken: string | null;
   player: { name: string } | null;
@@ -17,7 +21,8 @@ export interface PageConfig {
   notice: string | null;
 }
 
-const LOCALE_NAMES: Record<string, string> = { en: 'English', 'pt-BR': 'Português', es: 'Español' };
+/** Each language by its own name (the switch shows it so, whatever the page's language). */
+const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'pt-BR': 'Português', es: 'Español' };
 export const DEMO_PLAYERS = ['Ana', 'Bruno', 'Carla'];
 
 function escapeHtml(value: string): string {
@@ -36,13 +41,18 @@ function scriptJson(value: unknown): string {
 }
 
 export function casinoPage(config: PageConfig): string {
+  const words = config.messages[config.locale];
+  /** A message of the page's language, escaped; {brand} filled in. */
+  const t = (key: MessageKey) => escapeHtml(fill(words[key], { brand: config.brand }));
+  /** An element's text that follows the language switch (public/casino.js fills `data-t` again). */
+  const text = (key: MessageKey) => `data-t="${key}">${t(key)}`;
   const brand = escapeHtml(config.brand);
   const sportsbook = escapeHtml(config.sportsbookUrl);
   const locales = config.locales
     .map(
       (locale) =>
         `<option value="${escapeHtml(locale)}"${locale === config.locale ? ' selected' : ''}>` +
-        `${escapeHtml(LOCALE_NAMES[locale] ?? locale)}</option>`,
+        `${escapeHtml(LOCALE_NAMES[locale])}</option>`,
     )
     .join('');
   const chips = DEMO_PLAYERS.map(
@@ -53,7 +63,7 @@ export function casinoPage(config: PageConfig): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<title>${brand} Casino · Sports</title>
+<title>${t('pageTitle')}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/casino.css">
 <script type="application/json" id="casino-config">${scriptJson(config)}</script>
@@ -62,103 +72,120 @@ export function casinoPage(config: PageConfig): string {
 </head>
 <body>
 <header class="topbar">
-  <a class="brand" href="/" aria-label="${brand} Casino, home">
+  <a class="brand" href="/" aria-label="${t('brandHome')}" data-t-label="brandHome">
     <span class="brand-mark" aria-hidden="true">★</span>
-    <span class="brand-name">${brand}</span><span class="brand-kind">casino</span>
+    <span class="brand-name">${brand}</span><span class="brand-kind" ${text('brandKind')}</span>
   </a>
-  <nav class="sections" aria-label="Casino sections">
-    <a href="/" class="section">Slots</a>
-    <a href="/" class="section">Live casino</a>
-    <a href="/" class="section active" aria-current="page">Sports</a>
-    <a href="/" class="section">Promotions</a>
+  <nav class="sections" aria-label="${t('sectionsLabel')}" data-t-label="sectionsLabel">
+    <a href="/" class="section" ${text('sectionSlots')}</a>
+    <a href="/" class="section" ${text('sectionLive')}</a>
+    <a href="/" class="section active" aria-current="page" ${text('sectionSports')}</a>
+    <a href="/" class="section" ${text('sectionPromotions')}</a>
   </nav>
   <div class="account" id="account" aria-live="polite">
     <div class="signed-in" id="signed-in" hidden>
-      <div class="balance" title="Your balance in the casino wallet (updated by balance_changed)">
-        <span class="balance-label">Balance</span>
+      <div class="balance" title="${t('balanceTitle')}" data-t-title="balanceTitle">
+        <span class="balance-label" ${text('balance')}</span>
         <output class="balance-amount" id="balance">–</output>
       </div>
-      <button type="button" class="button gold" id="deposit">Deposit</button>
+      <button type="button" class="button gold" id="deposit" ${text('deposit')}</button>
       <div class="who">
         <span class="avatar" id="avatar" aria-hidden="true"></span>
         <span class="who-text"><span class="who-name" id="player-name"></span>
-        <a href="/" class="logout" id="logout">Log out</a></span>
+        <a href="/" class="logout" id="logout" ${text('logOut')}</a></span>
       </div>
     </div>
     <div class="signed-out" id="signed-out" hidden>
-      <button type="button" class="button ghost" id="join">Join</button>
-      <button type="button" class="button gold" id="login">Log in</button>
+      <button type="button" class="button ghost" id="join" ${text('join')}</button>
+      <button type="button" class="button gold" id="login" ${text('logIn')}</button>
     </div>
-    <label class="locale"><span class="sr-only">Language</span>
+    <label class="locale"><span class="sr-only" ${text('language')}</span>
       <select id="locale">${locales}</select>
     </label>
   </div>
 </header>
 <p class="devbar" role="note">
-  <strong>Demo casino</strong> · a development tool<span class="devbar-more"> on its own origin, embedding the
-  sportsbook at
+  <strong ${text('devbarTitle')}</strong> · <span ${text('devbarTool')}</span><span class="devbar-more">
+  <span ${text('devbarEmbedding')}</span>
   <a href="${sportsbook}/?tenant=${escapeHtml(encodeURIComponent(config.tenant))}" target="_blank" rel="noopener">${sportsbook}</a></span>
-  · <a href="${escapeHtml(config.apiReferenceUrl)}" target="_blank" rel="noopener">API reference</a>
+  · <a href="${escapeHtml(config.apiReferenceUrl)}" target="_blank" rel="noopener" ${text('apiReference')}</a>
 </p>
 ${config.notice ? `<p class="notice" role="alert">${escapeHtml(config.notice)}</p>` : ''}
 <main class="layout">
-  <section class="stage" aria-label="Sportsbook">
+  <section class="stage" aria-label="${t('sportsbookLabel')}" data-t-label="sportsbookLabel">
     <div id="sportsbook" class="sportsbook"></div>
   </section>
-  <aside class="side" aria-label="Developer panels">
+  <aside class="side" aria-label="${t('sidePanels')}" data-t-label="sidePanels">
     <section class="card trader" aria-labelledby="trader-title">
       <div class="card-head">
-        <h2 id="trader-title">Trader shortcut</h2>
-        <span class="tag">dev tool</span>
+        <h2 id="trader-title" ${text('traderTitle')}</h2>
+        <span class="tag" ${text('devTool')}</span>
       </div>
-      <p class="hint">The markets of open bets at this casino. A button settles one from the casino server
-        with a trader token the demo made: a development shortcut, never part of a real casino.</p>
+      <p class="hint" ${text('traderHint')}</p>
       <p id="trader-note" class="trader-note" role="status" hidden></p>
-      <div id="trader" class="trader-list"><p class="empty">Log in, place a bet in the sportsbook, and its market shows here.</p></div>
+      <div id="trader" class="trader-list"><p class="empty" ${text('traderEmptyVisitor')}</p></div>
       <p class="dev-actions" id="dev-actions" hidden>
-        <button type="button" class="link" id="end-session">End the sportsbook session</button>
-        from the casino server, to watch <code>onSessionExpired</code> fetch a new launch token.
+        <button type="button" class="link" id="end-session" ${text('endSession')}</button>
+        <span ${text('endSessionWhy')}</span> <code>onSessionExpired</code> <span ${text('endSessionThen')}</span>
       </p>
+    </section>
+    <section class="card fault" aria-labelledby="fault-title">
+      <div class="card-head">
+        <h2 id="fault-title" ${text('faultTitle')}</h2>
+        <span class="tag" ${text('faultTag')}</span>
+      </div>
+      <p class="hint" ${text('faultHint')}</p>
+      <fieldset class="fault-choice">
+        <legend ${text('faultChoice')}</legend>
+        <label class="fault-option"><input type="radio" name="fault-target" value="credit" checked>
+          <span ${text('faultCredit')}</span></label>
+        <label class="fault-option"><input type="radio" name="fault-target" value="debit">
+          <span ${text('faultDebit')}</span></label>
+      </fieldset>
+      <p class="fault-state" id="fault-state" role="status" ${text('faultOff')}</p>
+      <p class="fault-last" id="fault-last" hidden></p>
+      <div class="fault-actions">
+        <button type="button" class="button small" id="fault-arm" ${text('faultArm')}</button>
+        <button type="button" class="link" id="fault-disarm" hidden ${text('faultDisarm')}</button>
+      </div>
     </section>
     <section class="card events" aria-labelledby="events-title">
       <div class="card-head">
-        <h2 id="events-title">Sportsbook events <span class="count" id="event-count">0</span></h2>
-        <button type="button" class="link" id="clear-events">Clear</button>
+        <h2 id="events-title"><span ${text('eventsTitle')}</span> <span class="count" id="event-count">0</span></h2>
+        <button type="button" class="link" id="clear-events" ${text('clear')}</button>
       </div>
-      <p class="hint">What the SDK reports (protocol v1), newest first; <span class="dir-out">→</span> marks the
-        commands this page sent.</p>
+      <p class="hint"><span ${text('eventsHint')}</span> <span class="dir-out">→</span>
+        <span ${text('eventsHintArrow')}</span></p>
       <ol id="events" class="event-list" aria-live="polite"></ol>
     </section>
   </aside>
 </main>
 <dialog id="login-dialog" class="dialog" aria-labelledby="login-title">
   <form method="dialog" id="login-form">
-    <h2 id="login-title">Log in to ${brand}</h2>
+    <h2 id="login-title" ${text('loginTitle')}</h2>
     <p class="dialog-reason" id="login-reason" hidden></p>
-    <label class="field"><span>Player name</span>
+    <label class="field"><span ${text('playerName')}</span>
       <input name="name" id="login-name" autocomplete="nickname" maxlength="32" required placeholder="Ana">
     </label>
-    <div class="chips" aria-label="Demo players">${chips}</div>
-    <p class="hint">Any name works: a new name is a new casino account with a welcome balance. The casino's server
-      then asks the sportsbook for a session with its integration key; the browser only sees a launch token.</p>
+    <div class="chips" aria-label="${t('demoPlayers')}" data-t-label="demoPlayers">${chips}</div>
+    <p class="hint" ${text('loginHint')}</p>
     <p class="error" id="login-error" role="alert" hidden></p>
     <div class="dialog-actions">
-      <button type="button" class="button ghost dark" value="cancel" id="login-cancel">Cancel</button>
-      <button type="submit" class="button gold" id="login-submit">Log in</button>
+      <button type="button" class="button ghost dark" value="cancel" id="login-cancel" ${text('cancel')}</button>
+      <button type="submit" class="button gold" id="login-submit" ${text('logIn')}</button>
     </div>
   </form>
 </dialog>
 <dialog id="cashier-dialog" class="dialog" aria-labelledby="cashier-title">
   <form method="dialog" id="cashier-form">
-    <h2 id="cashier-title">Cashier</h2>
-    <p class="hint">A fake cashier: the casino's server credits your casino wallet (the reference wallet's control
-      API), then the page asks the sportsbook to refresh its balance.</p>
-    <fieldset class="amounts" id="amounts"><legend>Deposit</legend></fieldset>
+    <h2 id="cashier-title" ${text('cashierTitle')}</h2>
+    <p class="hint" ${text('cashierHint')}</p>
+    <fieldset class="amounts" id="amounts"><legend ${text('deposit')}</legend></fieldset>
     <p class="success" id="cashier-done" role="status" hidden></p>
     <p class="error" id="cashier-error" role="alert" hidden></p>
     <div class="dialog-actions">
-      <button type="button" class="button ghost dark" id="cashier-cancel">Close</button>
-      <button type="submit" class="button gold" id="cashier-submit">Deposit</button>
+      <button type="button" class="button ghost dark" id="cashier-cancel" ${text('close')}</button>
+      <button type="submit" class="button gold" id="cashier-submit" ${text('deposit')}</button>
     </div>
   </form>
 </dialog>
@@ -167,10 +194,11 @@ ${config.notice ? `<p class="notice" role="alert">${escapeHtml(config.notice)}</
 `;
 }
 
-/** While the demo is still provisioning: the page reloads itself. */
-export function startingPage(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2">
-<title>Demo casino: starting</title></head><body style="font:16px system-ui;margin:3rem">
-<p>The demo is starting: this page reloads in a moment.</p></body></html>
+/** While the demo is still provisioning, in the browser's language: the page reloads itself. */
+export function startingPage(locale: Locale): string {
+  const words = MESSAGES[locale];
+  return `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2">
+<title>${escapeHtml(words.startingTitle)}</title></head><body style="font:16px system-ui;margin:3rem">
+<p>${escapeHtml(words.starting)}</p></body></html>
 `;
 }

@@ -45,7 +45,7 @@ export interface DemoOptions {
   dataDir?: string;
   /** Progress lines (default: stdout). */
   log?: (line: string) => void;
-  /** The live odds simulator (default on); tests that need still odds turn it off. */
+  /** The live odds simulator (default on); tests that need still odds turn it off (the markets then stay open). */
   live?: boolean;
 }
 
@@ -152,6 +152,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       INTEGRATION_SANDBOXES: 'true',
       // The demo's ports are its four programs' (DEMO_*_PORT): no metrics listener beside them.
       METRICS_PORT: 'off',
+      // Without the simulator nobody prices the demo catalog: still odds, and open markets for the hour a test takes
+      // (the silence rule would suspend them all after 20 s).
+      ...(live ? {} : { FEED_SILENCE_SECONDS: '3600' }),
     });
     let server: RunningServer;
     try {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { callJson } from '../demo/http.ts';
 import { startDemo } from '../demo/index.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { SCREENSHOTS } from './helpers/browser.ts';
@@ -33,6 +34,45 @@ async function logIn(page: Page, name: string): Promise<void> {
   await page.locator('#login-submit').click();
   await page.locator('#balance', { hasText: 'R$' }).waitFor();
   await page.locator('#events', { hasText: 'balance_changed' }).waitFor();
+}
+
+async function until<T>(look: () => Promise<T | undefined>, withinMs = 30_000): Promise<T> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error('gave up waiting');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+type Api = <T>(method: string, path: string) => Promise<T>;
+
+/** A selection of an open main market of a match not yet started, with the other selections of its market. */
+async function upcomingSelection(api: Api) {
+  const { sports } = await api<{ sports: Array<{ id: string; eventCount: number }> }>('GET', '/api/v1/catalog/sports');
+  for (const sport of sports.filter((entry) => entry.eventCount > 0)) {
+    const { competitions } = await api<{ competitions: Array<{ events: Array<{ id: string; status: string }> }> }>(
+      'GET',
+      `/api/v1/catalog/sports/${sport.id}`,
+    );
+    for (const summary of competitions.flatMap((competition) => competition.events)) {
+      if (summary.status !== 'scheduled') continue;
+      const { event } = await api<{
+        event: { markets: Array<{ id: string; status: string; selections: Array<{ id: string; odds: string }> }> };
+      }>('GET', `/api/v1/catalog/events/${summary.id}`);
+      const market = event.markets.find((candidate) => candidate.status === 'open');
+      if (!market) continue;
+      const selection = market.selections[0]!;
+      return {
+        marketId: market.id,
+        selectionId: selection.id,
+        odds: selection.odds,
+        others: market.selections.map((entry) => entry.id),
+      };
+    }
+  }
+  throw new Error('no open market of an upcoming match');
 }
 
 describe('the demo casino', { skip }, () => {
@@ -84,6 +124,105 @@ describe('the demo casino', { skip }, () => {
     const choice = page.locator('#locale');
     assert.ok(await choice.isVisible(), 'the language switch is on the phone too');
     assert.equal(await choice.inputValue(), 'es');
+    await page.close();
+  });
+
+  it('speaks Portuguese at 390 px: its own buttons, title and money, and the sportsbook with it; axe finds nothing serious', async () => {
+    const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true, locale: 'pt-BR' });
+    await page.goto(demo.casinoUrl);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
+    assert.equal(await page.title(), 'Aurora Cassino · Esportes');
+    assert.equal(await page.locator('#login').innerText(), 'Entrar');
+    assert.equal(await page.locator('#join').innerText(), 'Cadastrar');
+    assert.match((await page.locator('#sportsbook iframe').getAttribute('src'))!, /locale=pt-BR/);
+    await page.locator('#login').click();
+    assert.equal(await page.locator('#login-title').innerText(), 'Entrar no Aurora');
+    await page.locator('#login-name').fill('Bia');
+    await page.locator('#login-submit').click();
+    // Intl in the chosen language: R$ 1.000,00
+    await page.locator('#balance', { hasText: /R\$\s1\.000,00/ }).waitFor();
+    await page.locator('#events', { hasText: 'balance_changed' }).waitFor();
+    assert.equal(await page.locator('#deposit').innerText(), 'Depositar');
+    assert.equal(await page.locator('#logout').innerText(), 'Sair');
+    const frame = page.frameLocator('#sportsbook iframe');
+    await frame.locator('html[lang="pt-BR"]').waitFor();
+    await page.waitForTimeout(500);
+    const found = await seriousViolations(page);
+    assert.deepEqual(found, [], found.join('; '));
+    await page.screenshot({ path: join(SCREENSHOTS, 'demo-e2e-390-pt-BR.png') });
+    // the panels below the sportsbook, in Portuguese too
+    await page.locator('#fault-title').scrollIntoViewIfNeeded();
+    assert.equal(await page.locator('#fault-title').innerText(), 'Chave de falha da carteira');
+    await page.screenshot({ path: join(SCREENSHOTS, 'demo-e2e-390-pt-BR-panels.png'), fullPage: true });
+
+    // the switch changes the casino's words and the sportsbook's at once, without a reload
+    await page.locator('#locale').selectOption('es');
+    await frame.locator('html[lang="es"]').waitFor();
+    assert.equal(await page.title(), 'Aurora Casino · Deportes');
+    assert.equal(await page.locator('#logout').innerText(), 'Salir');
+    assert.equal(await page.locator('#fault-title').innerText(), 'Interruptor de fallo de la billetera');
+    await page.close();
+  });
+
+  it("the operator's fault switch makes the wallet refuse the next payout once: it is held for review, and a retry pays it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(demo.casinoUrl);
+    await logIn(page, 'Carla');
+    await page.locator('input[name="fault-target"][value="credit"]').check();
+    await page.locator('#fault-arm').click();
+    await page.locator('#fault-state', { hasText: 'Armed, one shot' }).waitFor();
+
+    // Carla stakes on a match not yet started (her session, as the sportsbook would), and a trader settles it won
+    const api = <T>(method: string, path: string, options: Parameters<typeof callJson>[3] = {}) =>
+      callJson<T>(demo.sportsbookUrl, method, path, options);
+    const { token } = await api<{ token: string }>('POST', '/api/v1/integration/sessions', {
+      headers: { 'x-tenant-id': demo.tenantId, 'x-api-key': demo.secrets.integrationApiKey },
+      body: { externalPlayerId: 'casino-carla' },
+    });
+    const leg = await upcomingSelection(api);
+    const { bet } = await api<{ bet: { id: string } }>('POST', '/api/v1/bets', {
+      token,
+      body: {
+        requestId: `fault-${Date.now()}`,
+        stake: 10_00,
+        legs: [{ selectionId: leg.selectionId, odds: leg.odds }],
+      },
+    });
+    await api('POST', `/api/v1/admin/trading/markets/${encodeURIComponent(leg.marketId)}/settle`, {
+      token: demo.secrets.traderToken,
+      body: { results: leg.others.map((id) => ({ selectionId: id, result: id === leg.selectionId ? 'won' : 'lost' })) },
+    });
+
+    type Obligation = {
+      id: string;
+      kind: string;
+      status: string;
+      holdReason: string | null;
+      operatorCode: string | null;
+    };
+    const payout = async () => {
+      const { obligations } = await api<{ obligations: Obligation[] }>(
+        'GET',
+        `/api/v1/admin/obligations?bet=${encodeURIComponent(bet.id)}`,
+        { token: demo.secrets.operatorToken },
+      );
+      return obligations.find((obligation) => obligation.kind === 'payout');
+    };
+    const held = await until(async () => ((await payout())?.status === 'held' ? payout() : undefined));
+    assert.equal(held.holdReason, 'refused');
+    assert.equal(held.operatorCode, 'player_blocked');
+
+    // the page says what the wallet refused, and that the switch is off again (one shot)
+    await page.locator('#fault-last', { hasText: 'payout' }).waitFor({ timeout: 20_000 });
+    await page.locator('#fault-state', { hasText: 'Off' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'demo-e2e-fault-1440.png') });
+
+    // in the Financial delivery workspace an operator retries it: the wallet answers normally now
+    await api('POST', `/api/v1/admin/obligations/${held.id}/retry`, {
+      token: demo.secrets.operatorToken,
+      body: { reason: 'the demo fault switch is off again' },
+    });
+    await until(async () => ((await payout())?.status === 'applied' ? true : undefined));
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 // The demo casino's page: mounts the sportsbook with the SDK (/embed/v1.js, global `Bookmaker`), shows every event
 // it reports, keeps the header balance from balance_changed, and plays the casino's part: log-in, cashier, log-out.
-// Server calls go to the casino's own server (same origin); the integration key never reaches this page.
+// Server calls go to the casino's own server (same origin); the integration key never reaches this page. Its words
+// come from the message tables the server put in the config (demo/messages.ts), in the language the switch chose.
 /* global document, window, Bookmaker */
 'use strict';
 
@@ -15,6 +16,30 @@
   const byId = (id) => document.getElementById(id);
   /** @type {any} */
   let handle = null;
+
+  // ---- words ----
+
+  /** A message in the chosen language, its {placeholders} filled in ({brand} always). */
+  const tr = (key, values = {}) => {
+    const text = config.messages[state.locale]?.[key] ?? config.messages.en[key] ?? key;
+    const all = { brand: config.brand, ...values };
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in all ? String(all[name]) : whole));
+  };
+  const number = (value) => new Intl.NumberFormat(state.locale).format(value);
+  /** A counted message: `{base}_one` or `{base}_other` by the language's plural rules, {n} in its digits. */
+  const counted = (base, n) =>
+    tr(`${base}_${new Intl.PluralRules(state.locale).select(n) === 'one' ? 'one' : 'other'}`, { n: number(n) });
+
+  /** The page's own words again, after the language changed (the server rendered them in the first one). */
+  function applyWords() {
+    document.documentElement.lang = state.locale;
+    document.title = tr('pageTitle');
+    for (const element of document.querySelectorAll('[data-t]')) element.textContent = tr(element.dataset.t);
+    for (const element of document.querySelectorAll('[data-t-title]')) element.title = tr(element.dataset.tTitle);
+    for (const element of document.querySelectorAll('[data-t-label]')) {
+      element.setAttribute('aria-label', tr(element.dataset.tLabel));
+    }
+  }
 
   // ---- money ----
 
@@ -34,7 +59,12 @@
       credentials: 'same-origin',
     });
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
-    if (!response.ok) throw new Error(answer?.error?.message ?? `${response.status} ${response.statusText}`);
+    if (!response.ok) {
+      // the casino's own refusals in the chosen language; anything else as its server said it
+      const code = answer?.error?.code;
+      const known = code && config.messages.en[`error_${code}`] ? tr(`error_${code}`) : null;
+      throw new Error(known ?? answer?.error?.message ?? `${response.status} ${response.statusText}`);
+    }
     return answer;
   }
   const post = (path, body = {}) => call('POST', path, body);
@@ -56,7 +86,7 @@
   const MAX_EVENTS = 200;
   let eventCount = 0;
   const time = (date) =>
-    `${date.toLocaleTimeString('en-GB', { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+    `${date.toLocaleTimeString(state.locale, { hour12: false })}.${String(date.getMilliseconds()).padStart(3, '0')}`;
   /** Launch tokens are single use and already spent once shown, but they still do not belong on a screen. */
   const redact = (payload) =>
     payload && typeof payload.launchToken === 'string' ? { ...payload, launchToken: 'bm_launch_…' } : payload;
@@ -69,7 +99,7 @@
     const arrow = document.createElement('span');
     arrow.className = direction === 'out' ? 'dir-out' : 'dir-in';
     arrow.textContent = direction === 'out' ? '→' : '←';
-    arrow.title = direction === 'out' ? 'command sent to the sportsbook' : 'event from the sportsbook';
+    arrow.title = direction === 'out' ? tr('commandSent') : tr('eventReceived');
     const name = document.createElement('span');
     name.className = 'event-type';
     name.textContent = type;
@@ -83,7 +113,7 @@
     const list = byId('events');
     list.prepend(item);
     while (list.children.length > MAX_EVENTS) list.lastElementChild.remove();
-    byId('event-count').textContent = String((eventCount += 1));
+    byId('event-count').textContent = number((eventCount += 1));
   }
   /** A command this page sends, logged before the SDK posts it. */
   function command(type, payload = {}) {
@@ -116,16 +146,10 @@
 
   // ---- log-in ----
 
-  const LOGIN_REASONS = {
-    place_bet: 'Log in to place your bet: the sportsbook asked (login_required, place_bet).',
-    my_bets: 'Log in to see your bets: the sportsbook asked (login_required, my_bets).',
-    login_button: 'You pressed Log in inside the sportsbook (login_required, login_button).',
-    deposit: 'Log in to deposit.',
-    join: 'Pick any name: a new name is a new account with a welcome balance.',
-  };
+  const LOGIN_REASONS = ['place_bet', 'my_bets', 'login_button', 'deposit', 'join'];
 
   function openLogin(reason) {
-    const text = LOGIN_REASONS[reason];
+    const text = LOGIN_REASONS.includes(reason) ? tr(`loginReason_${reason}`) : undefined;
     byId('login-reason').hidden = !text;
     byId('login-reason').textContent = text ?? '';
     byId('login-error').hidden = true;
@@ -219,7 +243,7 @@
     byId('cashier-submit').disabled = true;
     try {
       await post('/cashier/deposit', { amount });
-      byId('cashier-done').textContent = `${money(amount)} credited to your casino wallet.`;
+      byId('cashier-done').textContent = tr('credited', { amount: money(amount) });
       byId('cashier-done').hidden = false;
       command('refresh_balance');
       handle?.refreshBalance();
@@ -233,35 +257,38 @@
 
   // ---- the trader shortcut (development only) ----
 
-  const WINNER_LABELS = { home: 'Home wins', draw: 'Draw', away: 'Away wins' };
+  const WINNERS = ['home', 'draw', 'away'];
   let traderTimer = 0;
   let traderBusy = false;
+  /** The markets last shown, drawn again in a new language. */
+  let traderMarkets = [];
 
   const oneWinner = (market) => market.marketType === 'match_result' || market.marketType === 'moneyline';
   function settleLabel(market, selection) {
-    return (oneWinner(market) && WINNER_LABELS[selection.outcome]) || selection.name;
+    return oneWinner(market) && WINNERS.includes(selection.outcome)
+      ? tr(`winner_${selection.outcome}`)
+      : selection.name;
   }
   /** Who won, in words: the team for home and away, else the selection. */
   function winnerName(market, selection) {
-    if (oneWinner(market) && selection.outcome === 'home') return `${market.home} won`;
-    if (oneWinner(market) && selection.outcome === 'away') return `${market.away} won`;
-    if (oneWinner(market) && selection.outcome === 'draw') return 'Draw';
-    return `${selection.name} won`;
+    if (oneWinner(market) && selection.outcome === 'home') return tr('teamWon', { name: market.home });
+    if (oneWinner(market) && selection.outcome === 'away') return tr('teamWon', { name: market.away });
+    if (oneWinner(market) && selection.outcome === 'draw') return tr('winner_draw');
+    return tr('teamWon', { name: selection.name });
   }
   function selectionTitle(market, selection) {
     const who = winnerName(market, selection);
-    return `${who}: ${selection.name} won, the other selections lost (odds ${selection.odds})`;
+    return tr('selectionTitle', { who, selection: selection.name, odds: selection.odds });
   }
 
   function renderTrader(markets) {
+    traderMarkets = markets;
     const root = byId('trader');
     root.replaceChildren();
     if (markets.length === 0) {
       const empty = document.createElement('p');
       empty.className = 'empty';
-      empty.textContent = state.player
-        ? 'No open bets yet: place one in the sportsbook and its market shows here.'
-        : 'Log in, place a bet in the sportsbook, and its market shows here.';
+      empty.textContent = state.player ? tr('traderEmptyPlayer') : tr('traderEmptyVisitor');
       root.append(empty);
       return;
     }
@@ -273,7 +300,9 @@
       if (market.eventStatus === 'live') {
         const live = document.createElement('span');
         live.className = 'badge live';
-        live.textContent = market.score ? `Live ${market.score.home}-${market.score.away}` : 'Live';
+        live.textContent = market.score
+          ? tr('liveScore', { score: `${number(market.score.home)}-${number(market.score.away)}` })
+          : tr('live');
         head.append(live);
       }
       const title = document.createElement('strong');
@@ -281,12 +310,16 @@
       head.append(title);
       const sub = document.createElement('div');
       sub.className = 'market-sub';
-      const bets = `${market.bets} open bet${market.bets === 1 ? '' : 's'}`;
-      sub.textContent = `${market.competition} · ${market.marketName} · ${bets}, ${money(market.stake)} · settle as:`;
+      sub.textContent = tr('marketLine', {
+        competition: market.competition,
+        market: market.marketName,
+        bets: counted('openBets', market.bets),
+        stake: money(market.stake),
+      });
       const actions = document.createElement('div');
       actions.className = 'settle';
       actions.setAttribute('role', 'group');
-      actions.setAttribute('aria-label', `Settle ${market.eventName}, ${market.marketName}`);
+      actions.setAttribute('aria-label', tr('settleGroup', { event: market.eventName, market: market.marketName }));
       const result = document.createElement('p');
       result.className = 'settle-result';
       result.hidden = true;
@@ -307,7 +340,9 @@
   async function loadTrader() {
     window.clearTimeout(traderTimer);
     traderTimer = window.setTimeout(() => void loadTrader(), 10_000);
-    if (traderBusy || document.hidden) return;
+    if (document.hidden) return;
+    if (fault.armed) void loadFault(); // has the wallet used it yet?
+    if (traderBusy) return;
     try {
       const { markets } = await call('GET', '/trader/markets');
       if (!traderBusy) renderTrader(markets);
@@ -326,13 +361,15 @@
         selectionId: selection.id,
       });
       const owed = report.owed.map((entry) => money(entry.credits, entry.currency)).join(', ') || money(0);
-      const settled = report.bets.settled;
-      const summary =
-        `${market.eventName}, ${market.marketName}: ${winnerName(market, selection)}. ` +
-        `${settled} bet${settled === 1 ? '' : 's'} settled, ${owed} owed to players.`;
-      result.textContent = 'Settled: the sportsbook reports bet_settled when it next reads the open bets (every 15 s).';
+      result.textContent = tr('settledResult');
       result.hidden = false;
-      byId('trader-note').textContent = `Last settlement: ${summary}`;
+      byId('trader-note').textContent = tr('lastSettlement', {
+        event: market.eventName,
+        market: market.marketName,
+        winner: winnerName(market, selection),
+        settled: counted('betsSettled', report.bets.settled),
+        owed,
+      });
       byId('trader-note').hidden = false;
       card.classList.add('settled');
       window.setTimeout(() => {
@@ -367,20 +404,55 @@
     }
   }
 
+  // ---- the wallet fault switch (the demo's operator) ----
+
+  /** The switch as the casino's server last said it: { armed: 'credit' | 'debit' | null, last: {...} | null }. */
+  let fault = { armed: null, last: null };
+
+  function renderFault() {
+    const armed = fault.armed;
+    byId('fault-state').textContent = armed ? tr(`faultArmed_${armed}`) : tr('faultOff');
+    byId('fault-state').classList.toggle('armed', Boolean(armed));
+    byId('fault-disarm').hidden = !armed;
+    const last = fault.last;
+    byId('fault-last').hidden = !last;
+    if (last) {
+      byId('fault-last').textContent = tr('faultUsed', {
+        kind: last.kind,
+        amount: money(last.amount, last.currency || state.currency),
+        status: last.status,
+        code: last.code,
+        time: new Date(last.at).toLocaleTimeString(state.locale, { hour12: false }),
+      });
+    }
+  }
+
+  async function faultCall(method, body) {
+    try {
+      fault = await call(method, '/dev/wallet-fault', body);
+    } catch (error) {
+      byId('fault-last').textContent = error.message;
+      byId('fault-last').hidden = false;
+      return;
+    }
+    renderFault();
+  }
+  const loadFault = () => faultCall('GET');
+
   // ---- the sportsbook ----
 
   function mount() {
     if (typeof Bookmaker === 'undefined') {
       const stage = byId('sportsbook');
       stage.classList.add('failed');
-      stage.textContent = `The SDK did not load from ${config.sportsbookUrl}/embed/v1.js: is the sportsbook running?`;
+      stage.textContent = tr('sdkMissing', { url: `${config.sportsbookUrl}/embed/v1.js` });
       return;
     }
     const options = {
       url: config.sportsbookUrl,
       tenant: config.tenant,
       locale: state.locale,
-      title: `${config.brand} sportsbook`,
+      title: tr('sportsbookTitle'),
       // the casino's own colours; its header shows the balance and Deposit, so the sportsbook's is hidden
       theme: { mode: 'dark', primary: '#8b5cf6', accent: '#ffc933', background: '#120a26', radius: 12 },
       header: false,
@@ -424,31 +496,42 @@
   });
   byId('cashier-cancel').addEventListener('click', () => byId('cashier-dialog').close());
   byId('end-session').addEventListener('click', () => void endSession());
+  byId('fault-arm').addEventListener('click', () => {
+    const target = document.querySelector('input[name="fault-target"]:checked')?.value ?? 'credit';
+    void faultCall('PUT', { target });
+  });
+  byId('fault-disarm').addEventListener('click', () => void faultCall('DELETE'));
   byId('clear-events').addEventListener('click', () => {
     byId('events').replaceChildren();
     eventCount = 0;
-    byId('event-count').textContent = '0';
+    byId('event-count').textContent = number(0);
   });
   byId('locale').addEventListener('change', (event) => {
     const locale = event.target.value;
     state.locale = locale;
-    document.documentElement.lang = locale;
+    applyWords();
     command('set_locale', { locale });
     handle?.setLocale(locale);
     void post('/locale', { locale }).catch(() => undefined);
     setBalance(state.balance);
+    byId('event-count').textContent = number(eventCount);
+    if (!traderBusy) renderTrader(traderMarkets);
+    renderFault();
   });
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) void loadTrader();
   });
   // On a phone the language switch stays, as short codes (EN, PT, ES) that fit beside the balance; each option keeps
-  // its language's name for assistive technology.
+  // its language's name for assistive technology, after the code it shows ("PT, Português": the name starts with
+  // the visible words, WCAG 2.5.3).
   const phone = window.matchMedia('(max-width: 599px)');
   const fitLanguages = () => {
     for (const option of byId('locale').options) {
       option.dataset.name ??= option.textContent;
-      option.textContent = phone.matches ? option.value.split('-')[0].toUpperCase() : option.dataset.name;
-      option.setAttribute('aria-label', option.dataset.name);
+      const code = option.value.split('-')[0].toUpperCase();
+      option.textContent = phone.matches ? code : option.dataset.name;
+      if (phone.matches) option.setAttribute('aria-label', `${code}, ${option.dataset.name}`);
+      else option.removeAttribute('aria-label');
     }
   };
   phone.addEventListener('change', fitLanguages);
@@ -457,4 +540,5 @@
   renderAccount();
   mount();
   void loadTrader();
+  void loadFault();
 })();
