@@ -1,64 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { debugDetails, explainFailure } from '../src/commands/failures.ts';
+import { assertFails, bookmaker, KEY, tempDir } from './helpers/cli-run.ts';
 import { BIN, until } from './helpers/process.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const WALLET = join(ROOT, 'reference-wallet', 'main.js');
 
-const embedded = !process.env.DATABASE_URL;
-const KEY = Buffer.alloc(32, 5).toString('base64');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `bookmaker <args>` in a clean development environment (no SECRETS_KEY unless given), optionally as another user. */
-function bookmaker(env: Record<string, string>, args: string[], as?: { uid: number; gid: number }): Promise<Run> {
-  const command = as
-    ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups', process.execPath, BIN, ...args]
-    : [process.execPath, BIN, ...args];
-  const child = spawn(command[0]!, command.slice(1), {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      APP_ENV: 'development',
-      PORT: '0',
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  // A server that should have refused to start would never end: give up on it.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
-
-/** Exit 1 and exactly these stderr lines: what is wrong and what to do, no stack trace. */
-function assertFails(run: Run, stderr: string | RegExp): void {
-  assert.doesNotMatch(run.stderr, /^\s+at /m, 'no stack trace');
-  if (typeof stderr === 'string') assert.equal(run.stderr, stderr);
-  else assert.match(run.stderr, stderr);
-  assert.equal(run.code, 1, run.stderr);
-  assert.equal(run.stdout, '');
-}
-
-const tempDir = () => mkdtempSync(join(tmpdir(), 'bookmaker-failures-'));
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A local port nothing listens on. */
@@ -89,28 +41,22 @@ describe('CLI failures are one line that says what to do', () => {
       `bookmaker: cannot stat ${file}/data: a part of this path is a file, not a directory. Set DATA_DIR to a ` +
       'directory (made if missing)\n';
     assertFails(await bookmaker({ DATA_DIR: join(file, 'data') }, ['migrate']), expected);
-    if (embedded) {
-      assertFails(await bookmaker({ DATA_DIR: join(file, 'data'), SECRETS_KEY: KEY }, ['serve']), expected);
-    }
+    assertFails(await bookmaker({ DATA_DIR: join(file, 'data'), SECRETS_KEY: KEY }, ['serve']), expected);
   });
 
-  it(
-    'an embedded database PGlite cannot open',
-    { skip: !embedded && 'PGlite only: on PostgreSQL no embedded database is opened' },
-    async () => {
-      const dataDir = tempDir();
-      mkdirSync(join(dataDir, 'pglite'), { mode: 0o700 });
-      writeFileSync(join(dataDir, 'pglite', 'PG_VERSION'), 'not a version\n', { mode: 0o600 });
-      const expected = new RegExp(
-        `^bookmaker: the embedded database in ${escaped(dataDir)}/pglite could not be opened \\(.+\\): its files ` +
-          'may be damaged, changed by another program, or written by another PGlite version\\. Restore the ' +
-          'directory from a backup \\(or, in development, move it aside to start with an empty database\\)\\n$',
-      );
-      for (const args of [['migrate'], ['serve']]) {
-        assertFails(await bookmaker({ DATA_DIR: dataDir, SECRETS_KEY: KEY }, args), expected);
-      }
-    },
-  );
+  it('an embedded database PGlite cannot open', async () => {
+    const dataDir = tempDir();
+    mkdirSync(join(dataDir, 'pglite'), { mode: 0o700 });
+    writeFileSync(join(dataDir, 'pglite', 'PG_VERSION'), 'not a version\n', { mode: 0o600 });
+    const expected = new RegExp(
+      `^bookmaker: the embedded database in ${escaped(dataDir)}/pglite could not be opened \\(.+\\): its files ` +
+        'may be damaged, changed by another program, or written by another PGlite version\\. Restore the ' +
+        'directory from a backup \\(or, in development, move it aside to start with an empty database\\)\\n$',
+    );
+    for (const args of [['migrate'], ['serve']]) {
+      assertFails(await bookmaker({ DATA_DIR: dataDir, SECRETS_KEY: KEY }, args), expected);
+    }
+  });
 
   it('PostgreSQL that does not answer', async () => {
     const port = await closedPort();
@@ -136,22 +82,6 @@ describe('CLI failures are one line that says what to do', () => {
       opening + refused('bookmaker'),
     );
   });
-
-  it(
-    'PostgreSQL that refuses the connection',
-    { skip: embedded && 'needs a PostgreSQL server (set DATABASE_URL)' },
-    async () => {
-      const url = new URL(process.env.DATABASE_URL!);
-      url.pathname = '/bookmaker_no_such_database';
-      const where = `PostgreSQL at ${url.host}/bookmaker_no_such_database`;
-      const env = { DATA_DIR: tempDir(), SECRETS_KEY: KEY, DATABASE_URL: url.toString() };
-      assertFails(
-        await bookmaker(env, ['serve']),
-        `bookmaker: ${where} refused the connection: database "bookmaker_no_such_database" does not exist: correct ` +
-          'the user, password or database name in DATABASE_URL\n',
-      );
-    },
-  );
 });
 
 /**

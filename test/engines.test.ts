@@ -19,6 +19,7 @@ describe('the files the PostgreSQL pass leaves out', () => {
       'test/platform/config.test.ts': ['DATABASE_URL'],
       'test/platform/data-directory.test.ts': ['DATABASE_URL'],
       'test/engines.test.ts': [...ENGINE_DEPENDENT_MARKS],
+      'test/cli-failures.test.ts': ['DATABASE_URL'],
     };
     for (const file of Object.keys(ENGINE_INDEPENDENT)) {
       const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');

@@ -10,6 +10,8 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/architecture.test.ts': 'reads the source files',
   'test/docs.test.ts': 'reads the documents and the OpenAPI descriptions',
   'test/ops.test.ts': 'the dashboard and alert rules against the metric names a running app exposes',
+  'test/cli-failures.test.ts':
+    "each command runs with a database of its own naming (a PostgreSQL that does not answer, a damaged PGlite), never the suite's",
   'test/engines.test.ts': 'reads the test files and these lists',
   'test/stream/changes.test.ts': "pure rules: the stream's change messages, resuming and topic names",
   'test/stream/hub.test.ts': "the stream hub's readers and buffers, with no database",
