@@ -42,6 +42,8 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/seed/live-simulator.test.ts': "the simulator's ticks, through the trading use cases",
   'test/sandbox/tour-cli.test.ts':
     "a client of the public API: the movements it drives are test/sandbox/movements.test.ts's, on both engines",
+  'test/wallet/certify-cli.test.ts':
+    'the certify command needs no database; the service only confirms a client, an aggregator read tested on both',
   'test/wallet/client.test.ts': 'the signed wallet client against a wallet',
   'test/wallet/transport-refusals.test.ts': 'the transport refusing addresses',
 };
