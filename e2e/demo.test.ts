@@ -161,6 +161,10 @@ describe('the demo casino', { skip }, () => {
     assert.equal(await page.title(), 'Aurora Casino · Deportes');
     assert.equal(await page.locator('#logout').innerText(), 'Salir');
     assert.equal(await page.locator('#fault-title').innerText(), 'Interruptor de fallo de la billetera');
+    // the cashier too, its money as Intl writes it in Spanish (BRL by its code: 100,00 BRL)
+    await page.locator('#deposit').click();
+    assert.equal(await page.locator('#cashier-title').innerText(), 'Caja');
+    await page.locator('#amounts label', { hasText: /^100,00\sBRL$/ }).waitFor();
     await page.close();
   });
 

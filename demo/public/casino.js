@@ -148,7 +148,11 @@
 
   const LOGIN_REASONS = ['place_bet', 'my_bets', 'login_button', 'deposit', 'join'];
 
+  /** Why the log-in dialog is open, said again in a new language. */
+  let loginReason = null;
+
   function openLogin(reason) {
+    loginReason = reason;
     const text = LOGIN_REASONS.includes(reason) ? tr(`loginReason_${reason}`) : undefined;
     byId('login-reason').hidden = !text;
     byId('login-reason').textContent = text ?? '';
@@ -517,6 +521,13 @@
     byId('event-count').textContent = number(eventCount);
     if (!traderBusy) renderTrader(traderMarkets);
     renderFault();
+    if (byId('login-dialog').open && LOGIN_REASONS.includes(loginReason)) {
+      byId('login-reason').textContent = tr(`loginReason_${loginReason}`);
+    }
+    // the cashier's amounts in the new language's money
+    for (const amount of byId('amounts').querySelectorAll('label.amount')) {
+      amount.querySelector('span').textContent = money(Number(amount.querySelector('input').value));
+    }
   });
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) void loadTrader();
