@@ -5,11 +5,14 @@
 //   - LCP: the largest content of the first screen (home, launched with a token, pt-BR), from navigation;
 //   - CLS: every layout shift from the load through a live update (new odds and a new score shown by the poll);
 //   - INP: the slowest interaction, here adding a selection to the slip.
+// Beside them, Lighthouse's performance audit of home on its mobile profile (`measureLighthouse`, the median of
+// LIGHTHOUSE_RUNS): the performance score, Total Blocking Time and main-thread work, what a slow main thread costs.
 // `node scripts/build.ts --vitals` prints them beside the bundle budget and fails over budget; the test suite's
 // build step runs it (on an otherwise idle machine, before the tests start).
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type * as WebVitals from 'web-vitals/attribution';
 import type { Stack } from './helpers/stack.ts';
 
@@ -145,5 +148,117 @@ export function describeVitals(vitals: Vitals): { line: string; over: string[] }
     `LCP ${seconds(vitals.lcpMs)} (${vitals.lcpElement || 'element not named'}; budget ${seconds(VITALS_BUDGET.lcpMs)}), ` +
     `CLS ${vitals.cls.toFixed(3)} (budget ${VITALS_BUDGET.cls}), ` +
     `INP ${Math.round(vitals.inpMs)} ms (budget ${VITALS_BUDGET.inpMs} ms)`;
+  return { line, over };
+}
+
+/**
+ * How many Lighthouse runs the build's figures are the median of: 3, as Lighthouse's own guidance for a stable
+ * figure; each run loads home once, about 10 to 20 s here.
+ */
+export const LIGHTHOUSE_RUNS = 3;
+
+/** Lighthouse's bar for the app (issue 37, item 21): its performance score and Total Blocking Time. */
+const LIGHTHOUSE_BUDGET = { performance: 90, tbtMs: 200, mainThreadMs: 3_000 } as const;
+
+export interface LighthouseFigures {
+  /** the performance category's score, 0 to 100 */
+  performance: number;
+  tbtMs: number;
+  /** all main-thread work of the load (mainthread-work-breakdown), and the part of it that was rendering */
+  mainThreadMs: number;
+  renderingMs: number;
+  lcpMs: number;
+  /** the runs of which these are the median, each run's performance score */
+  runs: number[];
+}
+
+/**
+ * Lighthouse's performance audit of home (launched with a token, pt-BR) on its default mobile profile (a Moto G
+ * Power's screen, 4x slower CPU and Slow 4G, simulated), `runs` times in the Chromium playwright launched (through
+ * its DevTools port, never a browser of Lighthouse's own); the median of each figure.
+ */
+export async function measureLighthouse(stack: Stack, runs: number): Promise<LighthouseFigures> {
+  const { default: lighthouse } = await import('lighthouse');
+  const port = await freePort();
+  // as e2e/helpers/browser.ts launches it, with the DevTools port Lighthouse connects to
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      `--remote-debugging-port=${port}`,
+    ],
+  });
+  try {
+    const results: Omit<LighthouseFigures, 'runs'>[] = [];
+    for (let run = 0; run < runs; run++) {
+      const launch = await stack.launchToken(`lighthouse-${Date.now()}-${run}`, { balance: 100_000 });
+      const result = await lighthouse(stack.appUrl({ launch, locale: 'pt-BR' }), {
+        port,
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+      });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error('lighthouse: no result');
+      if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      const breakdown = (lhr.audits['mainthread-work-breakdown']?.details ?? { items: [] }) as {
+        items?: Array<{ group: string; duration: number }>;
+      };
+      const rendering = (breakdown.items ?? [])
+        .filter((item) => item.group === 'styleLayout' || item.group === 'paintCompositeRender')
+        .reduce((sum, item) => sum + item.duration, 0);
+      results.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        tbtMs: audit('total-blocking-time'),
+        mainThreadMs: audit('mainthread-work-breakdown'),
+        renderingMs: rendering,
+        lcpMs: audit('largest-contentful-paint'),
+      });
+    }
+    const median = (pick: (figures: Omit<LighthouseFigures, 'runs'>) => number) => {
+      const sorted = results.map(pick).sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)]!;
+    };
+    return {
+      performance: median((r) => r.performance),
+      tbtMs: median((r) => r.tbtMs),
+      mainThreadMs: median((r) => r.mainThreadMs),
+      renderingMs: median((r) => r.renderingMs),
+      lcpMs: median((r) => r.lcpMs),
+      runs: results.map((r) => r.performance),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A loopback port nobody listens on now, for Chromium's DevTools endpoint. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Lighthouse's figures and their budget, on one line; `over` says what is over it and where to look. */
+export function describeLighthouse(figures: LighthouseFigures): { line: string; over: string[] } {
+  const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+  const over = [
+    figures.performance < LIGHTHOUSE_BUDGET.performance
+      ? `performance ${figures.performance} < ${LIGHTHOUSE_BUDGET.performance}`
+      : '',
+    figures.tbtMs > LIGHTHOUSE_BUDGET.tbtMs
+      ? `Total Blocking Time ${ms(figures.tbtMs)} > ${LIGHTHOUSE_BUDGET.tbtMs} ms`
+      : '',
+  ].filter(Boolean);
+  const line =
+    `performance ${figures.performance} (budget ${LIGHTHOUSE_BUDGET.performance}; runs ${figures.runs.join(', ')}), ` +
+    `TBT ${ms(figures.tbtMs)} (budget ${LIGHTHOUSE_BUDGET.tbtMs} ms), ` +
+    `main-thread work ${ms(figures.mainThreadMs)} of which rendering ${ms(figures.renderingMs)} ` +
+    `(aim under ${ms(LIGHTHOUSE_BUDGET.mainThreadMs)}), LCP ${(figures.lcpMs / 1000).toFixed(2)} s`;
   return { line, over };
 }

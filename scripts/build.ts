@@ -6,8 +6,9 @@
 //   - app: at most 60 KB gzip on first load (index.html and every script and style it loads);
 //   - console (console/dist, served at /admin): at most 100 KB gzip on first load; its areas load later.
 // The sizes are those of the files written, as sent. With `--vitals` (`npm run build`, and the test command's build
-// step) it then measures the app's Core Web Vitals on a throttled phone in headless Chromium (e2e/vitals.ts) and
-// fails over their budgets; without Chromium it says so and goes on, unless REQUIRE_BROWSER is set. `npm start`
+// step) it then measures the app's Core Web Vitals on a throttled phone in headless Chromium (e2e/vitals.ts), and
+// Lighthouse's performance score, Total Blocking Time and main-thread work on its mobile profile, and fails over
+// their budgets; without Chromium it says so and goes on, unless REQUIRE_BROWSER is set. `npm start`
 // builds without them. The output is never committed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,16 +91,32 @@ async function reportVitals(): Promise<void> {
     return;
   }
   const { startStack } = await import('../e2e/helpers/stack.ts');
-  const { describeVitals, measureVitals, PHONE_PROFILE } = await import('../e2e/vitals.ts');
+  const { describeLighthouse, describeVitals, LIGHTHOUSE_RUNS, measureLighthouse, measureVitals, PHONE_PROFILE } =
+    await import('../e2e/vitals.ts');
   process.stderr.write('build: measuring the app on a throttled phone (headless Chromium, the demo catalog) ...\n');
   const stack = await startStack();
   const browser = await launchBrowser();
   try {
+    const started = performance.now();
     const { line, over } = describeVitals(await measureVitals(browser, stack));
     const profile = `${PHONE_PROFILE.cpuSlowdown}x slower CPU, Slow 4G`;
     process.stdout.write(`app: Core Web Vitals on a ${PHONE_PROFILE.viewport.width} px phone (${profile}): ${line}\n`);
     if (over.length > 0) {
       process.stderr.write(`build: the app's ${over.join(', ')} over budget: see e2e/vitals.ts to measure it alone\n`);
+      process.exitCode = 1;
+    }
+    process.stderr.write(`build: Lighthouse, mobile profile, ${LIGHTHOUSE_RUNS} runs ...\n`);
+    const lighthouse = describeLighthouse(await measureLighthouse(stack, LIGHTHOUSE_RUNS));
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    process.stdout.write(
+      `app: Lighthouse (mobile, median of ${LIGHTHOUSE_RUNS}): ${lighthouse.line}; measured in ${seconds} s\n`,
+    );
+    if (lighthouse.over.length > 0) {
+      process.stderr.write(
+        `build: the app's Lighthouse ${lighthouse.over.join(', ')}: long tasks on the main thread while the first ` +
+          `screen loads (renders of what did not change, timers, animations the compositor cannot run); ` +
+          `see docs/benchmarks.md (Web Vitals) for how to profile it\n`,
+      );
       process.exitCode = 1;
     }
   } finally {
