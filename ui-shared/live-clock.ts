@@ -13,11 +13,27 @@ export function clockSeconds(clock: Clock, nowMs: number): number {
   return clock.direction === 'down' ? Math.max(0, clock.seconds - elapsed) : clock.seconds + elapsed;
 }
 
+/**
+ * The two number formats of a clock, made once per locale: making an Intl.NumberFormat costs far more than using
+ * one, and every running clock on a page is read every second.
+ */
+const formats = new Map<string, { plain: Intl.NumberFormat; twoDigits: Intl.NumberFormat }>();
+function numberFormats(locale: string): { plain: Intl.NumberFormat; twoDigits: Intl.NumberFormat } {
+  let made = formats.get(locale);
+  if (!made) {
+    made = {
+      plain: new Intl.NumberFormat(locale, { useGrouping: false }),
+      twoDigits: new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 }),
+    };
+    formats.set(locale, made);
+  }
+  return made;
+}
+
 /** A clock reading as minutes and seconds ("67:05"), digits through the locale. */
 export function formatClock(seconds: number, locale: string): string {
-  const minutes = new Intl.NumberFormat(locale, { useGrouping: false }).format(Math.floor(seconds / 60));
-  const rest = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 }).format(seconds % 60);
-  return `${minutes}:${rest}`;
+  const { plain, twoDigits } = numberFormats(locale);
+  return `${plain.format(Math.floor(seconds / 60))}:${twoDigits.format(seconds % 60)}`;
 }
 
 /** Where each half of a football match ends, for stoppage time ("45+2'"). */
@@ -34,7 +50,7 @@ const REGULATION_END: Partial<Record<string, number>> = {
  */
 export function clockReading(clock: Clock, period: string | null, seconds: number, locale: string): string {
   if (clock.direction === 'down') return formatClock(seconds, locale);
-  const number = new Intl.NumberFormat(locale, { useGrouping: false });
+  const number = numberFormats(locale).plain;
   const minute = Math.floor(seconds / 60) + 1;
   const end = period ? REGULATION_END[period] : undefined;
   if (end !== undefined && minute > end) return `${number.format(end)}+${number.format(minute - end)}'`;

@@ -141,6 +141,8 @@ async function putTopics(current: Connection, topics: string[]): Promise<void> {
       body: JSON.stringify({ topics }),
       cache: 'no-store',
     });
+    // read to its end: a body left unread keeps the request open in the browser (and Lighthouse waiting for it)
+    await response.text();
     if (!response.ok) throw new Error(`topics: ${response.status}`);
   } catch {
     // the stream is gone (or going): open it again with what is followed now
@@ -181,6 +183,9 @@ async function read(current: Connection, topics: string[], headers: Record<strin
     const response = await fetch(`/api/v1/stream?topics=${topics.map(encodeURIComponent).join(',')}`, {
       headers,
       cache: 'no-store',
+      // open for as long as the page is shown: it must not hold back the requests of the first screen, and a tool
+      // that waits for the page's important requests to end (Lighthouse) does not wait for it
+      priority: 'low',
       signal: current.controller.signal,
     });
     if (!response.ok || !response.body) {

@@ -1,32 +1,30 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { slipStore, toggleSelection } from '../betslip/slip.ts';
 import { formatOdds, t } from '../i18n/index.ts';
 import { marketNameLabel, selectionOf } from '../labels.ts';
-import { useStore } from '../store.ts';
+import { useStoreSelect } from '../store.ts';
 import type { EventHeader, Market, Selection } from '../types.ts';
 import { Icon } from './icons.tsx';
 import './OddsButton.css';
 
-/** How long a moved price stays highlighted. */
-const FLASH_MS = 3_000;
-
 /** The last price shown per selection, so a price that moved while the player was on another page still flashes. */
 const lastSeen = new Map<string, string>();
 
-/** The moved direction of a price since it was last shown, for a few seconds. */
-function usePriceMove(id: string, odds: string): 'up' | 'down' | null {
-  const [move, setMove] = useState<'up' | 'down' | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+/**
+ * The direction of the price's last move while shown, and the how-manieth move it was. The highlight is CSS alone
+ * (OddsButton.css: it shows for 3 s and goes, with no timer and no render of its own); the count alternates the
+ * animation's name so that a second move the same way starts it again.
+ */
+function usePriceMove(id: string, odds: string): { move: 'up' | 'down' | null; count: number } {
+  const [state, setState] = useState<{ move: 'up' | 'down' | null; count: number }>({ move: null, count: 0 });
   useEffect(() => {
     const before = lastSeen.get(id);
     lastSeen.set(id, odds);
     if (before === undefined || before === odds) return;
-    setMove(Number(odds) > Number(before) ? 'up' : 'down');
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setMove(null), FLASH_MS);
+    const move = Number(odds) > Number(before) ? 'up' : 'down';
+    setState((current) => ({ move, count: current.count + 1 }));
   }, [id, odds]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return move;
+  return state;
 }
 
 interface Props {
@@ -38,9 +36,8 @@ interface Props {
 }
 
 export function OddsButton({ selection, market, event, label }: Props) {
-  const slip = useStore(slipStore);
-  const selected = slip.items.some((item) => item.selectionId === selection.id);
-  const move = usePriceMove(selection.id, selection.odds);
+  const selected = useStoreSelect(slipStore, (slip) => slip.items.some((item) => item.selectionId === selection.id));
+  const { move, count } = usePriceMove(selection.id, selection.odds);
   const name = selectionOf(selection, market, event);
   const open = market.status === 'open' && (event.status === 'scheduled' || event.status === 'live');
   const price = formatOdds(selection.odds);
@@ -58,7 +55,7 @@ export function OddsButton({ selection, market, event, label }: Props) {
   return (
     <button
       type="button"
-      class={`odds${selected ? ' selected' : ''}${move ? ` ${move}` : ''}`}
+      class={`odds${selected ? ' selected' : ''}${move ? ` ${move} moved-${count % 2}` : ''}`}
       aria-pressed={selected}
       aria-label={description}
       disabled={!open && !selected}
@@ -68,7 +65,11 @@ export function OddsButton({ selection, market, event, label }: Props) {
       <span class="odds-label">{shown}</span>{' '}
       {open ? (
         <span class="odds-price">
-          {move && <Icon name={move} size={12} />}
+          {move && (
+            <span class="odds-move">
+              <Icon name={move} size={12} />
+            </span>
+          )}
           {price}
         </span>
       ) : (
