@@ -121,3 +121,30 @@ describe('every page, in every language, width and mode', { skip }, () => {
     }
   }
 });
+
+describe('the live list at a phone width', { skip }, () => {
+  it("shows each row's competition whole beside or under its live state (pt-BR, the NBB)", async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone, locale: 'pt-BR' });
+    try {
+      const page = await context.newPage();
+      await page.goto(stack.appUrl({ locale: 'pt-BR', path: '/' }));
+      // the demo catalog's NBB match is live: a basketball row, with its quarter and clock beside the badge
+      await page.locator('.event-row .event-competition', { hasText: 'NBB' }).first().waitFor();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.event-row .event-competition')]
+          .filter((name) => name.scrollWidth > name.clientWidth || name.clientWidth === 0)
+          .map((name) => `"${name.textContent}" shown ${name.clientWidth} of ${name.scrollWidth} px`),
+      );
+      assert.deepEqual(cut, []);
+      const nbb = page.locator('.event-row .event-competition', { hasText: 'NBB' }).first();
+      // its name (the pause for screen readers after it is visually hidden), within the row's width
+      assert.equal(await nbb.evaluate((name) => name.firstChild?.textContent), 'NBB');
+      const [name, row] = await nbb.evaluate((element) =>
+        [element, element.closest('.event-row')!].map((box) => box.getBoundingClientRect().toJSON() as DOMRect),
+      );
+      assert.ok(name!.width > 0 && name!.right <= row!.right, JSON.stringify({ name, row }));
+    } finally {
+      await context.close();
+    }
+  });
+});
