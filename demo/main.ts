@@ -74,6 +74,12 @@ async function main(): Promise<number> {
   say(
     '     refuses its payout (403 player_blocked), and the operator finds it held under Financial delivery to retry.',
   );
+  say("  8. A casino engineer's first day: walk the sandbox's test player through every wallet movement kind,");
+  say('     in another terminal:');
+  say(
+    `     BOOKMAKER_INTEGRATION_KEY=${demo.secrets.sandboxIntegrationApiKey} npx bookmaker sandbox tour ` +
+      `--url ${demo.sportsbookUrl} --tenant ${demo.sandboxTenantId} --player ${demo.sandboxPlayer}`,
+  );
   say('');
   say('  Ctrl-C stops everything (the next start begins from scratch).');
 

@@ -68,9 +68,13 @@ export interface Demo {
   currency: string;
   /** Players the casino knows from the start, funded in the production wallet (the name is what to type). */
   players: Array<{ name: string; externalPlayerId: string; balance: number }>;
+  /** A player of the sandbox wallet with money in it, to try the sandbox controls (`bookmaker sandbox tour`). */
+  sandboxPlayer: string;
   /** Development credentials, for tests and curious developers: never print them in a real product. */
   secrets: {
     integrationApiKey: string;
+    /** The sandbox environment's key: what a casino's engineers try the sandbox with. */
+    sandboxIntegrationApiKey: string;
     aggregatorKey: string;
     adminToken: string;
     traderToken: string;
@@ -109,6 +113,8 @@ const CURRENCY = 'BRL';
 const LOCALE: Locale = 'en';
 const BRAND = 'Aurora';
 const VALIDATION_PLAYER = 'wallet-check';
+/** The sandbox wallet's test player, funded like the demo's players. */
+const SANDBOX_PLAYER = 'sandbox-tester';
 /** R$ 1,000.00 for the demo players and every new name; R$ 10.00 for the players activation checks. */
 const PLAYER_BALANCE = 100_000;
 
@@ -218,6 +224,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       balance: PLAYER_BALANCE,
     }));
     for (const player of players) await production.setPlayer(player.externalPlayerId, player.balance, CURRENCY);
+    await sandbox.setPlayer(SANDBOX_PLAYER, PLAYER_BALANCE, CURRENCY);
 
     log('demo: activating the client (the service checks both wallets, then issues the integration keys) ...');
     const keys = await activateClient(aggregator, client.id, {
@@ -255,10 +262,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       clientId: client.id,
       tenantId: keys.production.tenantId,
       sandboxTenantId: keys.sandbox.tenantId,
+      sandboxPlayer: SANDBOX_PLAYER,
       currency: CURRENCY,
       players,
       secrets: {
         integrationApiKey: keys.production.integrationApiKey,
+        sandboxIntegrationApiKey: keys.sandbox.integrationApiKey,
         aggregatorKey: aggregator.key,
         adminToken: admin.token,
         traderToken: trader.token,

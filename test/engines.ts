@@ -38,6 +38,8 @@ export const ENGINE_INDEPENDENT: Readonly<Record<string, string>> = {
   'test/embed/compression.test.ts': 'serving built files compressed',
   'test/seed/match-play.test.ts': "each sport's rules of play",
   'test/seed/demo-catalog.test.ts': "the demo catalog's data",
+  'test/demo/casino-messages.test.ts': "the demo casino's words in each language",
+  'test/demo/wallet-fault.test.ts': "the demo wallet's fault switch, on the reference wallet alone",
   'test/demo/casino-locale.test.ts': "pure rule: the demo casino's language from the browser's",
   'test/seed/live-simulator.test.ts': "the simulator's ticks, through the trading use cases",
   'test/sandbox/tour-cli.test.ts':

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exitCodeOf, UsageError, type Output, type StandaloneCommandSpec } from '../commands/definitions.ts';
-import { defineErrors } from '../platform/errors.ts';
+import { AppError, defineErrors } from '../platform/errors.ts';
 
 /** Why a tour stopped, each said with what to do next. */
 const tourErrors = defineErrors({
@@ -133,8 +133,7 @@ async function tour(settings: Settings, out: Output): Promise<void> {
   // bet A: everything one bet can show after its stake
   const a = await api.place(token, leg, `tour-${run}-a`);
   record('A: placed (stake)', await api.settledMovements(a));
-  const offer = await api.cashOutOffer(token, a, 500);
-  await api.cashOut(token, a, `tour-${run}-a-co`, offer, 500);
+  await api.cashOutPart(token, a, 500, `tour-${run}-a-co`);
   record('A: half cashed out', await api.settledMovements(a));
   const steps: Array<[string, string, unknown]> = [
     ['A: settled won (payout)', 'settle', { results: [{ selectionId: leg.id, result: 'won' }] }],
@@ -191,6 +190,7 @@ interface Leg {
   id: string;
   name: string;
   odds: string;
+  eventId: string;
   event: string;
 }
 
@@ -220,29 +220,52 @@ class SandboxApi {
         const market = event.mainMarket;
         if (event.status !== 'scheduled' || market?.status !== 'open') continue;
         const selection = market.selections[0]!;
-        return { id: selection.id, name: selection.name, odds: selection.odds, event: `${event.home} v ${event.away}` };
+        const name = `${selection.name} (${market.name})`;
+        return {
+          id: selection.id,
+          name,
+          odds: selection.odds,
+          eventId: event.id,
+          event: `${event.home} v ${event.away}`,
+        };
       }
     }
     throw tourErrors.tour_no_market();
   }
 
+  /** A 10.00 single at the selection's price now (a trader or a feed may have moved it since the last bet). */
   async place(token: string, leg: Leg, requestId: string): Promise<string> {
+    const { event } = (await this.#call('GET', `/api/v1/catalog/events/${leg.eventId}`)) as {
+      event: { markets: Array<{ selections: Array<{ id: string; odds: string }> }> };
+    };
+    const odds = event.markets
+      .flatMap((market) => market.selections)
+      .find((selection) => selection.id === leg.id)?.odds;
     const answer = (await this.#call('POST', '/api/v1/bets', {
       token,
-      body: { requestId, stake: 10_00, legs: [{ selectionId: leg.id, odds: leg.odds }] },
+      body: { requestId, stake: 10_00, legs: [{ selectionId: leg.id, odds: odds ?? leg.odds }] },
     })) as { bet: { id: string } };
     return answer.bet.id;
   }
 
-  async cashOutOffer(token: string, betId: string, stake: number): Promise<number> {
-    const answer = (await this.#call('GET', `/api/v1/bets/${betId}/cashout?stake=${stake}`, { token })) as {
-      offer: { amount: number };
-    };
-    return answer.offer.amount;
-  }
-
-  async cashOut(token: string, betId: string, requestId: string, amount: number, stake: number): Promise<void> {
-    await this.#call('POST', `/api/v1/bets/${betId}/cashout`, { token, body: { requestId, amount, stake } });
+  /**
+   * Cashes out part of the stake at the offer of the moment, as the player's app does: an offer that moved between
+   * the read and the cash-out (409 cashout_offer_changed) is read again, a few times.
+   */
+  async cashOutPart(token: string, betId: string, stake: number, requestId: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      const { offer } = (await this.#call('GET', `/api/v1/bets/${betId}/cashout?stake=${stake}`, { token })) as {
+        offer: { amount: number };
+      };
+      const body = { requestId: `${requestId}-${tries}`, amount: offer.amount, stake };
+      try {
+        await this.#call('POST', `/api/v1/bets/${betId}/cashout`, { token, body });
+        return;
+      } catch (error) {
+        const moved = error instanceof AppError && error.details?.status === 409 && tries < 3;
+        if (!moved) throw error;
+      }
+    }
   }
 
   async control(betId: string, control: string, key: string, body: unknown): Promise<void> {
@@ -331,10 +354,15 @@ class SandboxApi {
 type SportPage = {
   competitions: Array<{
     events: Array<{
+      id: string;
       home: string;
       away: string;
       status: string;
-      mainMarket: { status: string; selections: Array<{ id: string; name: string; odds: string }> } | null;
+      mainMarket: {
+        name: string;
+        status: string;
+        selections: Array<{ id: string; name: string; odds: string }>;
+      } | null;
     }>;
   }>;
 };
