@@ -3,6 +3,7 @@ import { kickOff, t } from '../i18n/index.ts';
 import { eventName, marketLabel, shortLabel } from '../labels.ts';
 import { go } from '../router.ts';
 import type { EventHeader, EventSummary } from '../types.ts';
+import { Same, shownWith } from './common.tsx';
 import { Icon } from './icons.tsx';
 import { LiveState } from './LiveState.tsx';
 import { OddsButton } from './OddsButton.tsx';
@@ -118,7 +119,11 @@ export function EventGroup({
       ) : (
         <ul class="event-list">
           {events.map((event) => (
-            <EventRow key={event.id} event={event} showCompetition={showCompetition} />
+            <Same
+              key={event.id}
+              shows={shownWith(event, showCompetition)}
+              view={() => <EventRow event={event} showCompetition={showCompetition} />}
+            />
           ))}
         </ul>
       )}

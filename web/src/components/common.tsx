@@ -1,9 +1,27 @@
-import type { ComponentChildren } from 'preact';
-import { t } from '../i18n/index.ts';
+import { Component, type ComponentChildren } from 'preact';
+import { localeStore, oddsFormat, t } from '../i18n/index.ts';
 import { back, canGoBack } from '../router.ts';
 import { useStore } from '../store.ts';
 import { Icon } from './icons.tsx';
 import './common.css';
+
+/**
+ * A part of a page rendered again only when what it shows changed (`shows`, a string of everything it shows; with
+ * `shownWith()` for the app's language and odds format): a list read again, a stream snapshot or another market's
+ * change give every part new objects, most of them equal to the last. The components inside follow their own
+ * changes (a clock's tick, the slip) without it.
+ */
+export class Same extends Component<{ shows: string; view: () => ComponentChildren }> {
+  override shouldComponentUpdate(next: { shows: string }): boolean {
+    return next.shows !== this.props.shows;
+  }
+  override render() {
+    return this.props.view();
+  }
+}
+
+/** What every part of a page shows depends on beside its data: the app's language and odds format. */
+export const shownWith = (...data: unknown[]) => `${localeStore.get()}|${oddsFormat()}|${JSON.stringify(data)}`;
 
 /** Placeholder rows while a list loads: the layout does not jump when the data comes. */
 export function Skeleton({ rows = 4 }: { rows?: number }) {

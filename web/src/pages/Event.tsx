@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { applyMarkets } from '../betslip/slip.ts';
 import { isNotFound } from '../catalog.ts';
-import { ErrorState, PageHeader, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
+import { ErrorState, PageHeader, Same, shownWith, Skeleton, TabPanel, Tabs } from '../components/common.tsx';
 import { EventTime } from '../components/Events.tsx';
 import { FavouriteButton } from '../components/FavouriteButton.tsx';
 import { Icon } from '../components/icons.tsx';
@@ -90,6 +90,9 @@ function tabLabel(tab: MarketTab, sportId: string): string {
 }
 
 /** The event's markets under tabs (all, main, totals, ...); the chosen tab stays while the odds refresh. */
+/** The event without its markets: what each market group shows of it (the teams, whether it takes bets). */
+const eventHeader = (event: EventDetail) => ({ ...event, markets: undefined });
+
 function Markets({ event }: { event: EventDetail }) {
   const [chosen, setChosen] = useState<MarketTab>('all');
   const tabs = tabsWithMarkets(event.markets);
@@ -108,7 +111,12 @@ function Markets({ event }: { event: EventDetail }) {
       )}
       <TabPanel idPrefix="markets" current={current}>
         {marketGroups(event.markets, current).map((group) => (
-          <MarketGroup key={group.type} event={event} type={group.type} markets={group.markets} />
+          // a price that moved renders its market's group again, not the page's other groups
+          <Same
+            key={group.type}
+            shows={shownWith(eventHeader(event), group.type, group.markets)}
+            view={() => <MarketGroup event={event} type={group.type} markets={group.markets} />}
+          />
         ))}
       </TabPanel>
     </>
