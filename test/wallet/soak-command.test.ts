@@ -45,54 +45,58 @@ function soak(args: string[]): Promise<{ code: number | null; figures: any; stde
 }
 
 describe('npm run soak, the short version', () => {
-  it('places, settles, cashes out and resettles through every fault mode, two SIGKILLs and a feed outage, and nothing differs', async () => {
-    const seed = 20_261_125;
-    const { code, figures, stderr } = await soak([
-      '--seed',
-      String(seed),
-      '--bets',
-      '300',
-      '--restarts',
-      '2',
-      '--minutes',
-      '3',
-    ]);
-    const context = `seed ${seed}: ${JSON.stringify(figures.discrepancyList, null, 2)}\n${stderr.slice(-4_000)}`;
-    assert.equal(figures.discrepancies, 0, context);
-    assert.equal(code, 0, context);
-    assert.equal(figures.seed, seed);
-    assert.equal(figures.restarts, 2, context);
-    assert.equal(figures.unexpectedExits, 0);
-    for (const mode of MODES) assert.ok(figures.faults.byMode[mode] >= 1, `a ${mode} fault was hit: ${context}`);
-    assert.ok(figures.faults.appliedBeforeAnswer >= 1, 'some faults came after the movement was applied');
-    assert.equal(figures.bets.sent, 300);
-    assert.ok(figures.bets.accepted > 200, JSON.stringify(figures.bets));
-    assert.ok(figures.bets.singles > 0 && figures.bets.accumulators > 0);
-    assert.ok(figures.markets.resettled >= 1);
-    for (const kind of ['bet/debit', 'payout/credit', 'resettle/credit', 'resettle/debit']) {
-      assert.ok(
-        figures.movements[kind]?.movements > 0,
-        `some ${kind} movements counted: ${JSON.stringify(figures.movements)}`,
-      );
-    }
-    // The operator's and the casino's decisions sent with the resettlements: each answer counted once, none unexpected.
-    const amid = figures.duringResettlements;
-    const total = (refused: Record<string, number>) => Object.values(refused).reduce((a, b) => a + b, 0);
-    assert.equal(amid.unexpected, 0, context);
-    assert.equal(amid.sent, amid.done + total(amid.refused), JSON.stringify(amid));
-    assert.ok(amid.resettlements <= figures.markets.resettled, JSON.stringify(amid));
-    type Tally = { sent: number; done: number; refused: Record<string, number> };
-    for (const tally of Object.values<Tally>(amid.byAction)) {
-      assert.equal(tally.sent, tally.done + total(tally.refused), JSON.stringify(amid));
-    }
-    // The demo's simulator priced its markets from a process of its own, fell silent once and recovered.
-    assert.ok(figures.feed.applied > 0, JSON.stringify(figures.feed));
-    assert.deepEqual([figures.feed.outages, figures.feed.recovered], [1, 1], JSON.stringify(figures.feed));
-    assert.ok(figures.statements.movements > 0);
-    assert.ok(figures.wallet.resent > 0, 'some movements had to be sent again');
-    // The progress line names the phase, the bets, the restarts and the queue.
-    assert.match(stderr, /bets \d+\/300 \(accepted \d+\)\s+restarts \d\/2.*queue/);
-  });
+  it(
+    'places, settles, cashes out and resettles through every fault mode, two SIGKILLs and a feed outage, and nothing differs',
+    { timeout: 360_000 },
+    async () => {
+      const seed = 20_261_125;
+      const { code, figures, stderr } = await soak([
+        '--seed',
+        String(seed),
+        '--bets',
+        '300',
+        '--restarts',
+        '2',
+        '--minutes',
+        '3',
+      ]);
+      const context = `seed ${seed}: ${JSON.stringify(figures.discrepancyList, null, 2)}\n${stderr.slice(-4_000)}`;
+      assert.equal(figures.discrepancies, 0, context);
+      assert.equal(code, 0, context);
+      assert.equal(figures.seed, seed);
+      assert.equal(figures.restarts, 2, context);
+      assert.equal(figures.unexpectedExits, 0);
+      for (const mode of MODES) assert.ok(figures.faults.byMode[mode] >= 1, `a ${mode} fault was hit: ${context}`);
+      assert.ok(figures.faults.appliedBeforeAnswer >= 1, 'some faults came after the movement was applied');
+      assert.equal(figures.bets.sent, 300);
+      assert.ok(figures.bets.accepted > 200, JSON.stringify(figures.bets));
+      assert.ok(figures.bets.singles > 0 && figures.bets.accumulators > 0);
+      assert.ok(figures.markets.resettled >= 1);
+      for (const kind of ['bet/debit', 'payout/credit', 'resettle/credit', 'resettle/debit']) {
+        assert.ok(
+          figures.movements[kind]?.movements > 0,
+          `some ${kind} movements counted: ${JSON.stringify(figures.movements)}`,
+        );
+      }
+      // The operator's and the casino's decisions sent with the resettlements: each answer counted once, none unexpected.
+      const amid = figures.duringResettlements;
+      const total = (refused: Record<string, number>) => Object.values(refused).reduce((a, b) => a + b, 0);
+      assert.equal(amid.unexpected, 0, context);
+      assert.equal(amid.sent, amid.done + total(amid.refused), JSON.stringify(amid));
+      assert.ok(amid.resettlements <= figures.markets.resettled, JSON.stringify(amid));
+      type Tally = { sent: number; done: number; refused: Record<string, number> };
+      for (const tally of Object.values<Tally>(amid.byAction)) {
+        assert.equal(tally.sent, tally.done + total(tally.refused), JSON.stringify(amid));
+      }
+      // The demo's simulator priced its markets from a process of its own, fell silent once and recovered.
+      assert.ok(figures.feed.applied > 0, JSON.stringify(figures.feed));
+      assert.deepEqual([figures.feed.outages, figures.feed.recovered], [1, 1], JSON.stringify(figures.feed));
+      assert.ok(figures.statements.movements > 0);
+      assert.ok(figures.wallet.resent > 0, 'some movements had to be sent again');
+      // The progress line names the phase, the bets, the restarts and the queue.
+      assert.match(stderr, /bets \d+\/300 \(accepted \d+\)\s+restarts \d\/2.*queue/);
+    },
+  );
 });
 
 // ---- the checks themselves, on a small consistent run, then doctored ----
