@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exitCodeOf, UsageError, type Output, type StandaloneCommandSpec } from '../commands/definitions.ts';
 import { AppError, defineErrors } from '../platform/errors.ts';
+import { isLoopback } from './wallet-certify.ts';
 
 /** Why a tour stopped, each said with what to do next. */
 const tourErrors = defineErrors({
@@ -72,8 +73,7 @@ function settingsOf(values: Values, env: NodeJS.ProcessEnv): Settings {
   } catch {
     throw new UsageError(`--url "${String(values.url)}" is not an absolute URL`);
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
     throw new UsageError('--url must be https (http only to a loopback host): the integration key is sent to it');
   }
   const tenant = values.tenant as string;

@@ -192,7 +192,7 @@ function settingsOf(values: Values, env: NodeJS.ProcessEnv): Settings {
 }
 
 /** A loopback host: a wallet run on this machine, for trying certification before the real sandbox. */
-function isLoopback(url: URL): boolean {
+export function isLoopback(url: URL): boolean {
   const host = bareHostname(url);
   return host === 'localhost' || (isIP(host) !== 0 && specialAddressRange(host) === 'loopback');
 }
