@@ -89,6 +89,13 @@ const FAULTS_WAITING = 6;
  */
 const FEED_SILENCE_SECONDS = 8;
 const FEED_TICK_MS = 500;
+/**
+ * How long a player keeps sending a slip on a fed market the feed moved or held, and how long between tries: long
+ * enough to outlast a restart on a loaded machine (service, then simulator, then a tick), which refused a sixth of
+ * the bets of a CI run when a refusal was final.
+ */
+const FED_PATIENCE_MS = 20_000;
+const FED_RETRY_MS = 1_000;
 /** Outages of the demo feed, one after each of the first rounds' bets. */
 const FEED_OUTAGES = 2;
 /** Scheduled football matches of the demo catalog: one's match result market is bet on in each round. */
@@ -171,6 +178,8 @@ const figures = {
     singles: 0,
     accumulators: 0,
     refused: {} as Record<string, number>,
+    /** Slips on a fed market refused for its price or its producer's silence, and sent again: by code. */
+    sentAgain: {} as Record<string, number>,
   },
   cashOuts: { full: 0, partial: 0, unavailable: 0 },
   markets: { settled: 0, resettled: 0 },
@@ -657,13 +666,9 @@ async function place(round: Round, slip: Slip): Promise<void> {
   else figures.bets.accumulators += 1;
   for (const leg of slip.legs) leg.market.hasBets = true;
   const fed = slip.legs.some((leg) => leg.market.fedEvent);
-  for (const leg of slip.legs)
-    if (leg.market.fedEvent) leg.selection.odds = await fedOdds(leg.market, leg.selection.id);
-  const body = {
-    requestId: `soak-${opts.seed}-${slip.index}`,
-    stake: slip.stake,
-    legs: slip.legs.map((leg) => ({ selectionId: leg.selection.id, odds: leg.selection.odds })),
-  };
+  const placeUntil = performance.now() + FED_PATIENCE_MS;
+  let again = 0;
+  let body = await slipBody(slip, again);
   for (;;) {
     const answer = await call('POST', '/api/v1/bets', { token: sessions[slip.player]!, body });
     if (answer.status === 201 || answer.status === 200) return recordBet(round, slip, answer.body.bet);
@@ -672,8 +677,15 @@ async function place(round: Round, slip: Slip): Promise<void> {
       await sleep(300);
       continue;
     }
-    // a fed market moves while the soak bets: its price changed, or it was held for its producer's silence
+    // a fed market moves while the soak bets: its price changed, or it was held for its producer's silence (after a
+    // restart, until the simulator is back); the player reads the price again and sends the slip again, for a while
     const fedRefusal = fed && (code === 'odds_changed' || code === 'market_unavailable');
+    if (fedRefusal && performance.now() < Math.min(placeUntil, activeUntil)) {
+      figures.bets.sentAgain[code] = (figures.bets.sentAgain[code] ?? 0) + 1;
+      await sleep(FED_RETRY_MS);
+      body = await slipBody(slip, (again += 1));
+      continue;
+    }
     if (answer.status === 402 || answer.status === 503 || fedRefusal) {
       figures.bets.refused[code] = (figures.bets.refused[code] ?? 0) + 1;
       return;
@@ -684,6 +696,20 @@ async function place(round: Round, slip: Slip): Promise<void> {
     });
     return;
   }
+}
+
+/**
+ * The slip's request, at the price players read now on its fed markets. A refusal is final for its request, so a slip
+ * sent again after one is a new request (`again` > 0); one still in progress is the same request.
+ */
+async function slipBody(slip: Slip, again: number) {
+  for (const leg of slip.legs)
+    if (leg.market.fedEvent) leg.selection.odds = await fedOdds(leg.market, leg.selection.id);
+  return {
+    requestId: `soak-${opts.seed}-${slip.index}${again ? `-again-${again}` : ''}`,
+    stake: slip.stake,
+    legs: slip.legs.map((leg) => ({ selectionId: leg.selection.id, odds: leg.selection.odds })),
+  };
 }
 
 /** A fed selection's price now, as players read it. */
@@ -1275,7 +1301,7 @@ function printFigures(): void {
     'bets',
     `${bets.sent} sent of ${bets.requested} (${bets.singles} singles, ${bets.accumulators} accumulators): ` +
       `${bets.accepted} accepted, ${Object.values(bets.refused).reduce((a, b) => a + b, 0)} refused ` +
-      `${JSON.stringify(bets.refused)}`,
+      `${JSON.stringify(bets.refused)}, sent again ${JSON.stringify(bets.sentAgain)}`,
   );
   line(
     'cash-outs',

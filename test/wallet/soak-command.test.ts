@@ -69,7 +69,14 @@ describe('npm run soak, the short version', () => {
       for (const mode of MODES) assert.ok(figures.faults.byMode[mode] >= 1, `a ${mode} fault was hit: ${context}`);
       assert.ok(figures.faults.appliedBeforeAnswer >= 1, 'some faults came after the movement was applied');
       assert.equal(figures.bets.sent, 300);
-      assert.ok(figures.bets.accepted > 200, JSON.stringify(figures.bets));
+      // Faults wait in the wallet for the next calls, so a slower machine sends fewer calls between them and more
+      // stakes meet one: how many are refused depends on the machine's speed, but never why.
+      assert.ok(figures.bets.accepted >= 150, JSON.stringify(figures.bets));
+      assert.deepEqual(
+        Object.keys(figures.bets.refused).filter((code) => code !== 'wallet_unavailable'),
+        [],
+        `only a stake debit that met a fault is refused in the end: ${JSON.stringify(figures.bets)}`,
+      );
       assert.ok(figures.bets.singles > 0 && figures.bets.accumulators > 0);
       assert.ok(figures.markets.resettled >= 1);
       for (const kind of ['bet/debit', 'payout/credit', 'resettle/credit', 'resettle/debit']) {
