@@ -125,4 +125,29 @@ describe('the app follows the change stream', { skip }, () => {
     );
     await page.close();
   });
+
+  it("reads each of home's first screen once: the sports, the favourites, each sport starting soon", async () => {
+    await stack.newEvent('Remo', 'Paysandu');
+    const launch = await stack.launchToken(`stream-player-${(players += 1)}`, { balance: 10_000 });
+    const page = await browser.newPage({ viewport: MOBILE });
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/v1/')) reads.push(`${request.method()} ${pathname}`);
+    });
+    const streaming = page.waitForResponse((response) => response.url().includes('/api/v1/stream?'));
+    await page.goto(stack.appUrl({ launch, locale: 'pt-BR' }));
+    await streaming;
+    await page.getByRole('heading', { name: 'Começando em breve' }).waitFor();
+    // what the first screen still had on its way when it showed
+    await page.waitForTimeout(1_500);
+    const count = (read: string) => reads.filter((one) => one === read).length;
+    assert.equal(count('GET /api/v1/catalog/sports'), 1, reads.join('\n'));
+    assert.equal(count('GET /api/v1/favourites'), 1, reads.join('\n'));
+    const sportPages = reads.filter((read) => /^GET \/api\/v1\/catalog\/sports\/[^/]+$/.test(read));
+    assert.ok(sportPages.length > 0, reads.join('\n'));
+    assert.deepEqual(sportPages, [...new Set(sportPages)], reads.join('\n'));
+    assert.equal(count('GET /api/v1/stream'), 1, reads.join('\n'));
+    await page.close();
+  });
 });

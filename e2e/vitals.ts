@@ -158,16 +158,19 @@ export function describeVitals(vitals: Vitals): { line: string; over: string[] }
 export const LIGHTHOUSE_RUNS = 3;
 
 /**
- * Whether Lighthouse's budget fails the build. Not yet: the app's main-thread work fell from 60 s to 4 s with the
- * fixes of issue 37, item 21 (no repaint every frame, one clock tick, nothing rendered again that did not change),
- * but its first load still blocks for 0.6 to 1 s of Total Blocking Time (the boot and the first renders of home, as
- * docs/embedding.md records), and a failing budget would stop every test run. The figures are printed and the
- * breach said on every build; LIGHTHOUSE_ENFORCE=1 makes it fail now. Turn this on when the app meets the budget.
+ * Lighthouse's bar for the app (issue 37, item 21): its performance score and Total Blocking Time, which fail the
+ * build; main-thread work is the aim, reported.
  */
-export const LIGHTHOUSE_ENFORCED = false;
-
-/** Lighthouse's bar for the app (issue 37, item 21): its performance score and Total Blocking Time. */
 const LIGHTHOUSE_BUDGET = { performance: 90, tbtMs: 200, mainThreadMs: 3_000 } as const;
+
+/**
+ * The phone Lighthouse's mobile profile means, as its benchmark index: its default 4x CPU slowdown makes a typical
+ * high-end desktop (index 1,500 to 2,000, docs/throttling.md in Lighthouse's repository) a mid-tier phone, about
+ * 1,750 / 4. This machine's speed drifts threefold from hour to hour, so a fixed 4x measured a phone three times
+ * slower in a slow hour: the slowdown is calibrated to the machine's index of the moment, as Lighthouse's own
+ * guidance says for a host that is not a high-end desktop, and never below 1.
+ */
+const MID_TIER_PHONE_INDEX = 440;
 
 export interface LighthouseFigures {
   /** the performance category's score, 0 to 100 */
@@ -179,12 +182,16 @@ export interface LighthouseFigures {
   lcpMs: number;
   /** the runs of which these are the median, each run's performance score */
   runs: number[];
+  /** this machine's benchmark index before the runs, and the CPU slowdown that makes it the mid-tier phone */
+  benchmarkIndex: number;
+  cpuSlowdown: number;
 }
 
 /**
- * Lighthouse's performance audit of home (launched with a token, pt-BR) on its default mobile profile (a Moto G
- * Power's screen, 4x slower CPU and Slow 4G, simulated), `runs` times in the Chromium playwright launched (through
- * its DevTools port, never a browser of Lighthouse's own); the median of each figure.
+ * Lighthouse's performance audit of home (launched with a token, pt-BR) on its mobile profile (a Moto G Power's
+ * screen and Slow 4G, simulated; the CPU slowed to a mid-tier phone's, calibrated to this machine: see
+ * MID_TIER_PHONE_INDEX), `runs` times in the Chromium playwright launched (through its DevTools port, never a browser
+ * of Lighthouse's own); the median of each figure.
  */
 export async function measureLighthouse(stack: Stack, runs: number): Promise<LighthouseFigures> {
   const { default: lighthouse } = await import('lighthouse');
@@ -201,14 +208,16 @@ export async function measureLighthouse(stack: Stack, runs: number): Promise<Lig
     ],
   });
   try {
-    const results: Omit<LighthouseFigures, 'runs'>[] = [];
+    const benchmarkIndex = await measureBenchmarkIndex(browser);
+    const cpuSlowdown = phoneSlowdown(benchmarkIndex);
+    const results: Measured[] = [];
     for (let run = 0; run < runs; run++) {
       const launch = await stack.launchToken(`lighthouse-${Date.now()}-${run}`, { balance: 100_000 });
-      const result = await lighthouse(stack.appUrl({ launch, locale: 'pt-BR' }), {
-        port,
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-      });
+      const result = await lighthouse(
+        stack.appUrl({ launch, locale: 'pt-BR' }),
+        { port, logLevel: 'error', onlyCategories: ['performance'] },
+        { extends: 'lighthouse:default', settings: { throttling: { cpuSlowdownMultiplier: cpuSlowdown } } },
+      );
       const lhr = result?.lhr;
       if (!lhr) throw new Error('lighthouse: no result');
       if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -227,7 +236,7 @@ export async function measureLighthouse(stack: Stack, runs: number): Promise<Lig
         lcpMs: audit('largest-contentful-paint'),
       });
     }
-    const median = (pick: (figures: Omit<LighthouseFigures, 'runs'>) => number) => {
+    const median = (pick: (figures: Measured) => number) => {
       const sorted = results.map(pick).sort((a, b) => a - b);
       return sorted[Math.floor(sorted.length / 2)]!;
     };
@@ -238,9 +247,31 @@ export async function measureLighthouse(stack: Stack, runs: number): Promise<Lig
       renderingMs: median((r) => r.renderingMs),
       lcpMs: median((r) => r.lcpMs),
       runs: results.map((r) => r.performance),
+      benchmarkIndex,
+      cpuSlowdown,
     };
   } finally {
     await browser.close();
+  }
+}
+
+type Measured = Omit<LighthouseFigures, 'runs' | 'benchmarkIndex' | 'cpuSlowdown'>;
+
+/** How much slower the CPU is made to be the mid-tier phone on a machine of this benchmark index: never below 1x. */
+export function phoneSlowdown(benchmarkIndex: number): number {
+  return Math.max(1, Math.round((benchmarkIndex / MID_TIER_PHONE_INDEX) * 10) / 10);
+}
+
+/** Lighthouse's own benchmark of the machine (the index its reports show as "CPU/Memory Power"), in a blank page. */
+async function measureBenchmarkIndex(browser: Browser): Promise<number> {
+  const { pageFunctions } = await import('lighthouse/core/lib/page-functions.js');
+  const page = await browser.newPage();
+  try {
+    // once to warm the engine up, as Lighthouse's own calibration does, then the figure
+    await page.evaluate(pageFunctions.computeBenchmarkIndex);
+    return Math.round(await page.evaluate(pageFunctions.computeBenchmarkIndex));
+  } finally {
+    await page.close();
   }
 }
 
@@ -268,6 +299,7 @@ export function describeLighthouse(figures: LighthouseFigures): { line: string; 
     `performance ${figures.performance} (budget ${LIGHTHOUSE_BUDGET.performance}; runs ${figures.runs.join(', ')}), ` +
     `TBT ${ms(figures.tbtMs)} (budget ${LIGHTHOUSE_BUDGET.tbtMs} ms), ` +
     `main-thread work ${ms(figures.mainThreadMs)} of which rendering ${ms(figures.renderingMs)} ` +
-    `(aim under ${ms(LIGHTHOUSE_BUDGET.mainThreadMs)}), LCP ${(figures.lcpMs / 1000).toFixed(2)} s`;
+    `(aim under ${ms(LIGHTHOUSE_BUDGET.mainThreadMs)}), LCP ${(figures.lcpMs / 1000).toFixed(2)} s; ` +
+    `CPU ${figures.cpuSlowdown}x slower (this machine's benchmark index ${figures.benchmarkIndex})`;
   return { line, over };
 }

@@ -13,6 +13,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A read that callers at the same moment share: one request, however many ask while it is on its way (start-up, the
+ * page and the menu each want the sports list as the app opens). The next call after it ends reads again.
+ */
+export function shared<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = undefined;
+    }));
+}
+
 interface AuthHooks {
   token(): string | null;
   /** A player call was answered 401 with this token: the session has ended. */

@@ -1,10 +1,20 @@
-import { ApiError } from './api.ts';
+import { api, ApiError, shared } from './api.ts';
 import { applyMarkets } from './betslip/slip.ts';
 import { createStore } from './store.ts';
 import type { EventSummary, SportSummary } from './types.ts';
 
 /** The sports with their event counts: the sports menu and chips. Refreshed by the pages that read them. */
 export const sportsStore = createStore<SportSummary[]>([]);
+/** Whether the sports have been read yet: until then home cannot tell which sports' topics to follow. */
+export const sportsKnown = createStore(false);
+
+/** Reads the sports into sportsStore; the app's start-up, its menu and its pages share a read on its way. */
+export const readSports = shared(async () => {
+  const { sports } = await api.sports();
+  sportsStore.set(sports);
+  sportsKnown.set(true);
+  return sports;
+});
 
 const prefetched = new Map<string, Promise<unknown>>();
 

@@ -1,4 +1,4 @@
-import { api } from './api.ts';
+import { api, shared } from './api.ts';
 import { feedSlip } from './catalog.ts';
 import { requireLogin, sessionStore } from './session.ts';
 import { createStore } from './store.ts';
@@ -26,10 +26,13 @@ function idsOf(favourites: Favourites): Record<FavouriteKind, ReadonlySet<string
   };
 }
 
-/** Reads the favourites again; their events' prices go to the bet slip, as every fresh list's do. */
-export async function loadFavourites(signal?: AbortSignal): Promise<Favourites | null> {
+/**
+ * Reads the favourites again; their events' prices go to the bet slip, as every fresh list's do. A session's start
+ * and home both ask as the app opens: they share one read.
+ */
+export const loadFavourites = shared(async (): Promise<Favourites | null> => {
   try {
-    const favourites = await api.favourites(signal);
+    const favourites = await api.favourites();
     feedSlip(favourites.events.map((favourite) => favourite.event));
     favouritesStore.set(favourites);
     favouriteIds.set(idsOf(favourites));
@@ -38,7 +41,7 @@ export async function loadFavourites(signal?: AbortSignal): Promise<Favourites |
     // the stars stay as they were; the next read puts them right
     return favouritesStore.get();
   }
-}
+});
 
 sessionStore.subscribe((session) => {
   if (session) void loadFavourites();

@@ -20,11 +20,13 @@ export function useLive<T>(options: {
   view: (bodies: TopicBody[]) => T;
   /** a read started before the page (index.html's early reads): shown until the stream's snapshot comes */
   early?: () => Promise<T> | undefined;
+  /** nothing is read yet: what to read (the topics) waits for something else (home's sports) */
+  paused?: boolean;
 }): Polled<T> {
   const { key, topics } = options;
   const mode = useStore(streamState);
   const polling = mode === 'polling' || topics.length === 0;
-  const polled = usePoll(options.read, key, undefined, polling);
+  const polled = usePoll(options.read, key, undefined, polling && !options.paused);
   const viewRef = useRef(options.view);
   viewRef.current = options.view;
   const earlyRef = useRef(options.early);

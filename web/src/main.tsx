@@ -10,7 +10,7 @@ import { api } from './api.ts';
 import { App } from './App.tsx';
 import { stakeLimits, startSlipRefresh } from './betslip/slip.ts';
 import './settings.ts';
-import { prefetch, sportsStore } from './catalog.ts';
+import { prefetch, readSports } from './catalog.ts';
 import { connect, markReady, post } from './bridge.ts';
 import { currencyStore, hostOddsFormatStore, localeStore, t } from './i18n/index.ts';
 import { openPath, routeStore, setSiteName, titleChanged } from './router.ts';
@@ -54,15 +54,9 @@ async function handle(command: HostMessage): Promise<void> {
 
 /** The sports menu and chips on every page (Home and Live refresh them with their own data too). */
 function keepSportsFresh(): void {
-  const read = () => {
-    if (!document.hidden)
-      void api.sports().then(
-        ({ sports }) => sportsStore.set(sports),
-        () => undefined,
-      );
-  };
-  if (sportsStore.get().length === 0) read();
-  setInterval(read, SPORTS_POLL_MS);
+  setInterval(() => {
+    if (!document.hidden) readSports().catch(() => undefined);
+  }, SPORTS_POLL_MS);
 }
 
 /** `auto` height: the host sizes the iframe from `resize`, posted whenever the document's height changes. */
@@ -101,10 +95,9 @@ async function boot(): Promise<void> {
   }
   // the launch exchange (and the home page's first reads) run alongside the config read; events wait for the origin
   const session = startSession();
-  if (parsePath(launchParams.path ?? '/')?.page === 'home') {
-    prefetch('sports', () => api.sports());
-    prefetch('live', () => api.live());
-  }
+  // every page's menu and chips (and home's sections) need the sports: one read, which they share
+  readSports().catch(() => undefined);
+  if (parsePath(launchParams.path ?? '/')?.page === 'home') prefetch('live', () => api.live());
   let config;
   try {
     config = await api.config(tenant);

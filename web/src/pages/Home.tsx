@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { api } from '../api.ts';
-import { byStart, early, feedSlip, sportsStore, takeEarly } from '../catalog.ts';
+import { byStart, early, feedSlip, readSports, sportsKnown, sportsStore, takeEarly } from '../catalog.ts';
 import { ErrorState, Skeleton } from '../components/common.tsx';
 import { EventGroup } from '../components/Events.tsx';
 import { SearchArea } from '../components/Search.tsx';
@@ -22,7 +22,7 @@ const SOON_SPORTS = 4;
 /** The player's favourite events still to come or live, when there are any; a tap on a star keeps one here. */
 function FavouriteEvents() {
   const session = useStore(sessionStore);
-  usePoll(async (signal) => (session ? loadFavourites(signal) : null), `home:favourites:${session?.player.id ?? ''}`);
+  usePoll(async () => (session ? loadFavourites() : null), `home:favourites:${session?.player.id ?? ''}`);
   const favourites = useStore(favouritesStore);
   const events = (favourites?.events ?? [])
     .map((favourite) => favourite.event)
@@ -51,15 +51,13 @@ function upcoming(pages: Array<{ competitions: Array<{ events: EventSummary[] }>
  */
 export function HomePage() {
   const sports = useStore(sportsStore);
+  const known = useStore(sportsKnown);
   const live = useLive({
     key: 'home:live',
     topics: ['live'],
     async read(signal) {
-      const [{ sports: list }, { events }] = await Promise.all([
-        early('sports', () => api.sports(signal)),
-        early('live', () => api.live(undefined, signal)),
-      ]);
-      sportsStore.set(list);
+      // the sports' counts are read again with the live events
+      const [, { events }] = await Promise.all([readSports(), early('live', () => api.live(undefined, signal))]);
       return feedSlip(events);
     },
     view: ([body]) => feedSlip((body as { events: EventSummary[] }).events),
@@ -67,11 +65,11 @@ export function HomePage() {
   });
   const soon = useLive({
     key: 'home:soon',
-    // until the sports are known (main.tsx reads them at start-up), the HTTP read finds them
     topics: withUpcoming(sports).map((sport) => `sport:${sport.id}`),
+    // until the sports are known (start-up reads them), which sports' events to read is not known either
+    paused: !known,
     async read(signal) {
-      const list = sportsStore.get().length > 0 ? sportsStore.get() : (await api.sports(signal)).sports;
-      return upcoming(await Promise.all(withUpcoming(list).map((sport) => api.sport(sport.id, signal))));
+      return upcoming(await Promise.all(withUpcoming(sportsStore.get()).map((sport) => api.sport(sport.id, signal))));
     },
     view: (bodies) => upcoming(bodies as unknown as Array<{ competitions: Array<{ events: EventSummary[] }> }>),
   });

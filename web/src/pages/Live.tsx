@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { api } from '../api.ts';
-import { feedSlip, sportsStore } from '../catalog.ts';
+import { feedSlip, readSports, sportsStore } from '../catalog.ts';
 import { ErrorState, PageHeader, Skeleton } from '../components/common.tsx';
 import { byCompetition, EventGroup } from '../components/Events.tsx';
 import { SportChips } from '../components/SportChips.tsx';
@@ -18,8 +18,8 @@ export function LivePage({ sportId }: { sportId?: string }) {
     key: `live:${sportId ?? ''}`,
     topics: ['live'],
     async read(signal) {
-      const [{ sports: list }, { events }] = await Promise.all([api.sports(signal), api.live(sportId, signal)]);
-      sportsStore.set(list);
+      // the sports' counts are read again with the live events
+      const [, { events }] = await Promise.all([readSports(), api.live(sportId, signal)]);
       return feedSlip(events);
     },
     // the stream's live list holds every sport: this page's are taken from it
