@@ -5,7 +5,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { WalletObligation } from '../wallet/tables.ts';
 import type { Bet, BetLeg, Cashout } from './tables.ts';
 import { notFound, validationError } from '../platform/errors.ts';
-import { tenantFilter } from '../platform/http/auth.ts';
+import { tenantFilter } from '../platform/http/permissions.ts';
 import { cursorAfter, keysetPage } from '../platform/http/cursor.ts';
 import type { SessionPrincipal, StaffCall } from '../platform/http/principals.ts';
 import type { Ledger } from '../wallet/ledger/ledger.ts';

@@ -2,7 +2,7 @@ import type { AuditLog, AuditRecord } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../platform/db/database.ts';
 import { notFound, validationError } from '../platform/errors.ts';
-import { allows, tenantScope, type Permission } from '../platform/http/auth.ts';
+import { allows, tenantScope, type Permission } from '../platform/http/permissions.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import { playerRecord } from './records.ts';

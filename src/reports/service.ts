@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
 import { validationError } from '../platform/errors.ts';
-import { targetTenant, tenantScope } from '../platform/http/auth.ts';
+import { targetTenant, tenantScope } from '../platform/http/permissions.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TenantService } from '../tenants/service.ts';
 import type { ObligationReview } from '../wallet/operator/workspace.ts';

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { platformErrors } from '../platform/errors.ts';
-import { targetTenant, type Auth, guarded } from '../platform/http/auth.ts';
+import { type Auth, guarded } from '../platform/http/auth.ts';
+import { targetTenant } from '../platform/http/permissions.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import type { TypedApp } from '../platform/http/types.ts';
 import type { TenantCredentials } from './credentials.ts';

@@ -3,7 +3,7 @@ import type { AuditLog } from '../platform/audit/log.ts';
 import { inTransaction, type Db, type Queryable } from '../platform/db/database.ts';
 import type { Tenant } from './tables.ts';
 import { notFound, platformErrors, validationError } from '../platform/errors.ts';
-import { allows } from '../platform/http/auth.ts';
+import { allows } from '../platform/http/permissions.ts';
 import type { StaffCall } from '../platform/http/principals.ts';
 import { checkedEmbedOrigins, checkedWalletUrl, type OriginRules } from '../platform/urls.ts';
 import { recordTenantChange } from './audit.ts';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { validationError } from '../errors.ts';
-import { tenantFilter } from '../http/auth.ts';
+import { tenantFilter } from '../http/permissions.ts';
 import { decodeCursor, keysetPage } from '../http/cursor.ts';
 import type { StaffCall } from '../http/principals.ts';
 import { auditCsv } from './csv.ts';

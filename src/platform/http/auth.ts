@@ -1,7 +1,8 @@
 /**
- * Authentication and authorization plumbing, in one place: the guards routes put in front of their handlers,
- * the request decorations they fill, the role-to-permission table, and the limits on failed attempts. Each
- * credential is checked by the domain that issued it (the Authenticators); this module only wires them in.
+ * Authentication and authorization plumbing, in one place: the guards routes put in front of their handlers, the
+ * request decorations they fill, and the limits on failed attempts; which role holds which permission is
+ * permissions.ts. Each credential is checked by the domain that issued it (the Authenticators); this module only
+ * wires them in.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
@@ -10,13 +11,13 @@ import { TOKEN_PREFIX } from '../crypto.ts';
 import { platformErrors, type AppError, type ErrorFactory } from '../errors.ts';
 import { bearerToken } from './bearer.ts';
 import { FailureBudget } from './failure-budget.ts';
+import { allows, rolesFor, type Permission } from './permissions.ts';
 import type {
   AggregatorPrincipal,
   AggregatorScope,
   ProducerPrincipal,
   SessionPrincipal,
   StaffPrincipal,
-  StaffRole,
   TenantPrincipal,
 } from './principals.ts';
 import type { TypedApp } from './types.ts';
@@ -59,68 +60,12 @@ function unguarded(guardName: keyof Auth): never {
   throw new Error(`This route reads a principal its guard did not set: put auth.${guardName}() in its onRequest.`);
 }
 
-/** Which roles hold each permission. Services and routes ask for a permission, never for a role. */
-
 /**
  * `X-Player-Activity: background` marks a player call the app made on its own (a poll of open bets or offers),
  * not for something the player did: the session is checked but its idle clock is not reset, so an open iframe
  * left alone still times out.
  */
 const BACKGROUND_HEADER = 'x-player-activity';
-const PERMISSIONS = {
-  /** Aggregators, clients, any tenant, a tenant's wallet identity and status. */
-  platform: ['platform_admin'],
-  /** The catalog: sports, events, markets, odds. */
-  trading: ['trader', 'platform_admin'],
-  /** One tenant's settings, credentials, players and bets: operators their own, the platform any. */
-  tenant: ['operator', 'platform_admin'],
-  /** A player's limits (the stake factor): traders for any tenant, operators their own. */
-  risk: ['trader', 'operator', 'platform_admin'],
-  /** A staff member's own account. */
-  self: ['platform_admin', 'trader', 'operator'],
-} as const satisfies Record<string, readonly StaffRole[]>;
-export type Permission = keyof typeof PERMISSIONS;
-
-export function allows(staff: StaffPrincipal, permission: Permission): boolean {
-  return (PERMISSIONS[permission] as readonly StaffRole[]).includes(staff.role);
-}
-
-/**
- * The tenant a staff member's data reads are limited to: null (every tenant) for the platform only; anyone else
- * is bound to one tenant or sees nothing.
- */
-export function tenantScope(staff: StaffPrincipal): string | null {
-  if (allows(staff, 'platform')) return null;
-  if (!staff.tenantId) throw platformErrors.forbidden(undefined, 'This staff account is bound to no tenant.');
-  return staff.tenantId;
-}
-
-/**
- * The tenant a staff member's read is filtered to: an operator's own (naming another is 403 with `refusal`), the one
- * a platform administrator names, or null (every tenant) when the platform names none.
- */
-export function tenantFilter(
-  staff: StaffPrincipal,
-  requested: string | undefined,
-  refusal = 'Operators see their own tenant only; leave tenantId out.',
-): string | null {
-  const own = tenantScope(staff);
-  if (own !== null && requested !== undefined && requested !== own) throw platformErrors.forbidden(undefined, refusal);
-  return own ?? requested ?? null;
-}
-
-/** The tenant a tenant-settings request acts on: operators their own (may omit it), the platform must name one. */
-export function targetTenant(staff: StaffPrincipal, requested: string | undefined): string {
-  const own = tenantScope(staff);
-  if (own !== null) {
-    if (requested !== undefined && requested !== own) {
-      throw platformErrors.forbidden(undefined, 'Operators manage their own tenant only.');
-    }
-    return own;
-  }
-  if (!requested) throw platformErrors.validation({ field: 'tenantId' }, 'Name the tenant with ?tenantId=.');
-  return requested;
-}
 
 /** A credential check provided by the domain that issued the credential. */
 interface CredentialCheck<A extends unknown[], P> {
@@ -208,7 +153,7 @@ export class Auth {
       const staff = await this.#checks.staff.check(token);
       if (!staff) throw invalidToken('staff');
       if (!allows(staff, permission)) {
-        const requiredRoles = PERMISSIONS[permission];
+        const requiredRoles = rolesFor(permission);
         throw platformErrors.forbidden({ requiredRoles }, `This needs the role ${requiredRoles.join(' or ')}.`);
       }
       request.staff = staff;

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
-import { tenantFilter } from '../../platform/http/auth.ts';
+import { tenantFilter } from '../../platform/http/permissions.ts';
 import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import type { IntegrationService } from '../../integration/service.ts';

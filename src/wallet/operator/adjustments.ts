@@ -7,7 +7,7 @@ import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
 import type { Tenant } from '../../tenants/tables.ts';
 import type { Adjustment } from '../tables.ts';
 import { notFound, validationError } from '../../platform/errors.ts';
-import { tenantScope } from '../../platform/http/auth.ts';
+import { tenantScope } from '../../platform/http/permissions.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import { idempotencyErrors } from '../../platform/idempotency/errors.ts';
 import type { TenantService } from '../../tenants/service.ts';

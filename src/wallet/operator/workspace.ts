@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
 import type { WalletObligation } from '../tables.ts';
 import { notFound, validationError } from '../../platform/errors.ts';
-import { tenantFilter, tenantScope } from '../../platform/http/auth.ts';
+import { tenantFilter, tenantScope } from '../../platform/http/permissions.ts';
 import { cursorAfter, keysetPage } from '../../platform/http/cursor.ts';
 import type { StaffCall } from '../../platform/http/principals.ts';
 import type { TenantService } from '../../tenants/service.ts';
