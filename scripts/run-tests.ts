@@ -3,7 +3,7 @@
 // left minute-long files running alone at the end of each pass while the other core waited. Each file's report is
 // printed whole when it ends, so two never interleave. Used by scripts/test.ts; `node scripts/run-tests.ts <files or
 // globs>` runs any set on PGlite the same way.
-import { globSync } from 'node:fs';
+import { globSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { run } from 'node:test';
@@ -40,6 +40,8 @@ interface Outcome {
   pass: string;
   file: string;
   seconds: number;
+  /** CPU seconds of its process and everything it started (a browser, a server), when the system tells */
+  cpu: number | undefined;
   tests: number;
   failed: number;
 }
@@ -61,8 +63,9 @@ export async function runPasses(passes: Pass[]): Promise<boolean> {
       const outcome = await runFile(job.pass, job.file);
       outcomes.push(outcome);
       const mark = outcome.failed > 0 ? `FAILED (${outcome.failed} of ${outcome.tests})` : `ok (${outcome.tests})`;
+      const cpu = outcome.cpu === undefined ? '' : `, CPU ${outcome.cpu.toFixed(1)} s`;
       process.stdout.write(
-        `--- [${outcomes.length}/${total}] ${job.file} on ${job.pass.name}: ${mark} in ${outcome.seconds.toFixed(1)} s\n`,
+        `--- [${outcomes.length}/${total}] ${job.file} on ${job.pass.name}: ${mark} in ${outcome.seconds.toFixed(1)} s${cpu}\n`,
       );
     }
   };
@@ -85,12 +88,42 @@ async function runFile(pass: Pass, file: string): Promise<Outcome> {
   });
   const report = await collect(stream.compose(spec));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSinceLastEnd();
   const killed = signal.aborted
     ? `(killed after ${FILE_TIMEOUT_MS / 60_000} minutes: its process had not ended; a handle left open, or a test ` +
       `waiting on something that never came)\n`
     : '';
   if (failed > 0 || showEveryReport) process.stdout.write(`\n--- ${file} on ${pass.name} ---\n${killed}${report}`);
-  return { pass: pass.name, file, seconds, tests, failed };
+  return { pass: pass.name, file, seconds, cpu, tests, failed };
+}
+
+/** Clock ticks a second in /proc's figures (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+let childrenCpuSeen = childrenCpu();
+
+/**
+ * The CPU seconds of this runner's children that ended since the last call: a file's process, with the browsers and
+ * servers it started and waited for. Read when a file's report ends, just after its process ended; two files ending
+ * in the same instant share one figure. On two cores, wall time says how long a file waited for a core as much as
+ * what it costs: this says what it costs.
+ */
+function cpuSinceLastEnd(): number | undefined {
+  const now = childrenCpu();
+  if (now === undefined || childrenCpuSeen === undefined) return undefined;
+  const spent = now - childrenCpuSeen;
+  childrenCpuSeen = now;
+  return spent;
+}
+
+/** The user and system CPU seconds of this process's children that ended and were waited for (Linux /proc). */
+function childrenCpu(): number | undefined {
+  try {
+    // the fields after the command's name, from the state (field 3): cutime and cstime are fields 16 and 17
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 function collect(readable: NodeJS.ReadableStream): Promise<string> {
@@ -117,6 +150,16 @@ function summarise(passes: Pass[], outcomes: Outcome[]): void {
   process.stdout.write('\nThe longest files of this run (seconds; keep test/schedule.ts in step):\n');
   for (const { file, pass, seconds } of longest) {
     process.stdout.write(`${seconds.toFixed(1).padStart(8)}  ${relative(process.cwd(), file)} (${pass})\n`);
+  }
+  if (outcomes.some((outcome) => outcome.cpu === undefined)) return;
+  const cpu = (outcome: Outcome) => outcome.cpu ?? 0;
+  const costliest = outcomes.toSorted((a, b) => cpu(b) - cpu(a)).slice(0, 15);
+  const all = outcomes.reduce((sum, outcome) => sum + cpu(outcome), 0);
+  process.stdout.write(`\nThe files that cost the most CPU (seconds, of ${all.toFixed(0)} s for every file):\n`);
+  for (const outcome of costliest) {
+    process.stdout.write(
+      `${cpu(outcome).toFixed(1).padStart(8)}  ${relative(process.cwd(), outcome.file)} (${outcome.pass})\n`,
+    );
   }
 }
 
