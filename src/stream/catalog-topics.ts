@@ -1,7 +1,8 @@
 import type { CatalogBrowsing } from '../catalog/browsing.ts';
 import type { EventDetail, EventSummary } from '../catalog/schemas.ts';
 import { eventChanges, listChanges, type Change } from './changes.ts';
-import type { Channel, StreamHub } from './hub.ts';
+import type { Channel } from './channels.ts';
+import type { StreamHub } from './hub.ts';
 import type { Topic } from './topics.ts';
 
 const LIST_KINDS = new Set(['live', 'competition', 'sport']);

@@ -4,40 +4,11 @@ import type { Socket } from 'node:net';
 import type { Clock } from '../platform/clock.ts';
 import type { StreamSettings } from '../platform/config.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
+import { channelKey, Channels, type Channel, type ChannelReader } from './channels.ts';
 import { StreamConnection } from './connection.ts';
 import { streamErrors } from './errors.ts';
 import { encodeMessage, HEARTBEAT, Replay } from './messages.ts';
 import { PLAYER_TOPICS, type Topic } from './topics.ts';
-
-/**
- * What feeds a topic: a catalog topic has one channel for every stream; a player's topic one per player. A channel
- * holds its last snapshot, encoded once for every reader, and what its source compares the next reading with.
- */
-export interface Channel {
-  readonly key: string;
-  readonly topic: Topic;
-  readonly playerId: string | undefined;
-  /** Streams that have its snapshot and get its changes. */
-  readonly readers: Set<StreamConnection>;
-  /** Streams waiting for its first snapshot. */
-  readonly waiting: Set<StreamConnection>;
-  /** The sequence when it began to be watched: a stream that last saw an earlier one cannot resume it. */
-  since: number;
-  snapshot: object | undefined;
-  /** The snapshot's message body as last encoded, and the snapshot it encodes. */
-  encoded?: { of: object | undefined; bytes: Buffer };
-  /** What the source compares the next reading with. */
-  state: unknown;
-  loading: boolean;
-  /** When its last reader left (performance.now()); it is forgotten a while later. */
-  unwatchedAt: number | undefined;
-}
-
-/** Reads a channel's snapshot and its state; a player's channel reads as the given stream's session. */
-type ChannelReader = (channel: Channel, reader: StreamConnection) => Promise<{ snapshot: object; state: unknown }>;
-
-/** A channel nobody follows is kept this long, so a stream that comes back quickly resumes it. */
-const KEEP_UNWATCHED_MS = 60_000;
 
 type HubDeps = {
   settings: StreamSettings;
@@ -61,7 +32,7 @@ export class StreamHub {
   readonly #replay: Replay;
   readonly #connections = new Map<string, StreamConnection>();
   readonly #perAddress = new Map<string, number>();
-  readonly #channels = new Map<string, Channel>();
+  readonly #channels = new Channels();
   /** The sockets of the streams, ended or not: a stream's socket may outlive it, and must not hold a shutdown. */
   readonly #sockets = new Set<Socket>();
   readonly #timer: ReturnType<typeof setInterval>;
@@ -158,14 +129,9 @@ export class StreamHub {
     return this.#channels.get(key);
   }
 
-  /**
-   * Lets go of every channel nobody follows now: what they hold may be older than the database (notifications
-   * missed), so a stream coming back to one reads it afresh instead of resuming it.
-   */
+  /** Lets go of every channel nobody follows now (channels.ts says why). */
   dropUnwatched(): void {
-    for (const channel of [...this.#channels.values()]) {
-      if (channel.readers.size === 0 && channel.waiting.size === 0) this.#channels.delete(channel.key);
-    }
+    this.#channels.dropUnwatched();
   }
 
   /** Changes of a channel, each with the next sequence, written to its readers together: one write per reader. */
@@ -230,17 +196,13 @@ export class StreamHub {
     return seq <= this.#seq ? seq : undefined;
   }
 
-  #channelKey(connection: StreamConnection, topic: Topic): string {
-    return PLAYER_TOPICS.includes(topic.kind) ? `${topic.key}@${connection.session!.playerId}` : topic.key;
-  }
-
   #follow(connection: StreamConnection, topics: Topic[], resumeFrom: number | undefined): void {
     const wanted = new Map(topics.map((topic) => [topic.key, topic]));
     for (const key of [...connection.topics.keys()]) if (!wanted.has(key)) this.#unfollow(connection, key);
     const fresh = topics.filter((topic) => !connection.topics.has(topic.key));
     const resumable = new Map<string, Channel>();
     for (const topic of fresh) {
-      const key = this.#channelKey(connection, topic);
+      const key = channelKey(connection, topic);
       connection.topics.set(topic.key, key);
       const existing = this.#channels.get(key);
       if (resumeFrom !== undefined && existing?.snapshot && !existing.loading && existing.since <= resumeFrom)
@@ -250,7 +212,7 @@ export class StreamHub {
       resumeFrom === undefined ? undefined : this.#replay.after(resumeFrom, new Set(resumable.keys()), this.#seq);
     if (missed) {
       for (const message of missed) connection.write(message.bytes);
-      for (const channel of resumable.values()) this.#join(channel, connection);
+      for (const channel of resumable.values()) this.#channels.join(channel, connection);
     }
     for (const topic of fresh) {
       const key = connection.topics.get(topic.key)!;
@@ -260,29 +222,8 @@ export class StreamHub {
     connection.quietSince = connection.topics.size === 0 ? performance.now() : undefined;
   }
 
-  #join(channel: Channel, connection: StreamConnection): void {
-    channel.readers.add(connection);
-    channel.unwatchedAt = undefined;
-  }
-
   #subscribe(connection: StreamConnection, topic: Topic, key: string): void {
-    let channel = this.#channels.get(key);
-    if (!channel) {
-      channel = {
-        key,
-        topic,
-        playerId: connection.session && PLAYER_TOPICS.includes(topic.kind) ? connection.session.playerId : undefined,
-        readers: new Set(),
-        waiting: new Set(),
-        since: this.#seq,
-        snapshot: undefined,
-        state: undefined,
-        loading: false,
-        unwatchedAt: undefined,
-      };
-      this.#channels.set(key, channel);
-    }
-    channel.unwatchedAt = undefined;
+    const channel = this.#channels.watch(key, connection, topic, this.#seq);
     if (channel.snapshot && !channel.loading) {
       connection.write(this.#snapshotBytes(channel));
       channel.readers.add(connection);
@@ -320,11 +261,7 @@ export class StreamHub {
     const key = connection.topics.get(topicKey);
     if (key === undefined) return;
     connection.topics.delete(topicKey);
-    const channel = this.#channels.get(key);
-    if (!channel) return;
-    channel.readers.delete(connection);
-    channel.waiting.delete(connection);
-    if (channel.readers.size === 0 && channel.waiting.size === 0) channel.unwatchedAt = performance.now();
+    this.#channels.leave(key, connection);
   }
 
   #forget(connection: StreamConnection): void {
@@ -343,10 +280,7 @@ export class StreamHub {
       if (connection.quietSince !== undefined && now - connection.quietSince >= idleMs) this.close(connection, 'idle');
       else connection.write(HEARTBEAT);
     }
-    for (const channel of [...this.#channels.values()]) {
-      if (channel.unwatchedAt !== undefined && now - channel.unwatchedAt >= KEEP_UNWATCHED_MS)
-        this.#channels.delete(channel.key);
-    }
+    this.#channels.expire(now);
     await this.#checkSessions();
   }
 

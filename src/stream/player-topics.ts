@@ -3,7 +3,8 @@ import type { BetView } from '../betting/schemas.ts';
 import type { BetViews } from '../betting/views.ts';
 import type { SessionPrincipal } from '../platform/http/principals.ts';
 import { apply } from './catalog-topics.ts';
-import type { Channel, StreamHub } from './hub.ts';
+import type { Channel } from './channels.ts';
+import type { StreamHub } from './hub.ts';
 
 /** Open bets a stream follows at most: My Bets' first page. */
 const OPEN_BETS = 50;
