@@ -38,6 +38,7 @@ import { TenantEnvironments } from './tenants/environments.ts';
 import { TenantService } from './tenants/service.ts';
 import { TenantSettings } from './tenants/settings.ts';
 import { Adjustments } from './wallet/operator/adjustments.ts';
+import { SandboxAdjustments } from './wallet/operator/sandbox-adjustments.ts';
 import { WalletClient } from './wallet/delivery/client.ts';
 import { DeliveryEngine, type DeliveryOptions } from './wallet/delivery/engine.ts';
 import { Ledger } from './wallet/ledger/ledger.ts';
@@ -221,7 +222,7 @@ export function buildServices(
     ledger,
     delivery,
     views: betViews,
-    adjustments,
+    adjustments: new SandboxAdjustments({ db, clock, ledger, delivery, integration, tenants, audit }),
     integration,
   });
   const partner = new PartnerObligations({ db, clock, ledger, delivery, tenants, audit });

@@ -10,7 +10,7 @@ import type { IdempotencyScope, IdempotencyService, StoredResponse } from '../pl
 import type { IntegrationService } from '../integration/service.ts';
 import type { DeliveryEngine } from '../wallet/delivery/engine.ts';
 import type { Ledger } from '../wallet/ledger/ledger.ts';
-import type { Adjustments } from '../wallet/operator/adjustments.ts';
+import type { SandboxAdjustments } from '../wallet/operator/sandbox-adjustments.ts';
 import { sandboxErrors } from './errors.ts';
 import type {
   ActionBody,
@@ -38,21 +38,21 @@ type SandboxControlsDeps = {
   delivery: DeliveryEngine;
   views: BetViews;
   /** A sandbox's adjustments are the operator's use case, made by the casino's server instead of staff. */
-  adjustments: Adjustments;
+  adjustments: SandboxAdjustments;
   /** A sandbox's player statuses are integration's use case, asked by the casino's server instead of staff. */
   integration: IntegrationService;
 };
 
 /**
- * The sandbox controls (docs/sandbox-outcomes.md): a sandbox tenant's server decides the outcome of one of its own
- * bets (settle, resettle, reopen, cancel) with its integration key, so that its wallet sees every movement on demand,
+ * The sandbox controls (docs/sandbox-outcomes.md): a sandbox tenant's server decides the outcome of one of its own bets
+ * (settle, resettle, reopen, cancel) with its integration key, so that its wallet sees every movement on demand,
  * without a trader and without touching the shared markets; and it makes an adjustment on one of its players, or
- * blocks, pauses, closes or reactivates one, without staff. The money is betting's (own-settlement.ts, the
- * settlement's own rule and ledger) and the operator's (adjustments.ts); the statuses are integration's (players.ts).
- * This adds who may ask and how: sandbox tenants only (production: 403 sandbox_only, audited as denied), their own
- * bets and players only (another tenant's: 404), each call that owes money under its Idempotency-Key (scoped to the
- * tenant and bound to the integration key that sent it; the answer is stored with the change in one transaction and
- * replayed for 24 h to that key only), and audited in the transaction that makes the change.
+ * blocks, pauses, closes or reactivates one, without staff. The money is betting's (own-settlement.ts, the settlement's
+ * own rule and ledger) and the operator's (sandbox-adjustments.ts); the statuses are integration's (players.ts). This
+ * adds who may ask and how: sandbox tenants only (production: 403 sandbox_only, audited as denied), their own bets and
+ * players only (another tenant's: 404), each call that owes money under its Idempotency-Key (scoped to the tenant and
+ * bound to the integration key that sent it; the answer is stored with the change in one transaction and replayed for
+ * 24 h to that key only), and audited in the transaction that makes the change.
  */
 export class SandboxControls {
   readonly #deps: SandboxControlsDeps;
@@ -116,7 +116,7 @@ export class SandboxControls {
 
   /**
    * An adjustment on one of the tenant's players, approved at once (no four eyes in a sandbox), bounded by the
-   * tenant's largest single adjustment and owed like any other (the operator's use case: adjustments.ts): the
+   * tenant's largest single adjustment and owed like any other (the operator's use case: sandbox-adjustments.ts): the
    * wallet gets `adjustment:<id>` on /credit or /debit. 201, replayed under the same Idempotency-Key.
    */
   async adjust(
@@ -141,30 +141,26 @@ export class SandboxControls {
       body,
     };
     return this.#deps.idempotency.run(scope, () =>
-      this.#deps.adjustments.makeForSandbox(
-        tenant.id,
-        { body, idempotencyKey: call.key, ip: call.ip },
-        async (tx, made) => {
-          const { adjustment } = made;
-          const answer: SandboxAdjustmentAnswer = {
-            adjustment: {
-              id: adjustment.id,
-              externalPlayerId: made.externalPlayerId,
-              direction: adjustment.direction,
-              amount: adjustment.amount,
-              currency: made.currency,
-              reason: adjustment.reason,
-              status: 'approved',
-              madeBy: 'sandbox_server',
-              createdAt: adjustment.created_at.toISOString(),
-            },
-            owed: [made.owed],
-          };
-          const stored = { status: 201, body: answer };
-          await this.#deps.idempotency.complete(tx, scope, stored);
-          return stored;
-        },
-      ),
+      this.#deps.adjustments.make(tenant.id, { body, idempotencyKey: call.key, ip: call.ip }, async (tx, made) => {
+        const { adjustment } = made;
+        const answer: SandboxAdjustmentAnswer = {
+          adjustment: {
+            id: adjustment.id,
+            externalPlayerId: made.externalPlayerId,
+            direction: adjustment.direction,
+            amount: adjustment.amount,
+            currency: made.currency,
+            reason: adjustment.reason,
+            status: 'approved',
+            madeBy: 'sandbox_server',
+            createdAt: adjustment.created_at.toISOString(),
+          },
+          owed: [made.owed],
+        };
+        const stored = { status: 201, body: answer };
+        await this.#deps.idempotency.complete(tx, scope, stored);
+        return stored;
+      }),
     );
   }
 

@@ -16,25 +16,10 @@ import { walletErrors } from '../errors.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { AdjustmentViews } from './adjustment-views.ts';
 import type { AdjustmentBody, AdjustmentsQuery } from '../schemas.ts';
-import { ADJUSTMENT_TRANSITIONS, type AdjustmentDirection, type AdjustmentState } from '../states.ts';
+import { ADJUSTMENT_TRANSITIONS, type AdjustmentState } from '../states.ts';
 import * as store from './store.ts';
 
-/** What a sandbox tenant's server asks for (SandboxControls.adjust): the body, under its Idempotency-Key. */
-interface SandboxAdjustmentRequest {
-  body: { externalPlayerId: string; direction: AdjustmentDirection; amount: number; reason: string };
-  idempotencyKey: string;
-  ip: string;
-}
-
-/** An adjustment made, with the movement it owes the wallet. */
-interface MadeAdjustment {
-  adjustment: Adjustment;
-  externalPlayerId: string;
-  currency: string;
-  owed: { txId: string; kind: 'adjustment'; endpoint: AdjustmentDirection; amount: number };
-}
-
-const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
+export const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
 /** The window over which adjustments approved alone add up against the approval threshold. */
 const SPLIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -116,7 +101,8 @@ export class Adjustments {
           decided_at: null,
           decision_reason: null,
         };
-        if (!needsApproval) row.obligation_id = await this.#owe(tx, tenant, row, player.external_id);
+        if (!needsApproval)
+          row.obligation_id = await oweAdjustment(this.#deps.ledger, tx, tenant, row, player.external_id);
         if (!(await store.insertAdjustment(tx, row))) throw new KeyTaken();
         await this.#record(tx, call, needsApproval ? 'adjustment.propose' : 'adjustment.create', row, {
           reason: body.reason,
@@ -132,80 +118,6 @@ export class Adjustments {
     }
   }
 
-  /**
-   * An adjustment made by a sandbox tenant's server (the sandbox controls, docs/sandbox-outcomes.md): approved at
-   * once, since a sandbox has no second person to approve it and moves test money only, yet bounded by the tenant's
-   * largest single adjustment like any other, and owed and delivered like any other (`adjustment:<id>`). The row
-   * names its maker (`made_by` sandbox_server, no staff member); the audit row names the tenant. The player is the
-   * tenant's own, by the casino's id (another tenant's is unknown). `answer` runs in the transaction that makes it,
-   * so that the caller's idempotent answer commits with it. The caller has checked that the tenant is a sandbox.
-   */
-  async makeForSandbox<T>(
-    tenantId: string,
-    request: SandboxAdjustmentRequest,
-    answer: (tx: Tx, made: MadeAdjustment) => Promise<T>,
-  ): Promise<T> {
-    const { body } = request;
-    const player = await this.#deps.integration.playerOfTenant(tenantId, body.externalPlayerId);
-    checkWithinMaximum(await this.#deps.tenants.get(tenantId), body.amount);
-    // As for a staff member's: the first money owed locks the tenant's wallet identity for good.
-    const tenant = await this.#deps.tenants.forMoneyMovement(tenantId);
-    const result = await inTransaction(this.#deps.db, async (tx) => {
-      const row: Adjustment = {
-        id: newAdjustmentId(),
-        tenant_id: tenant.id,
-        player_id: player.id,
-        direction: body.direction,
-        amount: body.amount,
-        reason: body.reason,
-        made_by: 'sandbox_server',
-        staff_id: null,
-        idempotency_key: request.idempotencyKey,
-        request_hash: sha256Hex(canonicalJson(body)),
-        obligation_id: null,
-        created_at: this.#deps.clock.now(),
-        status: 'approved',
-        decided_by: null,
-        decided_at: null,
-        decision_reason: null,
-      };
-      row.obligation_id = await this.#owe(tx, tenant, row, player.external_id);
-      // The caller's Idempotency-Key is the tenant's and used once (a second use is a replay): a taken one is a bug.
-      if (!(await store.insertAdjustment(tx, row))) throw new Error(`adjustment key ${request.idempotencyKey} taken`);
-      await this.#deps.audit.record(tx, {
-        actor: { type: 'tenant', id: tenant.id },
-        action: 'sandbox.adjustment.create',
-        target: { type: 'player', id: player.id },
-        outcome: 'success',
-        ip: request.ip,
-        details: {
-          tenantId: tenant.id,
-          adjustmentId: row.id,
-          externalPlayerId: player.external_id,
-          direction: row.direction,
-          amount: row.amount,
-          reason: row.reason,
-          idempotencyKey: request.idempotencyKey,
-          txId: `adjustment:${row.id}`,
-        },
-      });
-      const made: MadeAdjustment = {
-        adjustment: row,
-        externalPlayerId: player.external_id,
-        currency: tenant.currency,
-        owed: { txId: `adjustment:${row.id}`, kind: 'adjustment', endpoint: row.direction, amount: row.amount },
-      };
-      return answer(tx, made);
-    });
-    this.#deps.delivery.wake();
-    return result;
-  }
-
-  /**
-   * Four eyes cannot be dodged by splitting: what one staff member approved alone in the last 24 hours, or what was
-   * approved alone for the player, plus this amount, above the threshold needs a second staff member too. The
-   * tenant's adjustments are serialised so that two made at once see each other.
-   */
   /** The player an adjustment names: by our id, or by the casino's in the caller's tenant (or the one named). */
   #player(call: StaffCall, body: AdjustmentBody) {
     const { integration } = this.#deps;
@@ -223,6 +135,11 @@ export class Adjustments {
     return integration.visiblePlayerByExternalId(call, tenantId, body.externalPlayerId);
   }
 
+  /**
+   * Four eyes cannot be dodged by splitting: what one staff member approved alone in the last 24 hours, or what was
+   * approved alone for the player, plus this amount, above the threshold needs a second staff member too. The
+   * tenant's adjustments are serialised so that two made at once see each other.
+   */
   async #splitPastThreshold(tx: Tx, call: StaffCall, tenant: Tenant, playerId: string, amount: number) {
     await store.lockAdjustmentsOf(tx, tenant.id);
     const since = new Date(this.#deps.clock.now().getTime() - SPLIT_WINDOW_MS);
@@ -238,7 +155,7 @@ export class Adjustments {
     checkWithinMaximum(tenant, proposed.amount);
     const decided = await inTransaction(this.#deps.db, async (tx) => {
       const adjustment = await this.#lockProposed(tx, id);
-      const obligationId = await this.#owe(tx, tenant, adjustment, player.external_id);
+      const obligationId = await oweAdjustment(this.#deps.ledger, tx, tenant, adjustment, player.external_id);
       return this.#decide(tx, call, adjustment, 'approved', reason ?? null, obligationId);
     });
     this.#deps.delivery.wake();
@@ -310,21 +227,6 @@ export class Adjustments {
     return { ...adjustment, ...decision };
   }
 
-  /** The adjustment's movement, owed in the caller's transaction; returns its obligation id. */
-  async #owe(tx: Tx, tenant: Tenant, adjustment: Adjustment, externalPlayerId: string): Promise<string> {
-    const obligation = await this.#deps.ledger.oweAdjustment(tx, {
-      id: adjustment.id,
-      tenantId: tenant.id,
-      walletUrl: tenant.wallet_url,
-      currency: tenant.currency,
-      playerId: adjustment.player_id,
-      externalPlayerId,
-      direction: adjustment.direction,
-      amount: adjustment.amount,
-    });
-    return obligation.id;
-  }
-
   #record(tx: Tx, call: StaffCall, action: string, adjustment: Adjustment, details: Record<string, unknown>) {
     return this.#deps.audit.record(tx, {
       actor: { type: 'staff', id: call.staff.id },
@@ -344,8 +246,29 @@ export class Adjustments {
   }
 }
 
-function checkWithinMaximum(tenant: Tenant, amount: number): void {
+export function checkWithinMaximum(tenant: Tenant, amount: number): void {
   if (amount > tenant.max_adjustment) {
     throw walletErrors.adjustment_above_maximum({ maxAmount: tenant.max_adjustment, amount });
   }
+}
+
+/** The adjustment's movement, owed in the caller's transaction; returns its obligation id. */
+export async function oweAdjustment(
+  ledger: Ledger,
+  tx: Tx,
+  tenant: Tenant,
+  adjustment: Adjustment,
+  externalPlayerId: string,
+): Promise<string> {
+  const obligation = await ledger.oweAdjustment(tx, {
+    id: adjustment.id,
+    tenantId: tenant.id,
+    walletUrl: tenant.wallet_url,
+    currency: tenant.currency,
+    playerId: adjustment.player_id,
+    externalPlayerId,
+    direction: adjustment.direction,
+    amount: adjustment.amount,
+  });
+  return obligation.id;
 }
