@@ -1,4 +1,4 @@
-import type { FedChange, PriceBook } from '../catalog/feed-control.ts';
+import type { FedChange, PriceBook } from '../catalog/price-book.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { Acting } from '../platform/audit/log.ts';
 import type { Clock } from '../platform/clock.ts';
