@@ -1,17 +1,19 @@
-import { useMemo, useState } from 'preact/hooks';
-import { call, type ApiResponse } from '../../api.ts';
-import { amountInput, dateTime, minorUnits, money } from '../../format.ts';
+import { useState } from 'preact/hooks';
+import { call } from '../../api.ts';
+import { dateTime, money } from '../../format.ts';
 import { t } from '../../messages.ts';
 import { place, setQuery } from '../../router.ts';
 import { session } from '../../session.ts';
 import { useValue } from '../../store.ts';
 import { useLoad } from '../../ui/load.ts';
 import { listOrder, Table } from '../../ui/Table.tsx';
-import { Badge, Dialog, Field, FormActions, FormError, Page, refusal } from '../../ui/ui.tsx';
+import { Badge, Field, Page } from '../../ui/ui.tsx';
+import type { Adjustment } from './adjustments/adjustment.ts';
+import { DecideDialog } from './adjustments/DecideDialog.tsx';
+import { ProposeDialog } from './adjustments/ProposeDialog.tsx';
 import { TenantScope } from './TenantScope.tsx';
 import { loadTenant } from './tenant.ts';
 
-type Adjustment = ApiResponse<'listAdjustments'>['adjustments'][number];
 const STATUSES = ['proposed', 'approved', 'rejected'] as const;
 
 /** Manual credits and debits: propose one, and decide someone else's proposals (four eyes). */
@@ -141,7 +143,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
         ]}
       />
       {proposing && tenant.data && (
-        <Propose
+        <ProposeDialog
           tenantId={tenant.data.id}
           currency={tenant.data.currency}
           onClose={(adjustment) => {
@@ -153,7 +155,7 @@ function AdjustmentList(props: { tenantId: string | undefined }) {
         />
       )}
       {deciding && (
-        <Decide
+        <DecideDialog
           {...deciding}
           onClose={(done) => {
             setDeciding(null);
@@ -178,178 +180,4 @@ function madeNote(adjustment: Adjustment): string {
   const say = adjustment.status === 'approved' ? t.adjustments.madeApproved : t.adjustments.madeProposed;
   const direction = t.adjustments.directionWord[adjustment.direction];
   return say(money(adjustment.amount, adjustment.currency), direction, adjustment.externalPlayerId);
-}
-
-function Propose(props: { tenantId: string; currency: string; onClose: (made: Adjustment | null) => void }) {
-  const [form, setForm] = useState({
-    player: '',
-    by: 'external' as 'external' | 'ours',
-    direction: 'credit' as 'credit' | 'debit',
-    amount: '',
-    reason: '',
-  });
-  const [error, setError] = useState<Error | null>(null);
-  // an amount the console cannot read: said beside the field in the language shown then
-  const [amountUnreadable, setAmountUnreadable] = useState(false);
-  const example = amountInput(2500, props.currency);
-  // One key per dialog: a double click or a retry after a lost answer is the same adjustment.
-  const idempotencyKey = useMemo(() => `console-${crypto.randomUUID()}`, []);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setError(null);
-    const amount = minorUnits(form.amount, props.currency);
-    setAmountUnreadable(amount === null || amount < 1);
-    if (amount === null || amount < 1) return;
-    try {
-      const answer = await call('createAdjustment', 'POST', '/api/v1/admin/adjustments', {
-        headers: { 'idempotency-key': idempotencyKey },
-        body: {
-          // the casino's id, as its staff know the player, in the tenant on screen; or ours
-          ...(form.by === 'external'
-            ? { externalPlayerId: form.player.trim(), tenantId: props.tenantId }
-            : { playerId: form.player.trim() }),
-          direction: form.direction,
-          amount,
-          reason: form.reason.trim(),
-        },
-      });
-      props.onClose(answer.adjustment);
-    } catch (failure) {
-      setError(failure as Error);
-    }
-  }
-  const refused = refusal(error, ['playerId', 'externalPlayerId', 'amount', 'reason']);
-  const fieldError = refused.field;
-  return (
-    <Dialog title={t.adjustments.propose} onClose={() => props.onClose(null)}>
-      <form class="form" onSubmit={(event) => void submit(event)}>
-        <FormError error={refused.general} />
-        <fieldset>
-          <legend>{t.adjustments.findBy}</legend>
-          {(['external', 'ours'] as const).map((by) => (
-            <label class="check" key={by}>
-              <input type="radio" name="by" checked={form.by === by} onChange={() => setForm({ ...form, by })} />
-              {t.adjustments.by_[by]}
-            </label>
-          ))}
-        </fieldset>
-        <Field
-          label={form.by === 'external' ? t.adjustments.externalPlayer : t.adjustments.player}
-          error={fieldError(form.by === 'external' ? 'externalPlayerId' : 'playerId') ?? fieldError('playerId')}
-        >
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              required
-              maxLength={form.by === 'external' ? 128 : 64}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              value={form.player}
-              onInput={(e) => setForm({ ...form, player: e.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <fieldset>
-          <legend>{t.adjustments.direction}</legend>
-          {(['credit', 'debit'] as const).map((direction) => (
-            <label class="check" key={direction}>
-              <input
-                type="radio"
-                name="direction"
-                checked={form.direction === direction}
-                onChange={() => setForm({ ...form, direction })}
-              />
-              {t.adjustments[direction]}
-            </label>
-          ))}
-        </fieldset>
-        <Field
-          label={t.adjustments.amount}
-          hint={t.adjustments.amountHint(props.currency, example)}
-          error={amountUnreadable ? t.adjustments.amountInvalid(example) : fieldError('amount')}
-        >
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              required
-              inputMode="decimal"
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              value={form.amount}
-              onInput={(e) => setForm({ ...form, amount: e.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field label={t.adjustments.reason} hint={t.adjustments.reasonHint} error={fieldError('reason')}>
-          {({ id, describedBy }) => (
-            <textarea
-              id={id}
-              required
-              rows={2}
-              maxLength={500}
-              aria-describedby={describedBy}
-              value={form.reason}
-              onInput={(e) => setForm({ ...form, reason: e.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <FormActions onCancel={() => props.onClose(null)} submit={t.adjustments.submit} />
-      </form>
-    </Dialog>
-  );
-}
-
-function Decide(props: { adjustment: Adjustment; action: 'approve' | 'reject'; onClose: (done: boolean) => void }) {
-  const { adjustment, action } = props;
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<Error | null>(null);
-  const label = action === 'approve' ? t.adjustments.approve : t.adjustments.reject;
-  async function submit(event: Event) {
-    event.preventDefault();
-    setError(null);
-    try {
-      const path = `/api/v1/admin/adjustments/${adjustment.id}/${action}`;
-      if (action === 'approve') {
-        await call('approveAdjustment', 'POST', path, { body: reason.trim() ? { reason: reason.trim() } : {} });
-      } else {
-        await call('rejectAdjustment', 'POST', path, { body: { reason: reason.trim() } });
-      }
-      props.onClose(true);
-    } catch (failure) {
-      setError(failure as Error);
-    }
-  }
-  return (
-    <Dialog title={t.adjustments.decide(label)} onClose={() => props.onClose(false)}>
-      <p>
-        {adjustment.direction === 'debit' ? '−' : ''}
-        {money(adjustment.amount, adjustment.currency)} · <code>{adjustment.externalPlayerId}</code> (
-        {adjustment.playerId}) · {adjustment.reason}
-      </p>
-      <form class="form" onSubmit={(event) => void submit(event)}>
-        <FormError error={error} />
-        <Field label={t.adjustments.decisionReason} hint={t.adjustments.decisionReasonHint}>
-          {({ id, describedBy }) => (
-            <textarea
-              id={id}
-              rows={2}
-              maxLength={500}
-              required={action === 'reject'}
-              aria-describedby={describedBy}
-              value={reason}
-              onInput={(e) => setReason(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose(false)}>
-            {t.cancel}
-          </button>
-          <button type="submit" class={`button ${action === 'approve' ? 'button-primary' : 'button-danger'}`}>
-            {label}
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
 }
