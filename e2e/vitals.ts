@@ -14,6 +14,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type * as WebVitals from 'web-vitals/attribution';
+import { CHROMIUM } from './helpers/browser.ts';
 import type { Stack } from './helpers/stack.ts';
 
 /** The "good" thresholds of Core Web Vitals (web.dev), the quality bar. */
@@ -200,7 +201,7 @@ export async function measureLighthouse(stack: Stack, runs: number): Promise<Lig
   const port = await freePort();
   // as e2e/helpers/browser.ts launches it, with the DevTools port Lighthouse connects to
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
       '--disable-gpu',

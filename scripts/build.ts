@@ -84,8 +84,8 @@ if (process.argv.includes('--vitals')) await reportVitals();
 /** The app's Core Web Vitals on the phone profile, printed beside its bundle budget; over budget fails the build. */
 async function reportVitals(): Promise<void> {
   // loaded only here: `npm start` builds without a browser or a test stack
-  const { browserUnavailable, launchBrowser } = await import('../e2e/helpers/browser.ts');
-  const unavailable = browserUnavailable();
+  const { browserUnavailable, CHROMIUM, launchBrowser } = await import('../e2e/helpers/browser.ts');
+  const unavailable = browserUnavailable(CHROMIUM);
   if (unavailable) {
     process.stdout.write(`app: Core Web Vitals not measured: ${unavailable}\n`);
     return;
@@ -95,7 +95,8 @@ async function reportVitals(): Promise<void> {
     await import('../e2e/vitals.ts');
   process.stderr.write('build: measuring the app on a throttled phone (headless Chromium, the demo catalog) ...\n');
   const stack = await startStack();
-  const browser = await launchBrowser();
+  // the browser a person runs, not the tests' headless shell: what is measured is what a phone's Chromium does
+  const browser = await launchBrowser(CHROMIUM);
   try {
     const started = performance.now();
     const { line, over } = describeVitals(await measureVitals(browser, stack));

@@ -104,8 +104,9 @@ let childrenCpuSeen = childrenCpu();
 /**
  * The CPU seconds of this runner's children that ended since the last call: a file's process, with the browsers and
  * servers it started and waited for. Read when a file's report ends, just after its process ended; two files ending
- * in the same instant share one figure. On two cores, wall time says how long a file waited for a core as much as
- * what it costs: this says what it costs.
+ * in the same instant share one figure; a process nobody waited for (a browser's renderers when the browser is killed)
+ * is not counted, so a browser file costs more than it says. On two cores, wall time says how long a file waited for
+ * a core as much as what it costs: this says what it costs.
  */
 function cpuSinceLastEnd(): number | undefined {
   const now = childrenCpu();
