@@ -1,11 +1,10 @@
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { buildApp, type App } from './app.ts';
 import { openLocalChannel, type LocalChannel } from './commands/local-channel.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { DEFAULT_DATA_DIR, type Config } from './platform/config.ts';
-import { ensurePrivateDir, makePrivate } from './platform/data-dir.ts';
+import { ensurePrivateDir, makePrivate, pgliteDir } from './platform/data-dir.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { lockDataDir, lockPostgres, type InstanceLock, type LockLost } from './platform/db/instance-lock.ts';
@@ -59,9 +58,6 @@ export class StartupInterrupted extends Error {
 }
 
 const BEFORE_LISTENING = 'before listening: the database is migrated and consistent, no request was served';
-
-/** Where the embedded database lives inside DATA_DIR. */
-export const pgliteDir = (config: Config): string => join(config.dataDir, 'pglite');
 
 /** The variables another terminal needs to reach this server's database (a password is not repeated). */
 function sameDatabase(config: Config): string {

@@ -212,7 +212,7 @@ describe('bookmaker CLI', () => {
 
 describe('administrative commands beside a running server', () => {
   it('staff create, demo seed and demo live run while serve --demo-live runs; the new admin logs in at once, and both simulators price through the feed API', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     const server = await startServe(fresh.env, ['--demo-live']);
     try {
       const created = await runCli(fresh.env, staffArgs('beside@bookmaker.test'));
@@ -270,7 +270,7 @@ describe('administrative commands beside a running server', () => {
     'on the embedded database the commands reach the server through a socket only its owner can use',
     { skip: !embedded && 'PostgreSQL: the CLI connects to the database itself' },
     async () => {
-      const fresh = await deploymentEnv();
+      const fresh = await deploymentEnv({ migrated: true });
       const server = await startServe(fresh.env);
       try {
         const socket = join(fresh.env.DATA_DIR!, CHANNEL_FILE);
@@ -291,7 +291,7 @@ describe('administrative commands beside a running server', () => {
 
 describe('the embedded database held by another command', { skip: !embedded && 'PostgreSQL has no such lock' }, () => {
   it('a second command says what to do instead of failing obscurely', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     try {
       // a long command holds the embedded database (its lock, as every command without a server takes it)
       const holder = spawn(process.execPath, [HOLD_DATA_DIR, fresh.env.DATA_DIR!], {
@@ -353,7 +353,7 @@ describe('serve', () => {
   });
 
   it('prints the same events readably with LOG_FORMAT=pretty (the default on a terminal)', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     const server = spawnServe({ ...fresh.env, LOG_FORMAT: 'pretty' });
     try {
       await server.until(/staff console: /);
@@ -414,7 +414,7 @@ describe('single API instance', () => {
 
 describe('losing the instance lock', () => {
   it('stops the workers and exits, so two processes never deliver from one database', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     const server = await startServe(fresh.env);
     try {
       if (embedded) {
@@ -506,7 +506,7 @@ describe('signals: each says what it does and what state it leaves', () => {
 
 describe('signals while draining', () => {
   it('two signals a moment apart (npm run passing on a Ctrl-C) are one stop', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     const server = spawnServe(fresh.env);
     try {
       await server.until(/staff console: /);
@@ -523,7 +523,7 @@ describe('signals while draining', () => {
   });
 
   it('a second SIGTERM while a request is still in flight exits at once, 128 + 15, saying what is cut off', async () => {
-    const fresh = await deploymentEnv();
+    const fresh = await deploymentEnv({ migrated: true });
     const server = spawnServe(fresh.env);
     try {
       await server.until(/staff console: /);

@@ -10,6 +10,9 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
+
+/** Where the embedded database lives inside DATA_DIR. */
+export const pgliteDir = (config: { dataDir: string }): string => join(config.dataDir, 'pglite');
 /** Permission bits of group and others: none may be set anywhere in a data directory. */
 const GROUP_AND_OTHERS = 0o077;
 

@@ -15,7 +15,7 @@ let env: Record<string, string>;
 let dispose: () => Promise<void>;
 let wallet: TestWallet;
 before(async () => {
-  ({ env, dispose } = await deploymentEnv());
+  ({ env, dispose } = await deploymentEnv({ migrated: true }));
   wallet = await startTestWallet(systemClock);
 });
 after(async () => {

@@ -3,12 +3,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_SECRETS_KEY } from './app.ts';
-import { createPostgresDatabase, dropPostgresDatabase } from './database.ts';
+import { pgliteDir } from '../../src/platform/data-dir.ts';
+import { createPostgresDatabase, dropPostgresDatabase, migratedDeploymentDatabase } from './database.ts';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'bookmaker.js');
 
 /** The environment of a real deployment: its own DATA_DIR, and its own PostgreSQL database when testing on one. */
-export async function deploymentEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
+export async function deploymentEnv(
+  options: {
+    /** its database already migrated, as a first start leaves it (for a test whose subject is not the migrations) */
+    migrated?: boolean;
+  } = {},
+): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
   const env: Record<string, string> = {
     APP_ENV: 'development',
     SECRETS_KEY: TEST_SECRETS_KEY,
@@ -18,7 +24,11 @@ export async function deploymentEnv(): Promise<{ env: Record<string, string>; di
     METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
   };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = await createPostgresDatabase(process.env.DATABASE_URL);
+  const server = process.env.DATABASE_URL;
+  if (options.migrated) {
+    const url = await migratedDeploymentDatabase({ baseUrl: server, pgliteDir: pgliteDir({ dataDir: env.DATA_DIR! }) });
+    if (url) env.DATABASE_URL = url;
+  } else if (server) env.DATABASE_URL = await createPostgresDatabase(server);
   return {
     env,
     dispose: async () => {

@@ -112,7 +112,7 @@ describe('the metrics listener of a started server', () => {
   let server: RunningServer;
   const said: string[] = [];
   before(async () => {
-    const deployment = await deploymentEnv();
+    const deployment = await deploymentEnv({ migrated: true });
     dispose = deployment.dispose;
     server = await startServer(loadConfig({ ...deployment.env, METRICS_PORT: '0' }), {
       logStream: new LogCapture(),
@@ -193,7 +193,7 @@ describe('the metrics listener of a started server', () => {
 
 describe('the instance lock, once lost', () => {
   it('is reported as not held', async () => {
-    const { env, dispose } = await deploymentEnv();
+    const { env, dispose } = await deploymentEnv({ migrated: true });
     let fatal: (error: Error) => void = () => {};
     const lostLock = new Promise<Error>((resolve) => (fatal = resolve));
     const server = await startServer(loadConfig(env), { logStream: new LogCapture(), onFatal: (e) => fatal(e) });
@@ -224,7 +224,7 @@ describe('the instance lock, once lost', () => {
 
 describe('a METRICS_PORT already in use', () => {
   it('stops the start with one line saying to set METRICS_PORT', async () => {
-    const { env, dispose } = await deploymentEnv();
+    const { env, dispose } = await deploymentEnv({ migrated: true });
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen({ port: 0, host: '127.0.0.1' }, resolve));
     const { port } = holder.address() as { port: number };

@@ -41,7 +41,7 @@ let staffToken: string;
 let tenantId: string;
 
 before(async () => {
-  ({ env, dispose } = await deploymentEnv());
+  ({ env, dispose } = await deploymentEnv({ migrated: true }));
   wallet = await startTestWallet(systemClock);
 });
 after(async () => {
