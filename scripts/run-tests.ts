@@ -58,6 +58,8 @@ export async function runPasses(passes: Pass[]): Promise<boolean> {
       `${CONCURRENCY} at a time, the longest first ===\n`,
   );
   const outcomes: Outcome[] = [];
+  // what ran before (the build, the static checks) is nobody's file
+  cpuSinceLastEnd();
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const outcome = await runFile(job.pass, job.file);
