@@ -26,7 +26,7 @@ const SPLIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Another request with the same Idempotency-Key committed first: answer from it. */
 class KeyTaken extends Error {}
 
-type AdjustmentsDeps = {
+export type AdjustmentsDeps = {
   db: Db;
   clock: Clock;
   ledger: Ledger;

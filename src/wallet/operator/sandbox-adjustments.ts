@@ -4,17 +4,11 @@
  * caller's idempotent answer commits with them. They share the staff adjustments' rules where those apply: the
  * tenant's largest single adjustment, the id, and the movement owed and delivered like any other.
  */
-import type { IntegrationService } from '../../integration/service.ts';
-import type { AuditLog } from '../../platform/audit/log.ts';
-import type { Clock } from '../../platform/clock.ts';
 import { canonicalJson, sha256Hex } from '../../platform/crypto.ts';
-import { inTransaction, type Db, type Tx } from '../../platform/db/database.ts';
-import type { TenantService } from '../../tenants/service.ts';
-import type { DeliveryEngine } from '../delivery/engine.ts';
-import type { Ledger } from '../ledger/ledger.ts';
+import { inTransaction, type Tx } from '../../platform/db/database.ts';
 import type { AdjustmentDirection } from '../states.ts';
 import type { Adjustment } from '../tables.ts';
-import { checkWithinMaximum, newAdjustmentId, oweAdjustment } from './adjustments.ts';
+import { checkWithinMaximum, newAdjustmentId, oweAdjustment, type AdjustmentsDeps } from './adjustments.ts';
 import * as store from './store.ts';
 
 /** What a sandbox tenant's server asks for (SandboxControls.adjust): the body, under its Idempotency-Key. */
@@ -32,15 +26,8 @@ interface MadeAdjustment {
   owed: { txId: string; kind: 'adjustment'; endpoint: AdjustmentDirection; amount: number };
 }
 
-type SandboxAdjustmentsDeps = {
-  db: Db;
-  clock: Clock;
-  ledger: Ledger;
-  delivery: DeliveryEngine;
-  integration: IntegrationService;
-  tenants: TenantService;
-  audit: AuditLog;
-};
+/** What staff adjustments need, but the staff's e-mail addresses: a sandbox's adjustments name no staff member. */
+type SandboxAdjustmentsDeps = Omit<AdjustmentsDeps, 'staffEmails'>;
 
 export class SandboxAdjustments {
   readonly #deps: SandboxAdjustmentsDeps;
