@@ -1,13 +1,23 @@
-import { applyChange, keepNewerOdds, type Change, type TopicBody } from './live-changes.ts';
 import { sessionStore } from './session.ts';
+import { serverSentEvents, type ServerSentEvent } from './sse.ts';
 import { createStore } from './store.ts';
+import {
+  addListener,
+  clearUnavailable,
+  forgetPlayerStates,
+  forgetUnfollowed,
+  isFollowed,
+  receive,
+  wanted,
+  type TopicUpdate,
+} from './stream-topics.ts';
 
 /**
  * The change stream (GET /api/v1/stream, server-sent events read with a streaming fetch so that the session token
  * stays in the Authorization header): one per iframe, opened when a screen first follows a topic. Screens follow
  * topics (`event:<id>`, `live`, `competition:<id>`, `sport:<id>`, `bets`, `offers`); the topics followed are sent
  * by one PUT, TOPICS_DEBOUNCE_MS after the last change, as the player moves. Each topic's state is its snapshot with
- * the changes since applied (live-changes.ts).
+ * the changes since applied (stream-topics.ts).
  *
  * A broken stream comes back with backoff and jitter, resuming with Last-Event-ID when every topic had its
  * snapshot. When `ready` does not come within READY_TIMEOUT_MS, or the stream breaks BREAKS_TO_POLL times within
@@ -31,23 +41,6 @@ export const streamState = createStore<StreamState>('connecting');
 /** Counts the stream's `session_ended`: the player's session is over on the service (watch.ts checks it). */
 export const sessionEndedStore = createStore(0);
 
-/** What a follower hears: the message (undefined for the state it is given on following) and the topic's state. */
-export interface TopicUpdate {
-  change?: Change | { type: 'snapshot' };
-  state: TopicBody | undefined;
-  /** the topic cannot be followed (the stream's `unavailable`: not found) */
-  unavailable?: { code: string; message: string };
-}
-type Listener = (update: TopicUpdate) => void;
-
-interface Followed {
-  listeners: Set<Listener>;
-  state?: TopicBody;
-  unavailable?: { code: string; message: string };
-}
-
-const followed = new Map<string, Followed>();
-
 interface Connection {
   controller: AbortController;
   token: string | null;
@@ -69,44 +62,21 @@ let attempts = 0;
 let breaks: number[] = [];
 let sessionToken: string | null = sessionStore.get()?.token ?? null;
 
-function notify(topic: string, entry: Followed, change?: TopicUpdate['change']): void {
-  const update: TopicUpdate = { change, state: entry.state, unavailable: entry.unavailable };
-  for (const listener of [...entry.listeners]) listener(update);
-}
-
 /** Follows a topic: the listener hears its current state at once (when there is one), then every change. */
-export function follow(topic: string, listener: Listener): () => void {
-  let entry = followed.get(topic);
-  if (!entry) {
-    entry = { listeners: new Set() };
-    followed.set(topic, entry);
-  }
-  entry.listeners.add(listener);
-  if (entry.state || entry.unavailable) listener({ state: entry.state, unavailable: entry.unavailable });
+export function follow(topic: string, listener: (update: TopicUpdate) => void): () => void {
+  const remove = addListener(topic, listener);
   scheduleFlush();
   return () => {
-    entry.listeners.delete(listener);
+    remove();
     scheduleFlush();
   };
 }
 
 /** Asks for a topic again (after `unavailable`): it is sent as new on the next PUT and gets a snapshot. */
 export function retry(topic: string): void {
-  const entry = followed.get(topic);
-  if (!entry) return;
-  entry.unavailable = undefined;
+  if (!clearUnavailable(topic)) return;
   connection?.sent.delete(topic);
   scheduleFlush();
-}
-
-const PLAYER_TOPICS = new Set(['bets', 'offers']);
-
-/** The topics followed now (the player's only with a session). */
-function wanted(): string[] {
-  const player = sessionStore.get() !== null;
-  return [...followed.entries()]
-    .filter(([topic, entry]) => entry.listeners.size > 0 && (player || !PLAYER_TOPICS.has(topic)))
-    .map(([topic]) => topic);
 }
 
 function scheduleFlush(): void {
@@ -116,7 +86,7 @@ function scheduleFlush(): void {
 
 /** Sends what is followed now: opens the stream, or replaces its topics. */
 function flush(): void {
-  for (const [topic, entry] of followed) if (entry.listeners.size === 0) followed.delete(topic);
+  forgetUnfollowed();
   const topics = wanted();
   if (streamState.get() === 'polling') return;
   if (!connection) {
@@ -193,19 +163,9 @@ async function read(current: Connection, topics: string[], headers: Record<strin
       if (connection === current) broken(current);
       return;
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + (buffer[end] === '\r' ? 4 : 2));
-        if (connection !== current) return;
-        handleBlock(current, block);
-      }
+    for await (const event of serverSentEvents(response.body)) {
+      if (connection !== current) return;
+      handleEvent(current, event);
     }
     if (connection === current) broken(current);
   } catch {
@@ -216,29 +176,16 @@ async function read(current: Connection, topics: string[], headers: Record<strin
   }
 }
 
-/** One message: `id:`, `event:`, `data:` lines (comments, the heartbeat, start with `:`). */
-function handleBlock(current: Connection, block: string): void {
-  let type = 'message';
-  let data = '';
-  let id: string | undefined;
-  for (const line of block.split(/\r?\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') id = value;
-    else if (field === 'event') type = value;
-    else if (field === 'data') data += data ? `\n${value}` : value;
-  }
-  if (!data) return;
-  if (id !== undefined) lastEventId = id;
+/** One event: its id is where the stream resumes; its data, JSON, is the message. */
+function handleEvent(current: Connection, event: ServerSentEvent): void {
+  if (event.id !== undefined) lastEventId = event.id;
   let body: Record<string, unknown>;
   try {
-    body = JSON.parse(data) as Record<string, unknown>;
+    body = JSON.parse(event.data) as Record<string, unknown>;
   } catch {
     return;
   }
-  handleMessage(current, type, body);
+  handleMessage(current, event.type, body);
 }
 
 function handleMessage(current: Connection, type: string, body: Record<string, unknown>): void {
@@ -258,10 +205,7 @@ function handleMessage(current: Connection, type: string, body: Record<string, u
       return;
     }
     case 'session_ended': {
-      for (const topic of PLAYER_TOPICS) {
-        const entry = followed.get(topic);
-        if (!entry) continue;
-        entry.state = undefined;
+      for (const topic of forgetPlayerStates()) {
         current.sent.delete(topic);
         current.snapshotted.delete(topic);
       }
@@ -270,25 +214,10 @@ function handleMessage(current: Connection, type: string, body: Record<string, u
     }
   }
   const topic = body.topic as string | undefined;
-  const entry = topic === undefined ? undefined : followed.get(topic);
-  if (!topic || !entry) return;
-  if (type === 'snapshot') {
-    const { topic: _topic, ...snapshot } = body;
-    entry.state = keepNewerOdds(entry.state, snapshot);
-    entry.unavailable = undefined;
-    current.snapshotted.add(topic);
-    notify(topic, entry, { type: 'snapshot' });
-    return;
-  }
-  if (type === 'unavailable') {
-    entry.unavailable = { code: String(body.code), message: String(body.message) };
-    current.sent.delete(topic);
-    notify(topic, entry);
-    return;
-  }
-  const change = { type, data: body } as Change;
-  if (entry.state) entry.state = applyChange(entry.state, change);
-  notify(topic, entry, change);
+  if (!topic || !isFollowed(topic)) return;
+  if (type === 'snapshot') current.snapshotted.add(topic);
+  else if (type === 'unavailable') current.sent.delete(topic);
+  receive(topic, type, body);
 }
 
 function jitter(ms: number): number {
@@ -346,10 +275,7 @@ sessionStore.subscribe((session) => {
   const token = session?.token ?? null;
   if (token === sessionToken) return;
   sessionToken = token;
-  for (const topic of PLAYER_TOPICS) {
-    const entry = followed.get(topic);
-    if (entry) entry.state = undefined;
-  }
+  forgetPlayerStates();
   if (!connection) {
     scheduleFlush();
     return;

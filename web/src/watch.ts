@@ -4,7 +4,8 @@ import { post } from './bridge.ts';
 import { currencyStore } from './i18n/index.ts';
 import type { BetsBody } from './live-changes.ts';
 import { betsVersion, loggedIn, refreshBalance, sessionStore, setBalance } from './session.ts';
-import { follow, sessionEndedStore, streamState, type TopicUpdate } from './stream.ts';
+import { follow, sessionEndedStore, streamState } from './stream.ts';
+import type { TopicUpdate } from './stream-topics.ts';
 import type { Bet } from './types.ts';
 
 /**
