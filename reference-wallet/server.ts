@@ -1,11 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { registerControls, type CallStats, type ControlledWallet, type ReceivedRequest } from './controls.ts';
+import { sendFault, takeFault, type Fault, type FaultHit } from './faults.ts';
 import { failure, WalletStore, type MovementRequest, type StoredOutcome } from './store.ts';
 
 /**
  * The reference partner wallet: the wallet side of the integration contract, written to be read.
  * Endpoints: POST {base}/balance | /debit | /credit | /rollback. Test controls live under /_control and need
- * the X-Control-Token header; a real wallet has nothing like them.
+ * the X-Control-Token header (controls.ts, the faults they inject faults.ts); a real wallet has nothing like them.
  */
 export interface ReferenceWalletOptions {
   secret: string;
@@ -19,50 +21,6 @@ export interface ReferenceWalletOptions {
   latencyMs?: number;
 }
 
-/** How many movement calls are being processed now, and the most at once since the last reset. */
-interface CallStats {
-  inFlight: number;
-  maxInFlight: number;
-}
-
-type FaultMode =
-  | 'delay' // wait delayMs (past the caller's 5 s timeout), then apply and answer normally when apply, else 503
-  | 'reset' // close the connection without an answer
-  | 'refuse' // a definitive 4xx with a valid error envelope (code refused_by_test)
-  | 'status_500'
-  | 'status_503'
-  | 'status_408'
-  | 'status_429'
-  | 'malformed' // 200 with a body that is not JSON
-  | 'empty_4xx' // 400 with an empty body
-  | 'wrong_tx_id' // 200 echoing another txId
-  | 'wrong_currency'; // 200 in another currency
-
-export interface Fault {
-  mode: FaultMode;
-  /** Which endpoint it hits; all when absent. */
-  endpoint?: string;
-  /** How many requests it hits before it clears itself. */
-  times: number;
-  /** Whether the movement is applied before the faulty answer (the worst case for the caller). */
-  apply: boolean;
-  delayMs: number;
-}
-
-/** A fault that hit a request: what the caller saw, for a test or a soak to count. */
-interface FaultHit {
-  mode: FaultMode;
-  endpoint: string;
-  apply: boolean;
-  txId: string;
-}
-
-interface ReceivedRequest {
-  endpoint: string;
-  txId: string | null;
-  signatureValid: boolean;
-}
-
 const CLOCK_WINDOW_SECONDS = 300;
 const ENDPOINTS = ['balance', 'debit', 'credit', 'rollback'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -73,16 +31,8 @@ const KINDS: Record<Endpoint, string[]> = {
   rollback: ['rollback'],
 };
 
-export interface ReferenceWallet {
+export interface ReferenceWallet extends ControlledWallet {
   app: FastifyInstance;
-  store: WalletStore;
-  faults: Fault[];
-  /** Every fault that hit a request, in order. */
-  hits: FaultHit[];
-  received: ReceivedRequest[];
-  stats: CallStats;
-  setSecret(secret: string): void;
-  setLatency(latencyMs: number): void;
   close(): Promise<void>;
 }
 
@@ -216,124 +166,6 @@ async function process(store: WalletStore, endpoint: Endpoint, movement: Movemen
   return { status: 200, body: { txId: movement.txId, balance: player.balance, currency: player.currency } };
 }
 
-function takeFault(faults: Fault[], endpoint: Endpoint): Fault | undefined {
-  const index = faults.findIndex((fault) => !fault.endpoint || fault.endpoint === endpoint);
-  if (index < 0) return undefined;
-  const fault = faults[index]!;
-  fault.times -= 1;
-  if (fault.times <= 0) faults.splice(index, 1);
-  return fault;
-}
-
-function sendFault(reply: FastifyReply, fault: Fault, movement: Movement) {
-  switch (fault.mode) {
-    case 'status_500':
-    case 'status_503':
-    case 'status_408':
-    case 'status_429':
-      return reply
-        .code(Number(fault.mode.slice(-3)))
-        .type('application/json')
-        .send('{"error":{"code":"temporary","message":"try later"}}');
-    case 'malformed':
-      return reply.code(200).type('application/json').send('{"txId": "');
-    case 'empty_4xx':
-      return reply.code(400).type('application/json').send('');
-    case 'wrong_tx_id':
-      return reply.code(200).send({ txId: `${movement.txId}-other`, balance: 0, currency: movement.currency });
-    case 'wrong_currency':
-      return reply
-        .code(200)
-        .send({ txId: movement.txId, balance: 0, currency: movement.currency === 'EUR' ? 'USD' : 'EUR' });
-    case 'delay':
-      return reply.code(503).type('application/json').send('{"error":{"code":"timeout","message":"gave up"}}');
-    case 'reset':
-      reply.raw.socket?.destroy();
-      return reply.hijack();
-    case 'refuse':
-      return reply.code(400).send({ error: { code: 'refused_by_test', message: 'refused by an injected fault' } });
-  }
-}
-
 function send(reply: FastifyReply, outcome: StoredOutcome) {
   return reply.code(outcome.status).send(outcome.body);
-}
-
-function registerControls(
-  app: FastifyInstance,
-  controlToken: string,
-  state: {
-    store: WalletStore;
-    faults: Fault[];
-    hits: FaultHit[];
-    received: ReceivedRequest[];
-    stats: CallStats;
-    setSecret(secret: string): void;
-    setLatency(latencyMs: number): void;
-  },
-) {
-  app.register(
-    async (controls) => {
-      controls.addHook('onRequest', async (request, reply) => {
-        const given = request.headers['x-control-token'];
-        const ok =
-          typeof given === 'string' &&
-          given.length === controlToken.length &&
-          timingSafeEqual(Buffer.from(given), Buffer.from(controlToken));
-        if (!ok)
-          return reply.code(401).send({ error: { code: 'unauthorized', message: 'X-Control-Token is required.' } });
-      });
-      const json = (raw: unknown) => JSON.parse(String(raw)) as Record<string, unknown>;
-
-      controls.put('/secret', async (request) => {
-        state.setSecret(String(json(request.body).secret));
-        return { ok: true };
-      });
-      controls.put<{ Params: { id: string } }>('/players/:id', async (request) => {
-        const body = json(request.body);
-        await state.store.upsertPlayer({
-          id: request.params.id,
-          balance: Number(body.balance ?? 0),
-          currency: typeof body.currency === 'string' ? body.currency : 'BRL',
-          blocked: body.blocked === true,
-        });
-        return state.store.player(request.params.id);
-      });
-      controls.get<{ Params: { id: string } }>(
-        '/players/:id',
-        async (request, reply) =>
-          (await state.store.player(request.params.id)) ??
-          reply.code(404).send({ error: { code: 'player_not_found', message: 'Unknown player.' } }),
-      );
-      controls.get('/transactions', async () => ({ transactions: await state.store.transactions() }));
-      controls.get('/requests', async () => ({ requests: state.received }));
-      controls.post('/faults', async (request) => {
-        const body = json(request.body);
-        const fault: Fault = {
-          mode: body.mode as FaultMode,
-          ...(typeof body.endpoint === 'string' ? { endpoint: body.endpoint } : {}),
-          times: Number(body.times ?? 1),
-          apply: body.apply === true,
-          delayMs: Number(body.delayMs ?? 6000),
-        };
-        state.faults.push(fault);
-        return { faults: state.faults };
-      });
-      controls.get('/faults', async () => ({ faults: state.faults, hits: state.hits }));
-      controls.delete('/faults', async () => {
-        state.faults.length = 0;
-        return { faults: [] };
-      });
-      controls.put('/latency', async (request) => {
-        state.setLatency(Math.max(0, Number(json(request.body).latencyMs ?? 0)));
-        return { ok: true };
-      });
-      controls.get('/stats', async () => state.stats);
-      controls.delete('/stats', async () => {
-        state.stats.maxInFlight = state.stats.inFlight;
-        return state.stats;
-      });
-    },
-    { prefix: '/_control' },
-  );
 }

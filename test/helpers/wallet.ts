@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../src/platform/clock.ts';
 import { signatureHeaders } from '../../src/wallet/delivery/client.ts';
-import { createReferenceWallet, type Fault, type ReferenceWallet } from '../../reference-wallet/server.ts';
+import type { Fault } from '../../reference-wallet/faults.ts';
+import { createReferenceWallet, type ReferenceWallet } from '../../reference-wallet/server.ts';
 import { request, type HttpResponse } from './app.ts';
 
 /** A reference wallet on a random loopback port, sharing the test's clock. */

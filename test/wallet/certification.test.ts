@@ -7,7 +7,7 @@ import { systemClock } from '../../src/platform/clock.ts';
 import { signatureHeaders } from '../../src/wallet/delivery/client.ts';
 import { renderJunit, renderText, type CertificationReport } from '../../src/wallet/certification/report.ts';
 import { certifyWallet, DestinationRefused, type CertificationOptions } from '../../src/wallet/certification/runner.ts';
-import type { Fault } from '../../reference-wallet/server.ts';
+import type { Fault } from '../../reference-wallet/faults.ts';
 import { createPostgresDatabase, dropPostgresDatabase } from '../helpers/database.ts';
 import { startTestWallet, type TestWallet } from '../helpers/wallet.ts';
 

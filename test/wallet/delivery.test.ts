@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Fault } from '../../reference-wallet/server.ts';
+import type { Fault } from '../../reference-wallet/faults.ts';
 import { loginAsStaff, startTestApp, type TestApp } from '../helpers/app.ts';
 import { drainDeliveries } from '../helpers/delivery.ts';
 import {
