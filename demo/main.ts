@@ -4,7 +4,8 @@
 import { ConfigError } from '../src/platform/config.ts';
 import { DataDirError } from '../src/platform/data-dir.ts';
 import { InstanceLockError } from '../src/platform/db/instance-lock.ts';
-import { DemoError, PORT_VARIABLES, startDemo, type DemoPorts } from './start.ts';
+import { DemoError, PORT_VARIABLES, type DemoPorts } from './preflight.ts';
+import { startDemo } from './start.ts';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
