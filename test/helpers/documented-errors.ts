@@ -1,5 +1,4 @@
 import type { App } from '../../src/app.ts';
-import type { HttpResponse } from './app.ts';
 
 interface Operation {
   method: string;
@@ -31,7 +30,7 @@ export class DocumentedErrors {
   }
 
   /** Throws when an error answer of a documented operation carries a code the document does not list. */
-  check(method: string, path: string, response: HttpResponse): void {
+  check(method: string, path: string, response: { status: number; body: any }): void {
     if (response.status < 400) return;
     const bare = path.split('?')[0]!;
     const operation = this.#operations.find((op) => op.method === method && op.pattern.test(bare));
