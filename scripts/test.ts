@@ -125,7 +125,19 @@ if (files.length === 0) {
     {
       label: 'import rules (dependency-cruiser: no cycles, platform imports no domain, stores stay home)',
       command: 'depcruise',
-      args: ['src', 'web/src', 'console/src', 'ui-shared', 'sdk', 'demo', 'bench', 'test', 'e2e', 'scripts', 'reference-wallet'],
+      args: [
+        'src',
+        'web/src',
+        'console/src',
+        'ui-shared',
+        'sdk',
+        'demo',
+        'bench',
+        'test',
+        'e2e',
+        'scripts',
+        'reference-wallet',
+      ],
     },
     { label: 'dead files, exports and dependencies (knip)', command: 'knip', args: ['--no-progress'] },
   ];
