@@ -71,7 +71,11 @@ describe('the first screen', { skip }, () => {
       });
     });
     await page.locator('.event-row .odds:not([disabled])').first().click();
-    await page.waitForFunction(() => window.vitals.inpMs !== undefined);
+    // web-vitals reports as it goes: the first report can be the interaction's short pointerdown, before the click's
+    // own entry (the slow one) arrives; what it reports in the end is what the build reads
+    await page
+      .waitForFunction(() => (window.vitals.inpMs ?? 0) >= 300, undefined, { timeout: 5_000 })
+      .catch(() => undefined);
     const vitals = await readVitals(page);
     assert.ok(vitals.cls > 0.1, `CLS ${vitals.cls}`);
     assert.ok(vitals.inpMs >= 300, `INP ${vitals.inpMs} ms`);

@@ -16,6 +16,7 @@ import { currencyStore, hostOddsFormatStore, localeStore, t } from './i18n/index
 import { openPath, routeStore, setSiteName, titleChanged } from './router.ts';
 import { exchangeLaunchToken, loggedIn, logout, refreshBalance, startSession } from './session.ts';
 import { applyTheme } from './theme/theme.ts';
+import { startStreaming } from './stream.ts';
 import { startWatching } from './watch.ts';
 
 const root = document.getElementById('app')!;
@@ -129,6 +130,7 @@ async function boot(): Promise<void> {
   );
 
   await session;
+  startStreaming();
   post('ready', {
     locale: localeStore.get(),
     height: launchParams.height,

@@ -61,6 +61,18 @@ let readyTimer: ReturnType<typeof setTimeout> | undefined;
 let attempts = 0;
 let breaks: number[] = [];
 let sessionToken: string | null = sessionStore.get()?.token ?? null;
+/**
+ * Whether the stream may open: not before the app knows whose it is. At start-up the launch token is exchanged while
+ * the first screen renders; a stream opened then was anonymous, and opened again a moment later for the player (its
+ * snapshots read twice). Until then the pages show their HTTP reads.
+ */
+let started = false;
+
+/** Lets the stream open, once the session the app started with is known (main.tsx). */
+export function startStreaming(): void {
+  started = true;
+  scheduleFlush();
+}
 
 /** Follows a topic: the listener hears its current state at once (when there is one), then every change. */
 export function follow(topic: string, listener: (update: TopicUpdate) => void): () => void {
@@ -90,7 +102,7 @@ function flush(): void {
   const topics = wanted();
   if (streamState.get() === 'polling') return;
   if (!connection) {
-    if (topics.length > 0 && reconnectTimer === undefined) open();
+    if (started && topics.length > 0 && reconnectTimer === undefined) open();
     return;
   }
   if (!connection.streamId) return; // ready sends what changed meanwhile
