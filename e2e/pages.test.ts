@@ -148,3 +148,27 @@ describe('the live list at a phone width', { skip }, () => {
     }
   });
 });
+
+describe("a match's page at a phone width", { skip }, () => {
+  it("shows each selection's name whole on a match's page, on a second line when it needs one (es, pt-BR)", async () => {
+    for (const locale of ['es', 'pt-BR'] as const) {
+      const context = await browser.newContext({ viewport: WIDTHS.phone, locale });
+      try {
+        const page = await context.newPage();
+        await page.goto(stack.appUrl({ locale, path: `/event/${liveEventId}` }));
+        await page.locator('.market-group .odds-label').first().waitFor();
+        const cut = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('.market-group .odds-label')]
+            .filter((name) => name.scrollWidth > name.clientWidth || name.scrollHeight > name.clientHeight + 1)
+            .map(
+              (name) =>
+                `"${name.textContent}" ${name.clientWidth}x${name.clientHeight} of ${name.scrollWidth}x${name.scrollHeight}`,
+            ),
+        );
+        assert.deepEqual(cut, [], locale);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
