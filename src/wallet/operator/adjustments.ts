@@ -19,7 +19,35 @@ import type { AdjustmentBody, AdjustmentsQuery } from '../schemas.ts';
 import { ADJUSTMENT_TRANSITIONS, type AdjustmentState } from '../states.ts';
 import * as store from './store.ts';
 
-export const newAdjustmentId = () => `adj_${randomBytes(8).toString('hex')}`;
+/**
+ * A new adjustment's row, by whoever makes it (a staff member, or a sandbox's server): nothing owed and nothing decided
+ * yet, whatever its status.
+ */
+export function newAdjustment(
+  made: Pick<
+    Adjustment,
+    | 'tenant_id'
+    | 'player_id'
+    | 'direction'
+    | 'amount'
+    | 'reason'
+    | 'made_by'
+    | 'staff_id'
+    | 'idempotency_key'
+    | 'request_hash'
+    | 'created_at'
+    | 'status'
+  >,
+): Adjustment {
+  return {
+    id: `adj_${randomBytes(8).toString('hex')}`,
+    ...made,
+    obligation_id: null,
+    decided_by: null,
+    decided_at: null,
+    decision_reason: null,
+  };
+}
 /** The window over which adjustments approved alone add up against the approval threshold. */
 const SPLIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -83,8 +111,7 @@ export class Adjustments {
     try {
       const adjustment = await inTransaction(this.#deps.db, async (tx) => {
         const needsApproval = aboveAlone || (await this.#splitPastThreshold(tx, call, tenant, player.id, body.amount));
-        const row: Adjustment = {
-          id: newAdjustmentId(),
+        const row = newAdjustment({
           tenant_id: tenant.id,
           player_id: player.id,
           direction: body.direction,
@@ -94,13 +121,9 @@ export class Adjustments {
           staff_id: call.staff.id,
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
-          obligation_id: null,
           created_at: this.#deps.clock.now(),
           status: needsApproval ? 'proposed' : 'approved',
-          decided_by: null,
-          decided_at: null,
-          decision_reason: null,
-        };
+        });
         if (!needsApproval)
           row.obligation_id = await oweAdjustment(this.#deps.ledger, tx, tenant, row, player.external_id);
         if (!(await store.insertAdjustment(tx, row))) throw new KeyTaken();

@@ -8,7 +8,7 @@ import { canonicalJson, sha256Hex } from '../../platform/crypto.ts';
 import { inTransaction, type Tx } from '../../platform/db/database.ts';
 import type { AdjustmentDirection } from '../states.ts';
 import type { Adjustment } from '../tables.ts';
-import { checkWithinMaximum, newAdjustmentId, oweAdjustment, type AdjustmentsDeps } from './adjustments.ts';
+import { checkWithinMaximum, newAdjustment, oweAdjustment, type AdjustmentsDeps } from './adjustments.ts';
 import * as store from './store.ts';
 
 /** What a sandbox tenant's server asks for (SandboxControls.adjust): the body, under its Idempotency-Key. */
@@ -55,8 +55,7 @@ export class SandboxAdjustments {
     // As for a staff member's: the first money owed locks the tenant's wallet identity for good.
     const tenant = await this.#deps.tenants.forMoneyMovement(tenantId);
     const result = await inTransaction(this.#deps.db, async (tx) => {
-      const row: Adjustment = {
-        id: newAdjustmentId(),
+      const row = newAdjustment({
         tenant_id: tenant.id,
         player_id: player.id,
         direction: body.direction,
@@ -66,13 +65,9 @@ export class SandboxAdjustments {
         staff_id: null,
         idempotency_key: request.idempotencyKey,
         request_hash: sha256Hex(canonicalJson(body)),
-        obligation_id: null,
         created_at: this.#deps.clock.now(),
         status: 'approved',
-        decided_by: null,
-        decided_at: null,
-        decision_reason: null,
-      };
+      });
       row.obligation_id = await oweAdjustment(this.#deps.ledger, tx, tenant, row, player.external_id);
       // The caller's Idempotency-Key is the tenant's and used once (a second use is a replay): a taken one is a bug.
       if (!(await store.insertAdjustment(tx, row))) throw new Error(`adjustment key ${request.idempotencyKey} taken`);
